@@ -1,0 +1,165 @@
+/* ast.h - the AST of a translation unit, as the brast(5) file holds it.
+ *
+ * The AST in memory IS the JSON document of brast(5): a jansson tree. Every
+ * stage (brparse, brcheck, brgen, brrun) reads and writes the same objects,
+ * so the pipe format and the in-memory form cannot drift apart. This header
+ * is the contract; man/brast.5 documents it for users.
+ *
+ * Document:
+ *   {"brast": 1, "stage": "parsed"|"checked", "files": ["sum.br", ...],
+ *    "decls": [DECL...]}
+ *
+ * Every node is an object with
+ *   "k":  its kind (below)
+ *   "at": [file, line, col]  index into "files", 1-based line and column of
+ *         the original source (taken from brpp's linemarkers)
+ *
+ * TYPES (objects with "t", no "k"; the same form is used for declared types
+ * and for the types brcheck computes)
+ *   {"t":"void"} {"t":"bool"}
+ *   {"t":"char"|"schar"|"uchar"|"short"|"ushort"|"int"|"uint"|"long"|"ulong"|
+ *        "llong"|"ullong"|"float"|"double"|"ldouble"}
+ *   {"t":"float2".."float4"|"double2".."double4"|"int2".."int4"|
+ *        "uint2".."uint4"|"char2".."char4"|"uchar2".."uchar4"|"short2"..
+ *        "short4"|"ushort2".."ushort4"|"long2".."long4"|"ulong2".."ulong4"}
+ *       (Brook's built-in vector types; "unsigned int4" is "uint4")
+ *   {"t":"ptr", "to":TYPE}
+ *   {"t":"array", "of":TYPE, "size":EXPR|null}          C array  T x[N]
+ *   {"t":"stream", "of":TYPE, "dims":[EXPR|null,...]}   Brook stream T x<..>
+ *       "dims" lists the sizes as written, slowest first: float a<10,20>
+ *       has dims [10,20]; a<> has [null]; e<,100> has [null,100].
+ *       float b<>[2][3] is stream of array[2] of array[3] of float.
+ *   {"t":"func", "ret":TYPE, "params":[PARAM...], "variadic":bool,
+ *        "proto":bool}   proto false for K&R "int f()"
+ *   {"t":"struct"|"union", "tag":"name"|null, "fields":[FIELD...]}
+ *       "fields" present only where the body is written; a reference to a
+ *       tag declared elsewhere has no "fields".
+ *   {"t":"enum", "tag":"name"|null, "items":[{"name":"A","value":EXPR|null}]}
+ *   {"t":"typedef", "name":"size_t"}        a typedef name, as written
+ *   Any type may carry "quals":["const","volatile","restrict"] (C
+ *   qualifiers, in source order).
+ *   FIELD: {"k":"field", "at":AT, "name":"x"|null, "type":TYPE,
+ *           "bits":EXPR|null}
+ *
+ * DECLARATIONS (in "decls", and in blocks)
+ *   {"k":"decl", "storage":null|"typedef"|"extern"|"static"|"auto"|
+ *        "register", "type":TYPE, "vars":[VAR...]}
+ *       One C declaration. "type" is the specifier type (what precedes the
+ *       declarators: used to print "struct s {..} a, b;" once); each VAR
+ *       holds its full type. A declaration with no declarator
+ *       ("struct s { int x; };") has "vars": [].
+ *   VAR: {"k":"var", "at":AT, "name":"a", "type":TYPE, "init":INIT|null,
+ *         "quals":["shared","iter",...]}
+ *       "quals": Brook qualifiers on a local or global (shared, iter, out,
+ *       reduce where written in the wrong place, so brcheck can say so).
+ *   INIT: an EXPR, or {"k":"initlist", "at":AT, "items":[ITEM...]}
+ *       ITEM: {"k":"inititem", "at":AT, "desig":[DESIG...], "value":INIT}
+ *       DESIG: {"k":"desig_field","at":AT,"name":"x"} |
+ *              {"k":"desig_index","at":AT,"index":EXPR}
+ *   {"k":"func", "at":AT, "name":"sum", "storage":null|"static"|"extern",
+ *        "inline":bool, "kernel":bool, "reduce":bool,
+ *        "attrs":[ATTR...], "type":{"t":"func",...}, "body":BLOCK|null}
+ *       "kernel": declared with the kernel keyword; "reduce": declared with
+ *       the reduce keyword (reduce void f(...)). body null: a prototype.
+ *       "noret": true when a kernel was written with no return type.
+ *   PARAM: {"k":"param", "at":AT, "name":"a"|null, "type":TYPE,
+ *           "quals":["out"|"reduce"|"iter"|"const"...]}
+ *       Stream parameters have a stream type (float a<>); gather parameters
+ *       an array type (float b[][], float b[5][5]: sizes as written, null
+ *       where empty); scatter parameters an array type with "out".
+ *   ATTR: {"k":"attr", "at":AT, "name":"GroupSize", "args":[EXPR...]}
+ *       from Attribute[GroupSize(64, 1, 1)] before a kernel.
+ *   {"k":"directive", "at":AT, "text":"#include <stdio.h>"}
+ *       a line brpp passed through (#include <...>, #pragma), re-emitted in
+ *       place by brgen. Appears in "decls" and in blocks.
+ *
+ * STATEMENTS
+ *   {"k":"block", "items":[DECL|STMT|directive...]}
+ *   {"k":"expr", "e":EXPR}                 expression statement
+ *   {"k":"empty"}                          ;
+ *   {"k":"if", "cond":EXPR, "then":STMT, "else":STMT|null}
+ *   {"k":"while", "cond":EXPR, "body":STMT}
+ *   {"k":"do", "body":STMT, "cond":EXPR}
+ *   {"k":"for", "init":DECL|EXPR|null, "cond":EXPR|null, "step":EXPR|null,
+ *        "body":STMT}
+ *   {"k":"switch", "cond":EXPR, "body":STMT}
+ *   {"k":"case", "e":EXPR, "stmt":STMT}   {"k":"default", "stmt":STMT}
+ *   {"k":"label", "name":"l", "stmt":STMT}  {"k":"goto", "label":"l"}
+ *   {"k":"break"} {"k":"continue"} {"k":"return", "e":EXPR|null}
+ *
+ * EXPRESSIONS
+ *   {"k":"id", "name":"a"}
+ *   {"k":"int", "text":"0x10u", "value":16}         value: the number, or
+ *        a string of decimal digits when it does not fit in int64
+ *   {"k":"float", "text":"1.5f", "value":1.5}
+ *   {"k":"char", "text":"'a'", "value":97}
+ *   {"k":"string", "text":"\"ab\" \"c\""}   the literal(s) as written,
+ *        adjacent pieces joined by one space
+ *   {"k":"binop", "op":"+"|"-"|"*"|"/"|"%"|"<<"|">>"|"<"|">"|"<="|">="|
+ *        "=="|"!="|"&"|"^"|"|"|"&&"|"||", "l":EXPR, "r":EXPR}
+ *   {"k":"assign", "op":"="|"+="|"-="|"*="|"/="|"%="|"<<="|">>="|"&="|
+ *        "^="|"|=", "l":EXPR, "r":EXPR}
+ *   {"k":"unop", "op":"-"|"+"|"!"|"~"|"*"|"&"|"++"|"--", "e":EXPR}
+ *        (++/-- here are the prefix forms)
+ *   {"k":"postfix", "op":"++"|"--", "e":EXPR}
+ *   {"k":"cond", "c":EXPR, "t":EXPR, "f":EXPR}
+ *   {"k":"comma", "l":EXPR, "r":EXPR}
+ *   {"k":"call", "fn":EXPR, "args":[EXPR...]}
+ *        also instance(), instanceInGroup(), syncGroup(), iter(a, b),
+ *        streamRead(s, p), builtins; s.domain(a, b) is a call whose "fn" is
+ *        a member node.
+ *   {"k":"ctor", "type":TYPE, "args":[EXPR...]}     float4(a, b, c, d) and
+ *        float4_(a, b, c, d): a vector constructor; "underscore": true for
+ *        the float4_ spelling.
+ *   {"k":"index", "a":EXPR, "i":EXPR}
+ *   {"k":"member", "e":EXPR, "name":"x", "arrow":bool}  also swizzles
+ *   {"k":"cast", "type":TYPE, "e":EXPR}
+ *   {"k":"sizeof", "type":TYPE} | {"k":"sizeof", "e":EXPR}
+ *   {"k":"compound", "type":TYPE, "init":INIT}       (T){...}
+ *   {"k":"indexof", "e":EXPR}                        indexof(a), indexof a
+ *   {"k":"paren", "e":EXPR}                          (e), kept so printing
+ *        gives back the program's own grouping
+ *
+ * WHAT BRCHECK ADDS (stage "checked")
+ *   every VAR, PARAM, func, FIELD and enum item: "id": N, unique in the file
+ *   every "id" EXPR that names a declaration: "ref": N (absent for a name
+ *        only the host C compiler knows, such as printf)
+ *   every EXPR: "ty": TYPE, with typedefs resolved; a name only the host C
+ *        compiler knows has {"t":"unknown"}
+ *   every "member" on a vector: "swizzle": [0..3, ...] component indices
+ *   every "call": "callee": "kernel"|"reduce"|"sub"|"builtin"|"host"|
+ *        "method"|"stream_op", and for builtins "builtin": "dot" etc.
+ *   every "func" with "kernel" or "reduce": "class": "map"|"reduce"|
+ *        "scatter"|"group", and "sub": true when another kernel calls it
+ *   every PARAM of a kernel: "role": "in"|"out"|"gather"|"scatter"|
+ *        "value"|"reduce"
+ *   every "assign" whose left side is a reduce parameter: "reduce_op"
+ *   "options": {"a": bool, "c": bool, ...} the semantic flags in force
+ */
+#ifndef BROOK_AST_H
+#define BROOK_AST_H
+
+#include <jansson.h>
+
+#define BRAST_VERSION 1
+
+/* Node accessors. All accept NULL and return NULL/""/0 when the field is
+ * missing or of another JSON type, so callers test once, not at every step. */
+const char *ast_kind(const json_t *n);			/* n["k"] */
+const char *ast_str(const json_t *n, const char *key);	/* string field */
+json_t *ast_get(const json_t *n, const char *key);	/* any field */
+json_t *ast_arr(const json_t *n, const char *key);	/* array field */
+int ast_bool(const json_t *n, const char *key);
+long long ast_int(const json_t *n, const char *key);
+int ast_is(const json_t *n, const char *kind);		/* kind == "k" */
+
+/* Location: n["at"] as file name (from the document's "files"), line, col.
+ * Returns 0 when n has a location. */
+int ast_at(const json_t *doc, const json_t *n, const char **file, int *line,
+	int *col);
+
+/* Node construction (new references). */
+json_t *ast_node(const char *kind, int file, int line, int col);
+json_t *ast_type(const char *t);			/* {"t": t} */
+
+#endif

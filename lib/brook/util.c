@@ -1,0 +1,264 @@
+/* util.c - allocation, strings and file I/O for the front end. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "brook/util.h"
+
+static void oom(void)
+{
+	static const char msg[] = "brook: out of memory\n";
+	ssize_t r = write(2, msg, sizeof msg - 1);
+	(void)r;
+	_exit(2);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+void sb_reserve(strbuf *b, size_t extra)
+{
+	size_t need = b->len + extra + 1;
+	if (need <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 64;
+	while (cap < need)
+		cap *= 2;
+	b->s = xrealloc(b->s, cap);
+	b->cap = cap;
+}
+
+void sb_putn(strbuf *b, const char *s, size_t n)
+{
+	sb_reserve(b, n);
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void sb_putc(strbuf *b, int c)
+{
+	sb_reserve(b, 1);
+	b->s[b->len++] = (char)c;
+	b->s[b->len] = '\0';
+}
+
+void sb_puts(strbuf *b, const char *s)
+{
+	sb_putn(b, s, strlen(s));
+}
+
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap)
+{
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	sb_reserve(b, (size_t)n);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void sb_printf(strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+char *sb_take(strbuf *b)
+{
+	char *s = b->s ? b->s : xstrdup("");
+	b->s = NULL;
+	b->len = b->cap = 0;
+	return s;
+}
+
+void sb_free(strbuf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+int util_read_file(const char *path, char **data, size_t *len,
+	char *err, size_t errlen)
+{
+	int fd = strcmp(path, "-") == 0 ? 0 : open(path, O_RDONLY);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: is a directory", path);
+		if (fd != 0)
+			close(fd);
+		return -1;
+	}
+	strbuf b = {0};
+	sb_reserve(&b, 65536);
+	for (;;) {
+		sb_reserve(&b, 65536);
+		ssize_t n = read(fd, b.s + b.len, b.cap - b.len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(err, errlen, "%s: %s",
+				fd == 0 ? "<stdin>" : path, strerror(errno));
+			sb_free(&b);
+			if (fd != 0)
+				close(fd);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		b.len += (size_t)n;
+	}
+	b.s[b.len] = '\0';
+	if (fd != 0)
+		close(fd);
+	*len = b.len;
+	*data = sb_take(&b);
+	return 0;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, data, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int util_check_writable(const char *path, char *err, size_t errlen)
+{
+	if (strcmp(path, "-") == 0)
+		return 0;
+	if (access(path, F_OK) == 0) {
+		if (access(path, W_OK) != 0) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			return -1;
+		}
+		struct stat st;
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "%s: is a directory", path);
+			return -1;
+		}
+	}
+	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	const char *d = ".";
+	if (slash) {
+		*slash = '\0';
+		d = slash == dir ? "/" : dir;
+	}
+	int ok = access(d, W_OK | X_OK) == 0;
+	if (!ok)
+		snprintf(err, errlen, "%s: cannot write in %s: %s", path, d,
+			strerror(errno));
+	free(dir);
+	return ok ? 0 : -1;
+}
+
+int util_write_file(const char *path, const char *data, size_t len,
+	char *err, size_t errlen)
+{
+	if (strcmp(path, "-") == 0) {
+		if (write_all(1, data, len) != 0) {
+			snprintf(err, errlen, "<stdout>: %s", strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	strbuf tmp = {0};
+	sb_printf(&tmp, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(tmp.s);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		sb_free(&tmp);
+		return -1;
+	}
+	struct stat st;
+	mode_t mode = 0666;
+	if (stat(path, &st) == 0)
+		mode = st.st_mode & 07777;
+	else {
+		mode_t um = umask(0);
+		umask(um);
+		mode &= ~um;
+	}
+	fchmod(fd, mode);
+	if (write_all(fd, data, len) != 0 || close(fd) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		unlink(tmp.s);
+		sb_free(&tmp);
+		return -1;
+	}
+	if (rename(tmp.s, path) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		unlink(tmp.s);
+		sb_free(&tmp);
+		return -1;
+	}
+	sb_free(&tmp);
+	return 0;
+}
+
+int util_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (stat(a, &sa) != 0 || stat(b, &sb) != 0)
+		return 0;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}

@@ -1,0 +1,52 @@
+/* util.h - small helpers shared by the front-end modules: growable strings,
+ * allocation, whole-file I/O and atomic output files. */
+#ifndef BROOK_UTIL_H
+#define BROOK_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#define BROOK_VERSION_STRING PACKAGE_VERSION
+
+/* Allocation. Running out of memory is not an input error: these print
+ * "out of memory" and end the process with status 2, the one place where
+ * library code does not return an error to its caller. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/* A growable byte string, always NUL-terminated. */
+typedef struct strbuf {
+	char *s;
+	size_t len, cap;
+} strbuf;
+
+void sb_reserve(strbuf *b, size_t extra);
+void sb_putc(strbuf *b, int c);
+void sb_putn(strbuf *b, const char *s, size_t n);
+void sb_puts(strbuf *b, const char *s);
+void sb_printf(strbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
+char *sb_take(strbuf *b);	/* hands over the buffer; b is empty after */
+void sb_free(strbuf *b);
+
+/* Reads a whole file ("-" is standard input) into *data, NUL-terminated;
+ * *len excludes the NUL. Returns 0, or -1 with a message in err. */
+int util_read_file(const char *path, char **data, size_t *len,
+	char *err, size_t errlen);
+
+/* Output that is either fully written or not at all: data goes to a
+ * temporary file beside PATH, renamed over PATH when complete. "-" is
+ * standard output. util_check_writable() tells, before any work is done,
+ * whether PATH can be written. Both return 0, or -1 with a message. */
+int util_write_file(const char *path, const char *data, size_t len,
+	char *err, size_t errlen);
+int util_check_writable(const char *path, char *err, size_t errlen);
+
+/* True when two paths name the same existing file. */
+int util_same_file(const char *a, const char *b);
+
+#endif
