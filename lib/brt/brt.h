@@ -244,6 +244,7 @@ typedef struct brt_cpu_call {
 	int64_t block[4];	/* reductions: input extents folded into one
 				   output element */
 	void *errors;		/* runtime use: out-of-range records */
+	const void *kernel_data; /* brt_kernel.kernel_data, for interpreters */
 } brt_cpu_call;
 
 /* MAP, SCATTER: runs the domain points with linear indices [begin, end)
@@ -270,6 +271,8 @@ typedef struct brt_kernel {
 	size_t shared_bytes;		/* GROUP: bytes of shared memory */
 	const char *src_file;		/* for messages */
 	int src_line;
+	const void *kernel_data;	/* passed to cpu() in brt_cpu_call;
+					   NULL in generated code */
 } brt_kernel;
 
 /* One actual argument. */
