@@ -222,6 +222,25 @@ typedef struct brt_view {
 	float step[4];		/* iterators: increment per index */
 } brt_view;			/* 112 bytes, same on host and device */
 
+/* Addressing through a view (64-bit arithmetic throughout). Let d[] be
+ * the coordinates of a domain point (x first) and D[] the domain extents.
+ *   SAME:    element base + (linear index of d over D, x fastest)
+ *   STRIDED: element base + sum d[i] * pitch[i]
+ *   RESIZE:  element base + sum floor(d[i] * dims[i] / D[i]) * pitch[i]
+ *            (spec 3.3.2: 10 -> 5 reads 0,2,4,6,8; 5 -> 10 reads 0,0,1,1..)
+ *   ITER:    no buffer (the pointer is NULL). With e[i] = the iterator's
+ *            own coordinates, floor(d[i] * dims[i] / D[i]) (= d[i] when the
+ *            shapes agree), component j of the value is
+ *            lo[j] + step[j] * e[rank == 1 ? 0 : j]
+ *            so a 1D iterator interpolates every component along x, and a
+ *            2D one takes .x from x and .y from y (BrookGPU, iterator
+ *            streams); components past the rank have step 0.
+ * Gather and scatter arrays: element [i0][i1].. of a declared
+ * a[rows][cols] has coordinates x = the last index, and is element
+ * base + sum x[i] * pitch[i]; dims bound the coordinates.
+ * Output streams are SAME or STRIDED: with domainOffset, an output's view
+ * starts at the offset. dims beyond the rank are 1 and pitches there 0. */
+
 enum {
 	BRT_MAP_SAME = 0,	/* packed, same shape as the domain: element i
 				   of the domain is element base + i */
@@ -255,6 +274,20 @@ typedef struct brt_cpu_call {
  * from element begin. */
 typedef void brt_cpu_fn(const brt_cpu_call *c, int64_t begin, int64_t end,
 	int first);
+/* How the runtime calls cpu() (in parallel, from several threads):
+ *   MAP, SCATTER: [begin, end) is a range of linear indices over c->dims,
+ *     x fastest; indexof/instance() is the coordinates plus c->offset.
+ *   GROUP: work-group g has coordinates over ceil(dims[i] / group[i]);
+ *     its threads cover the points [g * group, (g + 1) * group) and
+ *     those outside c->dims must not write.
+ *   REDUCE: once per range of one output element's block (a scalar target
+ *     has one output element, whose block is the whole input). c->rank,
+ *     c->dims and c->block are that block's extents; views[] of every IN
+ *     argument is restricted to the block (SAME when it is packed, else
+ *     STRIDED); [begin, end) are linear indices within the block; data[r]
+ *     points to a scratch accumulator of one element, FIRST is 1. The
+ *     runtime then folds the scratch accumulators with combine(), in
+ *     ascending order of BEGIN, into the target. */
 /* REDUCE: *acc = acc (op) *val, the kernel's own combining rule. */
 typedef void brt_cpu_combine_fn(const void *val, void *acc);
 
@@ -295,6 +328,28 @@ typedef struct brt_exec {
 void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
 
 /* OpenCL kernel names and parameters, for a kernel K of class:
+ * (launch geometry, set by the runtime:
+ *   MAP, SCATTER: a one-dimensional NDRange; the global size is the number
+ *     of domain points (dom.x * dom.y * dom.z * dom.w) rounded up to a
+ *     multiple of the local size. Work-item i = get_global_id(0) past the
+ *     number of points does nothing; else its coordinates are i over dom,
+ *     x fastest, and indexof/instance() is those plus off.
+ *   GROUP: a three-dimensional NDRange, local size = GroupSize, global
+ *     size dom.xyz rounded up to multiples of it (dom.w is 1); work-items
+ *     outside dom must not write, and must still reach every barrier.
+ *   REDUCE: a one-dimensional NDRange of nout * chunks work-groups of
+ *     get_local_size(0) work-items, a power of two. Group g serves output
+ *     element o = g / chunks, whose coordinates are o over vin.dims[i] /
+ *     block[i] (x fastest) and whose block is the input box
+ *     [coord * block, (coord + 1) * block). With n the element count of
+ *     the block, share s = g % chunks folds the block's linear indices
+ *     (x fastest) [s * n / chunks, (s + 1) * n / chunks), never empty; a
+ *     work-item may get no element. The second launch, when chunks > 1
+ *     in the first, reads the partials as a packed rank-2 vin of dims
+ *     (chunks, nout) with block (chunks, 1, 1, 1) and chunks == 1. The
+ *     VALUE arguments of a reduce kernel, in order, follow tmp.
+ *   A VALUE of a 3-component type is passed as the OpenCL 3-vector, 16
+ *   bytes; every other VALUE as its packed bytes.) */
  *   MAP, SCATTER: __kernel void K(ARGS, const long4 dom, const long4 off)
  *   GROUP:        same; launched with local size = GroupSize
  *   REDUCE:       __kernel void K__reduce(__global const T *in,
