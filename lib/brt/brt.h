@@ -290,6 +290,10 @@ typedef void brt_cpu_fn(const brt_cpu_call *c, int64_t begin, int64_t end,
  *     ascending order of BEGIN, into the target. */
 /* REDUCE: *acc = acc (op) *val, the kernel's own combining rule. */
 typedef void brt_cpu_combine_fn(const void *val, void *acc);
+/* The same with the kernel's kernel_data first, for interpreters, whose
+ * combining rule depends on the kernel they run. */
+typedef void brt_cpu_combine_data_fn(const void *kernel_data,
+	const void *val, void *acc);
 
 typedef struct brt_kernel {
 	const char *name;		/* as in the .br */
@@ -306,6 +310,10 @@ typedef struct brt_kernel {
 	int src_line;
 	const void *kernel_data;	/* passed to cpu() in brt_cpu_call;
 					   NULL in generated code */
+	brt_cpu_combine_data_fn *combine_data; /* REDUCE: when not NULL,
+					   called instead of combine, as
+					   combine_data(kernel_data, val,
+					   acc); NULL in generated code */
 } brt_kernel;
 
 /* One actual argument. */
