@@ -1,0 +1,35 @@
+/* run_interp.h - brrun's CPU backend: an interpreter of a checked kernel.
+ *
+ * run_interp_compile() turns the kernel's checked AST into a compact tree
+ * (names resolved to frame slots, types to value kinds, builtins to codes)
+ * once; run_interp_cpu() is the brt_cpu_fn libbrt's CPU backend calls for
+ * ranges of domain points, with the compiled program as kernel_data. The
+ * arithmetic follows the generated OpenCL C: float in float, int in 32-bit
+ * int with wrap-around, Brook's builtins with Brook's definitions. */
+#ifndef BROOK_RUN_INTERP_H
+#define BROOK_RUN_INTERP_H
+
+#include <jansson.h>
+
+#include "brt.h"
+#include "brook/diag.h"
+#include "brook/run_sig.h"
+
+typedef struct run_prog run_prog;
+
+/* Compiles the kernel SIG describes. Returns NULL after reporting a
+ * construct the interpreter does not support. */
+run_prog *run_interp_compile(const json_t *doc, const run_sig *sig,
+	diag_ctx *d);
+void run_interp_free(run_prog *p);
+
+/* The entry points of brt_kernel (cpu, combine_data); kernel_data is the
+ * run_prog. */
+brt_cpu_fn run_interp_cpu;
+brt_cpu_combine_data_fn run_interp_combine;
+
+/* Set when a point ran into something the interpreter stops on (a call
+ * chain too deep); then MESSAGE says what. */
+int run_interp_failed(const run_prog *p, const char **message);
+
+#endif

@@ -1,0 +1,285 @@
+/* run_npy.c - the NumPy .npy file format, versions 1.0 to 3.0
+ * (numpy.lib.format): magic "\x93NUMPY", major and minor version bytes, the
+ * header length (2 bytes little-endian in 1.0, 4 bytes in 2.0 and 3.0),
+ * then a Python dict literal
+ *   {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }
+ * padded with spaces and a newline, then the data in C order. */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "brook/run_data.h"
+#include "brook/util.h"
+
+#define NPY_ID "E-run-npy"
+
+typedef struct npy_hdr {
+	const char *p, *end;	/* the dict text */
+	const char *name;
+	diag_ctx *d;
+	char descr[16];
+	int have_descr, have_order, have_shape;
+	int fortran;
+	unsigned ndim;
+	size_t shape[RUN_MAX_AXES];
+} npy_hdr;
+
+static int npy_fail(npy_hdr *h, const char *what)
+{
+	diag_report(h->d, DIAG_ERROR, NULL, 0, 0, NPY_ID,
+		"%s: malformed .npy header: %s", h->name, what);
+	return -1;
+}
+
+static void npy_space(npy_hdr *h)
+{
+	while (h->p < h->end && isspace((unsigned char)*h->p))
+		h->p++;
+}
+
+static int npy_expect(npy_hdr *h, char c)
+{
+	npy_space(h);
+	if (h->p >= h->end || *h->p != c)
+		return -1;
+	h->p++;
+	return 0;
+}
+
+/* str = "'" chars "'" | '"' chars '"' ; copied into BUF */
+static int npy_string(npy_hdr *h, char *buf, size_t len)
+{
+	npy_space(h);
+	if (h->p >= h->end || (*h->p != '\'' && *h->p != '"'))
+		return -1;
+	char q = *h->p++;
+	size_t n = 0;
+	while (h->p < h->end && *h->p != q) {
+		if (n + 1 >= len)
+			return -1;
+		buf[n++] = *h->p++;
+	}
+	if (h->p >= h->end)
+		return -1;
+	h->p++;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* tuple = "(" [ int { "," int } [ "," ] ] ")" */
+static int npy_tuple(npy_hdr *h)
+{
+	if (npy_expect(h, '(') != 0)
+		return npy_fail(h, "'shape' is not a tuple");
+	h->ndim = 0;
+	for (;;) {
+		npy_space(h);
+		if (h->p < h->end && *h->p == ')') {
+			h->p++;
+			return 0;
+		}
+		if (h->p >= h->end || !isdigit((unsigned char)*h->p))
+			return npy_fail(h, "bad number in 'shape'");
+		size_t v = 0;
+		while (h->p < h->end && isdigit((unsigned char)*h->p)) {
+			if (v > (SIZE_MAX - 9) / 10)
+				return npy_fail(h, "dimension too large");
+			v = v * 10 + (size_t)(*h->p++ - '0');
+		}
+		if (h->p < h->end && *h->p == 'L')	/* Python 2 long */
+			h->p++;
+		if (h->ndim == RUN_MAX_AXES)
+			return npy_fail(h, "more than 5 axes");
+		h->shape[h->ndim++] = v;
+		npy_space(h);
+		if (h->p < h->end && *h->p == ',')
+			h->p++;
+		else if (h->p >= h->end || *h->p != ')')
+			return npy_fail(h, "'shape' tuple not closed");
+	}
+}
+
+/* dict = "{" [ item { "," item } [ "," ] ] "}"
+ * item = str ":" ( str | "True" | "False" | tuple ) */
+static int npy_dict(npy_hdr *h)
+{
+	if (npy_expect(h, '{') != 0)
+		return npy_fail(h, "no dict");
+	for (;;) {
+		npy_space(h);
+		if (h->p < h->end && *h->p == '}')
+			break;
+		char key[32];
+		if (npy_string(h, key, sizeof key) != 0)
+			return npy_fail(h, "bad key");
+		if (npy_expect(h, ':') != 0)
+			return npy_fail(h, "no ':' after a key");
+		npy_space(h);
+		if (strcmp(key, "descr") == 0) {
+			if (npy_string(h, h->descr, sizeof h->descr) != 0)
+				return npy_fail(h, "'descr' is not a simple dtype "
+					"(structured arrays are not supported)");
+			h->have_descr = 1;
+		} else if (strcmp(key, "fortran_order") == 0) {
+			size_t rest = (size_t)(h->end - h->p);
+			if (rest >= 4 && memcmp(h->p, "True", 4) == 0) {
+				h->fortran = 1;
+				h->p += 4;
+			} else if (rest >= 5 && memcmp(h->p, "False", 5) == 0) {
+				h->p += 5;
+			} else {
+				return npy_fail(h, "'fortran_order' is not a bool");
+			}
+			h->have_order = 1;
+		} else if (strcmp(key, "shape") == 0) {
+			if (npy_tuple(h) != 0)
+				return -1;
+			h->have_shape = 1;
+		} else {
+			return npy_fail(h, "unknown key");
+		}
+		npy_space(h);
+		if (h->p < h->end && *h->p == ',')
+			h->p++;
+		else if (h->p >= h->end || *h->p != '}')
+			return npy_fail(h, "dict not closed");
+	}
+	if (!h->have_descr || !h->have_order || !h->have_shape)
+		return npy_fail(h, "'descr', 'fortran_order' or 'shape' missing");
+	return 0;
+}
+
+/* The scalar kind of a dtype string; -1 for one Brook has no type for. */
+static int npy_kind(npy_hdr *h, brt_scalar *k)
+{
+	const char *s = h->descr;
+	if (s[0] == '>' && !(s[1] && s[2] == '1' && !s[3])) {
+		diag_report(h->d, DIAG_ERROR, NULL, 0, 0, NPY_ID,
+			"%s: big-endian data ('%s') is not supported", h->name,
+			s);
+		return -1;
+	}
+	if (s[0] == '<' || s[0] == '|' || s[0] == '=' || s[0] == '>')
+		s++;
+	static const struct { const char *code; brt_scalar k; } tab[] = {
+		{"i1", BRT_CHAR}, {"u1", BRT_UCHAR}, {"b1", BRT_UCHAR},
+		{"i2", BRT_SHORT}, {"u2", BRT_USHORT}, {"i4", BRT_INT},
+		{"u4", BRT_UINT}, {"f4", BRT_FLOAT}, {"f8", BRT_DOUBLE},
+		{"i8", BRT_LONG}, {"u8", BRT_ULONG},
+	};
+	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+		if (strcmp(s, tab[i].code) == 0) {
+			*k = tab[i].k;
+			return 0;
+		}
+	diag_report(h->d, DIAG_ERROR, NULL, 0, 0, NPY_ID,
+		"%s: dtype '%s' has no Brook type (use i1 u1 i2 u2 i4 u4 i8 u8 "
+		"f4 or f8)", h->name, h->descr);
+	return -1;
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+		(uint32_t)p[3] << 24;
+}
+
+int run_npy_parse(const char *bytes, size_t len, const char *name,
+	run_array *out, diag_ctx *d)
+{
+	const unsigned char *b = (const unsigned char *)bytes;
+	npy_hdr h = {0};
+	h.name = name;
+	h.d = d;
+	memset(out, 0, sizeof *out);
+	if (len < 10 || memcmp(b, "\x93NUMPY", 6) != 0) {
+		diag_report(d, DIAG_ERROR, NULL, 0, 0, NPY_ID,
+			"%s: not a .npy file (no \\x93NUMPY magic)", name);
+		return -1;
+	}
+	unsigned major = b[6];
+	size_t hlen, start;
+	if (major == 1) {
+		hlen = (size_t)b[8] | (size_t)b[9] << 8;
+		start = 10;
+	} else if (major == 2 || major == 3) {
+		if (len < 12)
+			return npy_fail(&h, "truncated");
+		hlen = le32(b + 8);
+		start = 12;
+	} else {
+		diag_report(d, DIAG_ERROR, NULL, 0, 0, NPY_ID,
+			"%s: .npy version %u.%u is not supported (1.0 to 3.0 are)",
+			name, major, b[7]);
+		return -1;
+	}
+	if (hlen > len - start) {
+		diag_report(d, DIAG_ERROR, NULL, 0, 0, NPY_ID,
+			"%s: truncated .npy file: header of %zu bytes, %zu there",
+			name, hlen, len - start);
+		return -1;
+	}
+	h.p = bytes + start;
+	h.end = h.p + hlen;
+	if (npy_dict(&h) != 0)
+		return -1;
+	if (h.fortran) {
+		diag_report(d, DIAG_ERROR, NULL, 0, 0, NPY_ID,
+			"%s: Fortran-order data is not supported (save with "
+			"numpy.ascontiguousarray)", name);
+		return -1;
+	}
+	brt_scalar k;
+	if (npy_kind(&h, &k) != 0)
+		return -1;
+	out->scalar = k;
+	out->typed = 1;
+	out->ndim = h.ndim;
+	memcpy(out->shape, h.shape, sizeof h.shape);
+	size_t es = run_scalar_size(k);
+	if (run_array_count(out) != 0) {
+		diag_report(d, DIAG_ERROR, NULL, 0, 0, NPY_ID,
+			"%s: shape too large", name);
+		return -1;
+	}
+	size_t want = out->count * es, have = len - start - hlen;
+	if (have != want) {
+		char sb[96];
+		diag_report(d, DIAG_ERROR, NULL, 0, 0, NPY_ID,
+			"%s: %s .npy file: shape %s of %s needs %zu data bytes, "
+			"%zu there", name, have < want ? "truncated" : "malformed",
+			run_shape_str(out->shape, out->ndim, sb, sizeof sb),
+			run_scalar_name(k), want, have);
+		return -1;
+	}
+	out->data = xmalloc(want);
+	memcpy(out->data, bytes + start + hlen, want);
+	return 0;
+}
+
+void run_npy_format(const run_array *a, char **bytes, size_t *len)
+{
+	strbuf h = {0};
+	char sb[128];
+	sb_printf(&h, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
+		run_npy_dtype(a->scalar),
+		run_shape_str(a->shape, a->ndim, sb, sizeof sb));
+	/* numpy.lib.format: the data starts at a multiple of 64 bytes */
+	while ((10 + h.len + 1) % 64 != 0)
+		sb_putc(&h, ' ');
+	sb_putc(&h, '\n');
+	size_t dlen = a->count * run_scalar_size(a->scalar);
+	strbuf o = {0};
+	sb_putn(&o, "\x93NUMPY\x01\x00", 8);
+	sb_putc(&o, (int)(h.len & 0xff));
+	sb_putc(&o, (int)(h.len >> 8));
+	sb_putn(&o, h.s, h.len);
+	if (dlen)
+		sb_putn(&o, a->data, dlen);
+	sb_free(&h);
+	*len = o.len;
+	*bytes = sb_take(&o);
+}

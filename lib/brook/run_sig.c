@@ -1,0 +1,261 @@
+/* run_sig.c - a kernel's parameters as libbrt describes them (brt.h,
+ * brt_argdesc), from the checked AST (ast.h, "WHAT BRCHECK ADDS"). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "brook/ast.h"
+#include "brook/run_sig.h"
+#include "brook/util.h"
+
+#define SIG_ID "E-run-kernel"
+
+/* The type a typedef name stands for, from the file-scope typedefs. */
+static const json_t *typedef_lookup(const json_t *doc, const char *name)
+{
+	size_t i;
+	json_t *decl;
+	json_array_foreach(ast_arr(doc, "decls"), i, decl) {
+		if (!ast_is(decl, "decl") ||
+			strcmp(ast_str(decl, "storage"), "typedef") != 0)
+			continue;
+		size_t j;
+		json_t *var;
+		json_array_foreach(ast_arr(decl, "vars"), j, var)
+			if (strcmp(ast_str(var, "name"), name) == 0)
+				return ast_get(var, "type");
+	}
+	return NULL;
+}
+
+int run_elem_type(const json_t *doc, const json_t *ty, brt_type *out)
+{
+	static const struct { const char *name; brt_scalar k; } tab[] = {
+		{"char", BRT_CHAR}, {"schar", BRT_CHAR}, {"uchar", BRT_UCHAR},
+		{"short", BRT_SHORT}, {"ushort", BRT_USHORT}, {"int", BRT_INT},
+		{"uint", BRT_UINT}, {"float", BRT_FLOAT}, {"double", BRT_DOUBLE},
+		{"long", BRT_LONG}, {"ulong", BRT_ULONG}, {"llong", BRT_LONG},
+		{"ullong", BRT_ULONG}, {"bool", BRT_INT}, {"enum", BRT_INT},
+	};
+	for (int depth = 0; depth < 32 && ty; depth++) {
+		const char *t = ast_str(ty, "t");
+		if (strcmp(t, "typedef") == 0) {
+			ty = typedef_lookup(doc, ast_str(ty, "name"));
+			continue;
+		}
+		size_t n = strlen(t);
+		unsigned nc = 1;
+		char base[16];
+		if (n > 1 && n < sizeof base && t[n - 1] >= '2' && t[n - 1] <= '4') {
+			nc = (unsigned)(t[n - 1] - '0');
+			n--;
+		}
+		if (n >= sizeof base)
+			return -1;
+		memcpy(base, t, n);
+		base[n] = '\0';
+		for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+			if (strcmp(base, tab[i].name) == 0) {
+				out->scalar = tab[i].k;
+				out->ncomp = nc;
+				out->size = nc * (tab[i].k == BRT_CHAR ||
+					tab[i].k == BRT_UCHAR ? 1 :
+					tab[i].k == BRT_SHORT ||
+					tab[i].k == BRT_USHORT ? 2 :
+					tab[i].k == BRT_DOUBLE || tab[i].k == BRT_LONG ||
+					tab[i].k == BRT_ULONG ? 8 : 4);
+				return 0;
+			}
+		return -1;
+	}
+	return -1;
+}
+
+/* const = int | char | paren | unop("-"|"+") const | binop const const */
+int run_const_int(const json_t *e, long long *v)
+{
+	const char *k = ast_kind(e);
+	if (strcmp(k, "int") == 0 || strcmp(k, "char") == 0) {
+		if (!json_is_integer(ast_get(e, "value")))
+			return -1;
+		*v = ast_int(e, "value");
+		return 0;
+	}
+	if (strcmp(k, "paren") == 0)
+		return run_const_int(ast_get(e, "e"), v);
+	if (strcmp(k, "unop") == 0) {
+		if (run_const_int(ast_get(e, "e"), v) != 0)
+			return -1;
+		const char *op = ast_str(e, "op");
+		if (strcmp(op, "-") == 0)
+			*v = -*v;
+		else if (strcmp(op, "+") != 0)
+			return -1;
+		return 0;
+	}
+	if (strcmp(k, "binop") == 0) {
+		long long a, b;
+		if (run_const_int(ast_get(e, "l"), &a) != 0 ||
+			run_const_int(ast_get(e, "r"), &b) != 0)
+			return -1;
+		const char *op = ast_str(e, "op");
+		if (a < -(1LL << 31) || a > (1LL << 31) || b < -(1LL << 31) ||
+			b > (1LL << 31))
+			return -1;
+		switch (op[0]) {
+		case '+': *v = a + b; return 0;
+		case '-': *v = a - b; return 0;
+		case '*': *v = a * b; return 0;
+		case '/': if (b == 0) return -1; *v = a / b; return 0;
+		default: return -1;
+		}
+	}
+	return -1;
+}
+
+/* The kernel called NAME: a func node with a body and "kernel" or
+ * "reduce" set. */
+static const json_t *find_kernel(const json_t *doc, const char *name)
+{
+	size_t i;
+	json_t *decl;
+	json_array_foreach(ast_arr(doc, "decls"), i, decl)
+		if (ast_is(decl, "func") && ast_get(decl, "body") &&
+			!json_is_null(ast_get(decl, "body")) &&
+			(ast_bool(decl, "kernel") || ast_bool(decl, "reduce")) &&
+			strcmp(ast_str(decl, "name"), name) == 0)
+			return decl;
+	return NULL;
+}
+
+void run_sig_list(const json_t *doc, char *buf, size_t len)
+{
+	size_t i, o = 0;
+	json_t *decl;
+	buf[0] = '\0';
+	json_array_foreach(ast_arr(doc, "decls"), i, decl)
+		if (ast_is(decl, "func") && (ast_bool(decl, "kernel") ||
+			ast_bool(decl, "reduce")) && ast_get(decl, "body") &&
+			!json_is_null(ast_get(decl, "body")) && o + 1 < len)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s",
+				o ? ", " : "", ast_str(decl, "name"));
+}
+
+static const struct { const char *role; brt_argkind kind; } roles[] = {
+	{"in", BRT_ARG_IN}, {"out", BRT_ARG_OUT}, {"gather", BRT_ARG_GATHER},
+	{"scatter", BRT_ARG_SCATTER}, {"value", BRT_ARG_VALUE},
+	{"reduce", BRT_ARG_REDUCE},
+};
+
+/* Fills P from the PARAM node: kind from its role, element type and rank
+ * from its type. */
+static int param_desc(const json_t *doc, const json_t *pn, run_param *p,
+	diag_ctx *d)
+{
+	const char *role = ast_str(pn, "role");
+	const char *file;
+	int line, col;
+	if (ast_at(doc, pn, &file, &line, &col) != 0) {
+		file = NULL;
+		line = col = 0;
+	}
+	size_t r;
+	for (r = 0; r < sizeof roles / sizeof roles[0]; r++)
+		if (strcmp(role, roles[r].role) == 0)
+			break;
+	if (r == sizeof roles / sizeof roles[0]) {
+		diag_report(d, DIAG_ERROR, file, line, col, SIG_ID,
+			"parameter '%s' has no role: is the AST checked?",
+			p->name);
+		return -1;
+	}
+	p->desc.kind = roles[r].kind;
+	const json_t *ty = ast_get(pn, "type");
+	unsigned rank = 0;
+	if (strcmp(ast_str(ty, "t"), "stream") == 0) {
+		json_t *dims = ast_arr(ty, "dims");
+		rank = (unsigned)json_array_size(dims);
+		if (rank == 1 && json_is_null(json_array_get(dims, 0)))
+			rank = 0;
+		p->desc.reduce_stream = p->desc.kind == BRT_ARG_REDUCE;
+		ty = ast_get(ty, "of");
+	} else if (strcmp(ast_str(ty, "t"), "array") == 0) {
+		while (strcmp(ast_str(ty, "t"), "array") == 0 &&
+			rank < BRT_MAX_RANK) {
+			long long n = 0;
+			const json_t *sz = ast_get(ty, "size");
+			if (sz && !json_is_null(sz) && run_const_int(sz, &n) != 0)
+				n = 0;
+			p->decl_dims[rank++] = n > 0 ? (size_t)n : 0;
+			ty = ast_get(ty, "of");
+		}
+	}
+	if (run_elem_type(doc, ty, &p->desc.type) != 0) {
+		diag_report(d, DIAG_ERROR, file, line, col, SIG_ID,
+			"parameter '%s': brrun binds only scalar and vector "
+			"element types", p->name);
+		return -1;
+	}
+	p->desc.rank = rank > BRT_MAX_RANK ? BRT_MAX_RANK : rank;
+	return 0;
+}
+
+int run_sig_build(const json_t *doc, const char *name, run_sig *sig,
+	diag_ctx *d)
+{
+	memset(sig, 0, sizeof *sig);
+	const json_t *f = find_kernel(doc, name);
+	if (!f) {
+		char list[512];
+		run_sig_list(doc, list, sizeof list);
+		diag_report(d, DIAG_ERROR, NULL, 0, 0, SIG_ID,
+			"no kernel '%s' in this file (kernels: %s)", name,
+			list[0] ? list : "none");
+		return -1;
+	}
+	sig->func = f;
+	sig->name = ast_str(f, "name");
+	const char *cls = ast_str(f, "class");
+	sig->kclass = strcmp(cls, "reduce") == 0 ? BRT_KERNEL_REDUCE :
+		strcmp(cls, "scatter") == 0 ? BRT_KERNEL_SCATTER :
+		strcmp(cls, "group") == 0 ? BRT_KERNEL_GROUP : BRT_KERNEL_MAP;
+	sig->reduce_init = ast_bool(f, "reduce") ? BRT_REDUCE_FIRST :
+		BRT_REDUCE_VALUE;
+	sig->group[0] = sig->group[1] = sig->group[2] = 1;
+	size_t i;
+	json_t *a;
+	json_array_foreach(ast_arr(f, "attrs"), i, a) {
+		if (strcmp(ast_str(a, "name"), "GroupSize") != 0)
+			continue;
+		size_t j;
+		json_t *e;
+		json_array_foreach(ast_arr(a, "args"), j, e) {
+			long long v;
+			if (j < 3 && run_const_int(e, &v) == 0 && v > 0 &&
+				v <= 65536)
+				sig->group[j] = (unsigned)v;
+		}
+	}
+	json_t *params = ast_arr(ast_get(f, "type"), "params");
+	sig->nparams = (unsigned)json_array_size(params);
+	sig->params = xcalloc(sig->nparams + 1, sizeof *sig->params);
+	json_t *pn;
+	json_array_foreach(params, i, pn) {
+		run_param *p = &sig->params[i];
+		p->node = pn;
+		p->name = ast_str(pn, "name");
+		if (param_desc(doc, pn, p, d) != 0) {
+			run_sig_free(sig);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void run_sig_free(run_sig *sig)
+{
+	free(sig->params);
+	memset(sig, 0, sizeof *sig);
+}
