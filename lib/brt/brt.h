@@ -336,7 +336,20 @@ typedef struct brt_exec {
 void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
 
 /* OpenCL kernel names and parameters, for a kernel K of class:
- * (launch geometry, set by the runtime:
+ *   MAP, SCATTER: __kernel void K(ARGS, const long4 dom, const long4 off)
+ *   GROUP:        same; launched with local size = GroupSize
+ *   REDUCE:       __kernel void K__reduce(__global const T *in,
+ *                     const brt_view vin, __global T *out, const long nout,
+ *                     const long4 block, const long chunks,
+ *                     __local T *tmp)
+ *     Each work-group g of output element o folds its share of o's block
+ *     (the block split in CHUNKS parts) into out[o * chunks + g % chunks].
+ *     A second launch with chunks == 1 folds the partial results.
+ * where ARGS is, for each argument in order:
+ *   IN, OUT, GATHER, SCATTER: __global T *name, const brt_view name_v
+ *   VALUE:                    const T name
+ * T is the element type (packed: a float3 stream is a float buffer). */
+/* Launch geometry, set by the runtime:
  *   MAP, SCATTER: a one-dimensional NDRange; the global size is the number
  *     of domain points (dom.x * dom.y * dom.z * dom.w) rounded up to a
  *     multiple of the local size. Work-item i = get_global_id(0) past the
@@ -357,20 +370,7 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  *     (chunks, nout) with block (chunks, 1, 1, 1) and chunks == 1. The
  *     VALUE arguments of a reduce kernel, in order, follow tmp.
  *   A VALUE of a 3-component type is passed as the OpenCL 3-vector, 16
- *   bytes; every other VALUE as its packed bytes.) */
- *   MAP, SCATTER: __kernel void K(ARGS, const long4 dom, const long4 off)
- *   GROUP:        same; launched with local size = GroupSize
- *   REDUCE:       __kernel void K__reduce(__global const T *in,
- *                     const brt_view vin, __global T *out, const long nout,
- *                     const long4 block, const long chunks,
- *                     __local T *tmp)
- *     Each work-group g of output element o folds its share of o's block
- *     (the block split in CHUNKS parts) into out[o * chunks + g % chunks].
- *     A second launch with chunks == 1 folds the partial results.
- * where ARGS is, for each argument in order:
- *   IN, OUT, GATHER, SCATTER: __global T *name, const brt_view name_v
- *   VALUE:                    const T name
- * T is the element type (packed: a float3 stream is a float buffer). */
+ *   bytes; every other VALUE as its packed bytes. */
 
 #ifdef __cplusplus
 }
