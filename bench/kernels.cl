@@ -1,0 +1,201 @@
+/* kernels.cl - the hand-written OpenCL C of the benchmark cases: the same
+ * algorithms as the .br files, written as one would by hand. */
+
+__kernel void copy4(__global const float4 *in, __global float4 *out)
+{
+	size_t i = get_global_id(0);
+	out[i] = in[i];
+}
+
+__kernel void saxpy(const float a, __global const float *x,
+	__global const float *y, __global float *r)
+{
+	size_t i = get_global_id(0);
+	r[i] = a * x[i] + y[i];
+}
+
+/* Each work-item folds a strided share of IN, then the work-group folds
+ * its work-items' sums in local memory: one partial sum per group. */
+__kernel void sum_partial(__global const float *in, const long n,
+	__global float *out, __local float *tmp)
+{
+	size_t lid = get_local_id(0), lsz = get_local_size(0);
+	float acc = 0.0f;
+
+	for (long i = get_global_id(0); i < n; i += get_global_size(0))
+		acc += in[i];
+	tmp[lid] = acc;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (size_t s = lsz / 2; s > 0; s >>= 1) {
+		if (lid < s)
+			tmp[lid] += tmp[lid + s];
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	if (lid == 0)
+		out[get_group_id(0)] = tmp[0];
+}
+
+/* One work-group per row of a ROWS x COLS matrix. */
+__kernel void rowsum(__global const float *in, const long cols,
+	__global float *out, __local float *tmp)
+{
+	size_t lid = get_local_id(0), lsz = get_local_size(0);
+	__global const float *row = in + get_group_id(0) * cols;
+	float acc = 0.0f;
+
+	for (long i = lid; i < cols; i += lsz)
+		acc += row[i];
+	tmp[lid] = acc;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (size_t s = lsz / 2; s > 0; s >>= 1) {
+		if (lid < s)
+			tmp[lid] += tmp[lid + s];
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	if (lid == 0)
+		out[get_group_id(0)] = tmp[0];
+}
+
+/* guide 1.3.1: one dot product per element of C */
+__kernel void matmult_simple(const int n, __global const float *A,
+	__global const float *B, __global float *C)
+{
+	int x = get_global_id(0), y = get_global_id(1);
+	float acc = 0.0f;
+
+	for (int k = 0; k < n; k++)
+		acc += A[y * n + k] * B[k * n + x];
+	C[y * n + x] = acc;
+}
+
+/* guide 1.3.2: each work-item an 8 x 4 block of C, float4 fetches; the
+ * guide's slices A1..A8, B1..B4 are rows of the float4 views of A, B */
+__kernel void matmult_opt(const int n, __global const float4 *A,
+	__global const float4 *B, __global float4 *C)
+{
+	int x = get_global_id(0), y = get_global_id(1), w = n / 4;
+	float4 acc[8];
+
+	for (int r = 0; r < 8; r++)
+		acc[r] = (float4)(0.0f);
+	for (int k = 0; k < w; k++) {
+		float4 b0 = B[(4 * k) * w + x], b1 = B[(4 * k + 1) * w + x];
+		float4 b2 = B[(4 * k + 2) * w + x], b3 = B[(4 * k + 3) * w + x];
+		for (int r = 0; r < 8; r++) {
+			float4 a = A[(8 * y + r) * w + k];
+			acc[r] += a.xxxx * b0 + a.yyyy * b1 + a.zzzz * b2 +
+				a.wwww * b3;
+		}
+	}
+	for (int r = 0; r < 8; r++)
+		C[(8 * y + r) * w + x] = acc[r];
+}
+
+/* 32 x 32 tiles of A and B in local memory; each work-item of a 16 x 16
+ * group computes 2 x 2 elements of C */
+#define TILE 32
+__kernel void matmult_tiled(const int n, __global const float *A,
+	__global const float *B, __global float *C)
+{
+	__local float As[TILE][TILE + 1], Bs[TILE][TILE + 1];
+	int tx = get_local_id(0), ty = get_local_id(1);
+	int x0 = get_group_id(0) * TILE, y0 = get_group_id(1) * TILE;
+	float c00 = 0, c01 = 0, c10 = 0, c11 = 0;
+
+	for (int k0 = 0; k0 < n; k0 += TILE) {
+		for (int r = ty; r < TILE; r += 16)
+			for (int c = tx; c < TILE; c += 16) {
+				As[r][c] = A[(y0 + r) * n + k0 + c];
+				Bs[r][c] = B[(k0 + r) * n + x0 + c];
+			}
+		barrier(CLK_LOCAL_MEM_FENCE);
+		for (int k = 0; k < TILE; k++) {
+			float a0 = As[ty][k], a1 = As[ty + 16][k];
+			float b0 = Bs[k][tx], b1 = Bs[k][tx + 16];
+			c00 += a0 * b0;
+			c01 += a0 * b1;
+			c10 += a1 * b0;
+			c11 += a1 * b1;
+		}
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	C[(y0 + ty) * n + x0 + tx] = c00;
+	C[(y0 + ty) * n + x0 + tx + 16] = c01;
+	C[(y0 + ty + 16) * n + x0 + tx] = c10;
+	C[(y0 + ty + 16) * n + x0 + tx + 16] = c11;
+}
+
+/* guide 1.10, the C++ API version of the kernel */
+__kernel void bsearch(__global const float *keys, __global const float *arr,
+	__global float *index, const float size, const int lg)
+{
+	size_t i = get_global_id(0);
+	float v = keys[i], stride, idx, c;
+
+	idx = stride = floor(size * 0.5f + 0.5f);
+	for (int k = 0; k < lg; k++) {
+		stride = floor(stride * 0.5f + 0.5f);
+		c = arr[(int)idx];
+		idx += (v <= c) ? -stride : stride;
+	}
+	c = arr[(int)idx];
+	idx += (v <= c) ? -1.0f : 1.0f;
+	c = arr[(int)idx];
+	idx += (v <= c) ? 0.0f : 1.0f;
+	if (idx < 0.0f)
+		idx = 0.0f;
+	c = arr[(int)idx];
+	index[i] = (v == c) ? idx : -1.0f;
+}
+
+__kernel void mandel(__global float *out, const float scale, const int maxit)
+{
+	int px = get_global_id(0), py = get_global_id(1);
+	float cr = -2.0f + (float)px * scale, ci = -1.5f + (float)py * scale;
+	float x = 0.0f, y = 0.0f;
+	int it = 0;
+
+	while (it < maxit && x * x + y * y <= 4.0f) {
+		float t = x * x - y * y + cr;
+		y = 2.0f * x * y + ci;
+		x = t;
+		it++;
+	}
+	out[py * get_global_size(0) + px] = (float)it;
+}
+
+/* all pairs: each body gathers every other body's position and mass */
+__kernel void nbody(__global const float4 *pos, __global float4 *acc,
+	const int n, const float eps2)
+{
+	size_t i = get_global_id(0);
+	float4 p = pos[i];
+	float3 a = (float3)(0.0f);
+
+	for (int j = 0; j < n; j++) {
+		float4 q = pos[j];
+		float3 d = q.xyz - p.xyz;
+		float r2 = dot(d, d) + eps2;
+		float inv = rsqrt(r2);
+		a += d * (q.w * inv * inv * inv);
+	}
+	acc[i] = (float4)(a, 0.0f);
+}
+
+/* 5 points, edges clamped */
+__kernel void stencil(__global const float *in, __global float *out,
+	const int side)
+{
+	int x = get_global_id(0), y = get_global_id(1);
+	int xm = max(x - 1, 0), xp = min(x + 1, side - 1);
+	int ym = max(y - 1, 0), yp = min(y + 1, side - 1);
+
+	out[y * side + x] = 0.2f * (in[y * side + x] + in[ym * side + x] +
+		in[yp * side + x] + in[y * side + xm] + in[y * side + xp]);
+}
+
+__kernel void inc(__global const float *in, __global float *out)
+{
+	size_t i = get_global_id(0);
+	out[i] = in[i] + 1.0f;
+}
