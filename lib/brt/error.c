@@ -1,0 +1,99 @@
+/* error.c - stream error state (guide 1.7.1, Stream::error and errorLog)
+ * and the per-thread last error of calls with no stream to report on.
+ * Messages use the wording of the spec's section 8 where it has one. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Records CODE (if S has no error yet) and appends the message as one line
+ * to S's log; with no stream, the thread's last error takes it. */
+void brt_vfail(brt_stream *s, BRerror code, const char *fmt, va_list ap)
+{
+	char msg[2048];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	brt_log("error %d: %s", (int)code, msg);
+	if (!s) {
+		brt_set_last(code, "%s", msg);
+		return;
+	}
+	if (s->err == BR_NO_ERROR)
+		s->err = code;
+	brt_str_add(&s->log, msg, strlen(msg));
+	brt_str_add(&s->log, "\n", 1);
+}
+
+void brt_fail(brt_stream *s, BRerror code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	brt_vfail(s, code, fmt, ap);
+	va_end(ap);
+}
+
+void brt_set_last(BRerror code, const char *fmt, ...)
+{
+	brt_thread *t = brt_self();
+	if (!t)
+		return;
+	char msg[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	free(t->msg);
+	t->msg = strdup(msg);
+	t->err = code;
+}
+
+/* Guide 1.7.1: an error in an input marks the outputs computed from it;
+ * DST takes SRC's code and log. */
+void brt_propagate(brt_stream *dst, const brt_stream *src)
+{
+	if (dst == src)
+		return;
+	if (dst->err == BR_NO_ERROR)
+		dst->err = src->err;
+	if (src->log.len)
+		brt_str_add(&dst->log, src->log.p, src->log.len);
+}
+
+BRerror brt_stream_error(brt_stream *s)
+{
+	if (!s) {
+		brt_set_last(BR_ERROR_INVALID_PARAMATER,
+			"Stream Error: NULL stream");
+		return BR_ERROR_INVALID_PARAMATER;
+	}
+	BRerror e = s->err;
+	s->err = BR_NO_ERROR;
+	return e;
+}
+
+const char *brt_stream_errorLog(brt_stream *s)
+{
+	if (!s) {
+		brt_set_last(BR_ERROR_INVALID_PARAMATER,
+			"Stream Error: NULL stream");
+		return "";
+	}
+	return s->log.p ? s->log.p : "";
+}
+
+/* The thread's last error, then cleared. The message stays valid until the
+ * thread's next call of brt_lastError. */
+BRerror brt_lastError(const char **message)
+{
+	brt_thread *t = brt_self();
+	if (!t) {
+		if (message)
+			*message = "";
+		return BR_NO_ERROR;
+	}
+	BRerror e = t->err;
+	t->err = BR_NO_ERROR;
+	if (message)
+		*message = e != BR_NO_ERROR && t->msg ? t->msg : "";
+	return e;
+}

@@ -1,0 +1,254 @@
+/* internal.h - libbrt's private structures, shared by its files.
+ *
+ * The runtime has one process-wide context (struct brt_runtime, in
+ * runtime.c), created on first use: the API of brt.h takes no context
+ * argument, as the guide's Stream class takes none. Per-thread state
+ * (current device, last error) hangs off a pthread key. */
+#ifndef BRT_INTERNAL_H
+#define BRT_INTERNAL_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <CL/cl_icd.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "brt.h"
+
+/* --- a growable string (libbrt does not link libbrook) -------------------- */
+typedef struct brt_str {
+	char *p;
+	size_t len, cap;
+} brt_str;
+
+int brt_str_add(brt_str *s, const char *text, size_t n);
+int brt_str_printf(brt_str *s, const char *fmt, ...);
+void brt_str_free(brt_str *s);
+
+/* --- the OpenCL entry points, loaded with dlopen (opencl.c) --------------- */
+#define BRT_CL_FUNCS(X) \
+	X(clGetPlatformIDs) X(clGetPlatformInfo) X(clGetDeviceIDs) \
+	X(clGetDeviceInfo) X(clCreateContext) X(clReleaseContext) \
+	X(clCreateCommandQueue) X(clReleaseCommandQueue) X(clCreateBuffer) \
+	X(clReleaseMemObject) X(clEnqueueWriteBuffer) X(clEnqueueReadBuffer) \
+	X(clEnqueueWriteBufferRect) X(clEnqueueReadBufferRect) \
+	X(clEnqueueCopyBuffer) X(clEnqueueCopyBufferRect) \
+	X(clEnqueueFillBuffer) X(clCreateProgramWithSource) \
+	X(clCreateProgramWithBinary) X(clBuildProgram) \
+	X(clGetProgramBuildInfo) X(clGetProgramInfo) X(clReleaseProgram) \
+	X(clCreateKernel) X(clReleaseKernel) X(clSetKernelArg) \
+	X(clGetKernelWorkGroupInfo) X(clGetKernelInfo) X(clEnqueueNDRangeKernel) \
+	X(clWaitForEvents) X(clGetEventInfo) X(clReleaseEvent) \
+	X(clSetEventCallback) X(clFinish) X(clFlush) \
+	X(clGetEventProfilingInfo) X(clRetainEvent)
+
+typedef struct brt_cl {
+	void *lib;
+#define BRT_CL_FIELD(f) cl_api_##f f;
+	BRT_CL_FUNCS(BRT_CL_FIELD)
+#undef BRT_CL_FIELD
+} brt_cl;
+
+/* --- devices ---------------------------------------------------------------- */
+enum { BRT_DEV_CPU, BRT_DEV_OPENCL };
+
+typedef struct brt_pool brt_pool;
+
+/* A kernel object compiled for one device, with the argument values last
+ * set on it (only changed arguments are set again). */
+typedef struct brt_clkernel {
+	struct brt_clkernel *next;
+	const brt_kernel *k;	/* key: the descriptor ... */
+	int reduce;		/* ... and whether it is K__reduce */
+	cl_kernel kernel;
+	size_t wgsize;		/* CL_KERNEL_WORK_GROUP_SIZE */
+	unsigned nset;
+	unsigned char (*last)[128];	/* last value of each argument */
+	size_t *lastsize;
+} brt_clkernel;
+
+typedef struct brt_clprog {
+	struct brt_clprog *next;
+	const brt_program *prog;	/* key */
+	cl_program program;	/* NULL: the build failed, log in blog */
+	char *blog;
+} brt_clprog;
+
+struct brt_device {
+	int kind;
+	unsigned index;		/* in the "all" list */
+	char name[256];
+	char platform[256];
+	char version[256];	/* driver and device version, for the cache */
+	uint64_t memory;
+	unsigned units;
+	int fp64;
+	int lost;		/* a command failed: every later one fails */
+	pthread_mutex_t lock;	/* kernels, programs, the queue's users */
+	/* OpenCL */
+	cl_device_id id;
+	cl_context ctx;
+	cl_command_queue queue;
+	int gpu;
+	brt_clprog *progs;
+	brt_clkernel *kernels;
+	/* CPU */
+	brt_pool *pool;
+};
+
+/* --- buffers, regions, streams ------------------------------------------ */
+typedef struct brt_buffer {
+	int refs;		/* streams and views that share it */
+	brt_device *dev;
+	size_t bytes;
+	char *host;		/* CPU backend */
+	cl_mem mem;		/* OpenCL backend */
+	cl_event last;		/* last command that touched it, or NULL */
+	int written;		/* ever written by read, fill, assign, kernel */
+} brt_buffer;
+
+/* A box of the array held by a buffer. All extents x first, 1 beyond the
+ * rank. */
+typedef struct brt_region {
+	brt_buffer *buf;
+	size_t esize;
+	int64_t dims[4];	/* the box */
+	int64_t origin[4];	/* its first element in the array */
+	int64_t root[4];	/* the array's extents */
+} brt_region;
+
+struct brt_stream {
+	brt_type type;
+	unsigned rank;
+	unsigned dims[4];
+	size_t count;
+	brt_device *dev;
+	brt_region reg;		/* reg.buf NULL: allocation failed, or iter */
+	int iter;
+	float lo[4], step[4];	/* iterators */
+	BRerror err;		/* first error since error() */
+	brt_str log;		/* every error */
+};
+
+/* --- the runtime ------------------------------------------------------- */
+typedef struct brt_thread {
+	brt_device *cur;	/* NULL until first use */
+	BRerror err;
+	char *msg;
+} brt_thread;
+
+typedef struct brt_runtime {
+	pthread_mutex_t lock;	/* the counters and the log file */
+	brt_cl cl;
+	int have_cl;
+	brt_device **all;	/* OpenCL devices (GPUs first), then the CPU */
+	unsigned nall, nopencl;
+	brt_device **cpu;	/* = all + nopencl */
+	brt_device *deflt;	/* from BRT_RUNTIME and BRT_ADAPTER */
+	pthread_key_t key;
+	FILE *logf;
+	int permit_alias;
+	long fail_alloc;	/* BRT_FAIL_ALLOC: the Nth allocation fails */
+	long fail_launch;	/* BRT_FAIL_LAUNCH: the Nth launch loses the device */
+	long nalloc, nlaunch;
+	char *cache_dir;	/* NULL: no disk cache */
+	unsigned cpu_threads;
+} brt_runtime;
+
+brt_runtime *brt_rt(void);	/* initializes on first call */
+brt_thread *brt_self(void);
+brt_device *brt_current(void);
+void brt_log(const char *fmt, ...);
+int brt_fault_alloc(void);	/* 1 when this allocation must fail */
+int brt_fault_launch(void);
+
+/* --- errors (error.c) ----------------------------------------------------- */
+void brt_fail(brt_stream *s, BRerror code, const char *fmt, ...);
+void brt_vfail(brt_stream *s, BRerror code, const char *fmt, va_list ap);
+void brt_set_last(BRerror code, const char *fmt, ...);
+void brt_propagate(brt_stream *dst, const brt_stream *src);
+
+/* --- streams (stream.c) ------------------------------------------------- */
+int brt_region_packed(const brt_region *r);	/* the whole array */
+int brt_region_contig(const brt_region *r);	/* one run of elements */
+int64_t brt_region_base(const brt_region *r);	/* element offset */
+void brt_region_pitch(const brt_region *r, int64_t pitch[4]);
+void brt_region_view(const brt_region *r, unsigned rank, brt_view *v);
+void brt_buffer_release(brt_buffer *b);
+void brt_iter_value(const brt_stream *s, int64_t i, float out[4]);
+
+/* --- backends: buffers and transfers (cpu.c, opencl.c) ----------------------
+ * Each returns 0, or -1 with a message in msg (CL error text). */
+brt_buffer *brt_buffer_new(brt_device *d, size_t bytes);
+int brt_cpu_alloc(brt_buffer *b);
+int brt_ocl_alloc(brt_buffer *b, brt_str *msg);
+void brt_ocl_free(brt_buffer *b);
+/* host <-> region; HOST is the packed box */
+int brt_xfer_write(const brt_region *r, const void *host, int async,
+	int nocopy, brt_str *msg);
+int brt_xfer_read(const brt_region *r, void *host, int async, int nocopy,
+	brt_str *msg);
+int brt_xfer_copy(const brt_region *dst, const brt_region *src,
+	brt_str *msg);
+int brt_xfer_fill(const brt_region *r, const void *value, brt_str *msg);
+int brt_buffer_sync(brt_buffer *b, int wait);	/* 1 when idle */
+void brt_cpu_copy_box(char *dst, const int64_t dpitch[4], const char *src,
+	const int64_t spitch[4], const int64_t dims[4], size_t esize);
+
+/* --- OpenCL (opencl.c) -------------------------------------------------- */
+void brt_ocl_discover(brt_runtime *rt);
+void brt_ocl_shutdown(brt_runtime *rt, brt_device *d);
+const char *brt_cl_error(cl_int e);
+void brt_ocl_set_last(brt_buffer *b, cl_event ev);
+/* the kernel object for K (or K__reduce) on D, building its program
+ * through the caches; NULL with a message in msg */
+brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int reduce,
+	brt_str *msg);
+int brt_ocl_setarg(brt_clkernel *ck, unsigned i, size_t size,
+	const void *value, int mem, brt_str *msg);
+int brt_ocl_write(const brt_region *r, const void *host, int nocopy,
+	brt_str *msg);
+int brt_ocl_read(const brt_region *r, void *host, int async, brt_str *msg);
+int brt_ocl_copy(const brt_region *dst, const brt_region *src, brt_str *msg);
+int brt_ocl_fill(const brt_region *r, const void *value, brt_str *msg);
+int brt_ocl_sync(brt_buffer *b, int wait);
+
+/* --- kernel launches (kernel.c, reduce.c) ---------------------------------- */
+typedef struct brt_launch {
+	const brt_kernel *k;
+	const brt_arg *args;
+	brt_device *dev;
+	brt_stream **outs;	/* streams that take the call's errors */
+	unsigned nout;
+	int failed;		/* an error that stops the launch */
+	unsigned rank;		/* the execution domain */
+	int64_t dom[4], off[4];
+	brt_view *views;	/* per argument */
+	brt_region *regs;	/* per argument: the region the view shows */
+} brt_launch;
+
+void brt_kfail(brt_launch *L, BRerror code, const char *fmt, ...);
+void brt_kwarn(brt_launch *L, BRerror code, const char *fmt, ...);
+void brt_reduce(brt_launch *L);
+/* The element size of T as an OpenCL kernel argument or local array:
+ * 3-vectors take 4 components. */
+size_t brt_cl_size(brt_type t);
+/* Marks EV (owned by the caller) as the last command of buffer B. */
+void brt_ocl_touch(brt_buffer *b, cl_event ev);
+int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
+	const size_t *global, const size_t *local, cl_event *ev, brt_str *msg);
+
+/* --- the program cache (cache.c) --------------------------------------- */
+cl_program brt_cache_build(brt_device *d, const brt_program *p, char **blog);
+
+/* --- the CPU backend (cpu.c) --------------------------------------------- */
+brt_pool *brt_pool_new(unsigned threads);
+void brt_pool_free(brt_pool *p);
+/* Runs job(ctx, i) for i in [0, n) on the pool, the caller helping; returns
+ * when all are done. */
+void brt_pool_run(brt_pool *p, void (*job)(void *ctx, int64_t i), void *ctx,
+	int64_t n);
+unsigned brt_pool_threads(const brt_pool *p);
+
+#endif /* BRT_INTERNAL_H */

@@ -1,0 +1,547 @@
+/* kernel.c - brt_run: argument checks (spec 8, Kernel Execution), the
+ * execution domain (guide 1.8, domainOffset/domainSize), implicit resize
+ * (spec 3.3.2; BrookGPU, Using Stream Shape), views, and the launch on the
+ * OpenCL or the CPU backend. Reductions continue in reduce.c.
+ *
+ * A call that reports an error does not run, with one exception: an input
+ * never written runs (the spec: "The results might be undefined") and its
+ * outputs carry the error. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static void kreport(brt_launch *L, BRerror code, const char *fmt, va_list ap)
+{
+	if (L->nout == 0) {
+		brt_vfail(NULL, code, fmt, ap);
+		return;
+	}
+	for (unsigned i = 0; i < L->nout; i++) {
+		va_list aq;
+		va_copy(aq, ap);
+		brt_vfail(L->outs[i], code, fmt, aq);
+		va_end(aq);
+	}
+}
+
+/* An error on every output of the call (or the thread's last error); the
+ * call will not run. */
+void brt_kfail(brt_launch *L, BRerror code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	kreport(L, code, fmt, ap);
+	va_end(ap);
+	L->failed = 1;
+}
+
+/* An error that lets the call run. */
+void brt_kwarn(brt_launch *L, BRerror code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	kreport(L, code, fmt, ap);
+	va_end(ap);
+}
+
+size_t brt_cl_size(brt_type t)
+{
+	return t.ncomp == 3 ? t.size / 3 * 4 : t.size;
+}
+
+static int is_write(const brt_argdesc *a, const brt_arg *v)
+{
+	return a->kind == BRT_ARG_OUT || a->kind == BRT_ARG_SCATTER
+		|| (a->kind == BRT_ARG_REDUCE && a->reduce_stream && v->s);
+}
+
+static int is_read(const brt_argdesc *a)
+{
+	return a->kind == BRT_ARG_IN || a->kind == BRT_ARG_GATHER;
+}
+
+static int is_stream(const brt_argdesc *a)
+{
+	return a->kind != BRT_ARG_VALUE
+		&& (a->kind != BRT_ARG_REDUCE || a->reduce_stream);
+}
+
+static int same_dims(const brt_stream *a, const brt_stream *b)
+{
+	if (a->rank != b->rank)
+		return 0;
+	for (unsigned i = 0; i < a->rank; i++)
+		if (a->dims[i] != b->dims[i])
+			return 0;
+	return 1;
+}
+
+/* The checks of each argument on its own. */
+static void check_args(brt_launch *L)
+{
+	const brt_kernel *k = L->k;
+	int uninit = 0;
+	for (unsigned i = 0; i < k->nargs; i++) {
+		const brt_argdesc *a = &k->args[i];
+		const brt_arg *v = &L->args[i];
+		if (a->kind == BRT_ARG_VALUE) {
+			if (!v->value)
+				brt_kfail(L, BR_ERROR_INVALID_PARAMATER,
+					"Kernel Execution: argument %u of %s "
+					"can't be a NULL pointer", i, k->name);
+			continue;
+		}
+		if (a->kind == BRT_ARG_REDUCE && !a->reduce_stream) {
+			if (!v->target)
+				brt_kfail(L, BR_ERROR_INVALID_PARAMATER,
+					"Kernel Execution: argument %u of %s "
+					"can't be a NULL pointer", i, k->name);
+			continue;
+		}
+		brt_stream *s = v->s;
+		if (is_read(a)) {
+			if (!s || (s->iter && a->kind == BRT_ARG_GATHER)) {
+				brt_kfail(L, BR_ERROR_KERNEL,
+					"Kernel Execution: Invalid Input stream");
+				continue;
+			}
+			if (s->dev != L->dev) {
+				brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: "
+					"Input stream device is different from "
+					"current device");
+				continue;
+			}
+			if (s->err != BR_NO_ERROR) {
+				for (unsigned j = 0; j < L->nout; j++)
+					brt_propagate(L->outs[j], s);
+				brt_kfail(L, s->err, "Kernel Execution: Error "
+					"with input streams");
+				continue;
+			}
+			if (!s->iter && !s->reg.buf) {
+				brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: "
+					"Input streams Allocation failed");
+				continue;
+			}
+			if (a->rank && s->rank != a->rank) {
+				brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: "
+					"input stream rank doesn't match with "
+					"the kernel's declaration (%u, not %u)",
+					s->rank, a->rank);
+				continue;
+			}
+			if (!s->iter && !s->reg.buf->written)
+				uninit = 1;
+		} else {
+			if (!s || s->iter) {
+				brt_kfail(L, BR_ERROR_KERNEL,
+					"Kernel Execution: Invalid output stream");
+				continue;
+			}
+			if (s->dev != L->dev) {
+				brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: "
+					"Output stream device is different from "
+					"current device");
+				continue;
+			}
+			if (!s->reg.buf) {
+				brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: "
+					"Output stream is not allocated");
+				continue;
+			}
+			if (a->rank && s->rank != a->rank)
+				brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: "
+					"output stream rank doesn't match with "
+					"the kernel's declaration (%u, not %u)",
+					s->rank, a->rank);
+		}
+	}
+	if (!L->failed && uninit)
+		brt_kwarn(L, BR_ERROR_KERNEL, "Kernel Execution: Uninitialized "
+			"Input streams. The results might be undefined");
+}
+
+/* Guide 1.6.1.1: a stream bound as input and output of one call is an
+ * error unless BRT_PERMIT_READ_WRITE_ALIASING is set. Views of one buffer
+ * alias too. */
+static void check_alias(brt_launch *L)
+{
+	const brt_kernel *k = L->k;
+	if (L->failed || brt_rt()->permit_alias)
+		return;
+	for (unsigned i = 0; i < k->nargs; i++) {
+		if (!is_read(&k->args[i]) || L->args[i].s->iter)
+			continue;
+		for (unsigned j = 0; j < k->nargs; j++)
+			if (is_write(&k->args[j], &L->args[j])
+			    && L->args[j].s->reg.buf == L->args[i].s->reg.buf) {
+				brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: "
+					"Input stream is same as output stream. "
+					"Binding kernels read-write is prohibited");
+				return;
+			}
+	}
+}
+
+/* The stream whose shape is the domain: the first output of a map or
+ * group kernel, the first input of a scatter kernel (guide 1.6.1.3);
+ * else the first stream of either kind; NULL when none. */
+static brt_stream *domain_stream(const brt_launch *L)
+{
+	const brt_kernel *k = L->k;
+	brt_argkind first = k->kclass == BRT_KERNEL_SCATTER ? BRT_ARG_IN
+		: BRT_ARG_OUT;
+	brt_argkind second = first == BRT_ARG_IN ? BRT_ARG_OUT : BRT_ARG_IN;
+	for (unsigned i = 0; i < k->nargs; i++)
+		if (k->args[i].kind == first)
+			return L->args[i].s;
+	for (unsigned i = 0; i < k->nargs; i++)
+		if (k->args[i].kind == second)
+			return L->args[i].s;
+	return NULL;
+}
+
+/* The execution domain: DS's shape, or domainSize at domainOffset. */
+static void set_domain(brt_launch *L, const brt_stream *ds,
+	const brt_exec *ex)
+{
+	for (int i = 0; i < 4; i++) {
+		L->dom[i] = 1;
+		L->off[i] = 0;
+	}
+	L->rank = ds ? ds->rank : 0;
+	for (unsigned i = 0; ds && i < ds->rank; i++)
+		L->dom[i] = ds->dims[i];
+	if (!ex || ex->rank == 0) {
+		if (!ds)
+			brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: No "
+				"appropriate map technique found (no stream "
+				"and no domainSize gives the domain)");
+		return;
+	}
+	if (ex->rank > BRT_MAX_RANK || (ds && ex->rank > ds->rank)) {
+		brt_kfail(L, BR_ERROR_KERNEL, "Exec Domain: domain rank %u is "
+			"more than the stream's rank", ex->rank);
+		return;
+	}
+	for (unsigned i = 0; i < ex->rank; i++) {
+		if (ex->size[i] == 0) {
+			brt_kfail(L, BR_ERROR_KERNEL, "Exec Domain: Number of "
+				"threads must be more than 0");
+			return;
+		}
+		if (ds && (uint64_t)ex->offset[i] + ex->size[i] > ds->dims[i]) {
+			brt_kfail(L, BR_ERROR_KERNEL, "Exec Domain: Number of "
+				"threads specified more than stream dimension");
+			return;
+		}
+	}
+	if (!ds)
+		L->rank = ex->rank;
+	for (unsigned i = 0; i < L->rank; i++) {
+		L->dom[i] = i < ex->rank ? ex->size[i] : ds->dims[i];
+		L->off[i] = i < ex->rank ? ex->offset[i] : 0;
+	}
+}
+
+/* The region of stream S that the call reads or writes at domain point
+ * 0 .. dom: with an execution domain, the box at the offset. */
+static brt_region domain_region(const brt_launch *L, const brt_stream *s)
+{
+	brt_region r = s->reg;
+	for (int i = 0; i < 4; i++) {
+		r.origin[i] += L->off[i];
+		r.dims[i] = L->dom[i];
+	}
+	return r;
+}
+
+/* Shapes against the domain stream DS, and the view of every argument. */
+static void set_views(brt_launch *L, const brt_stream *ds)
+{
+	const brt_kernel *k = L->k;
+	for (unsigned i = 0; i < k->nargs && !L->failed; i++) {
+		const brt_argdesc *a = &k->args[i];
+		brt_view *v = &L->views[i];
+		memset(v, 0, sizeof *v);
+		if (!is_stream(a))
+			continue;
+		brt_stream *s = L->args[i].s;
+		int shaped = ds && same_dims(s, ds);
+		switch (a->kind) {
+		case BRT_ARG_OUT:
+			if (ds && s->rank != ds->rank)
+				brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: "
+					"output stream rank doesn't match with "
+					"first output rank. The results might be "
+					"undefined");
+			else if (ds && !shaped)
+				brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: "
+					"output stream dimension doesn't match "
+					"with first output dimension. The results "
+					"might be undefined");
+			else if (!ds)
+				brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: "
+					"No appropriate map technique found");
+			L->regs[i] = domain_region(L, s);
+			brt_region_view(&L->regs[i], s->rank, v);
+			break;
+		case BRT_ARG_IN:
+			if (ds && s->rank != ds->rank) {
+				brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: "
+					"input stream rank doesn't match with "
+					"first output rank");
+				break;
+			}
+			L->regs[i] = shaped ? domain_region(L, s) : s->reg;
+			brt_region_view(&L->regs[i], s->rank, v);
+			if (!shaped) {
+				v->map = BRT_MAP_RESIZE;
+				brt_log("%s: input %u: Input stream dimension "
+					"doesn't match with output dimension; "
+					"implicit resize", k->name, i);
+			}
+			if (s->iter) {
+				v->map = BRT_MAP_ITER;
+				v->base = 0;
+				memset(v->pitch, 0, sizeof v->pitch);
+				for (unsigned j = 0; j < 4; j++) {
+					unsigned ax = s->rank == 1 ? 0 : j;
+					v->lo[j] = s->lo[j] + s->step[j]
+						* (float)(shaped && ax < 4
+						? L->off[ax] : 0);
+					v->step[j] = s->step[j];
+				}
+			}
+			break;
+		default:	/* gather, scatter, stream reduce target */
+			L->regs[i] = s->reg;
+			brt_region_view(&L->regs[i], s->rank, v);
+			break;
+		}
+	}
+}
+
+/* --- the CPU backend -------------------------------------------------- */
+typedef struct cpu_job {
+	const brt_kernel *k;
+	brt_cpu_call call;
+	int64_t total, chunk;
+} cpu_job;
+
+static void cpu_chunk(void *ctx, int64_t i)
+{
+	cpu_job *j = ctx;
+	int64_t b = i * j->chunk, e = b + j->chunk;
+	j->k->cpu(&j->call, b, e < j->total ? e : j->total, 0);
+}
+
+/* Splits the domain (or, for a group kernel, its work-groups) into a few
+ * large ranges per thread. */
+static void run_cpu(brt_launch *L, char **data)
+{
+	const brt_kernel *k = L->k;
+	cpu_job j;
+	memset(&j, 0, sizeof j);
+	j.k = k;
+	j.call.rank = (int32_t)L->rank;
+	memcpy(j.call.dims, L->dom, sizeof j.call.dims);
+	memcpy(j.call.offset, L->off, sizeof j.call.offset);
+	j.call.data = data;
+	j.call.views = L->views;
+	j.call.kernel_data = k->kernel_data;
+	j.total = 1;
+	for (int i = 0; i < 4; i++) {
+		int64_t g = k->kclass == BRT_KERNEL_GROUP && i < 3 && k->group[i]
+			? (L->dom[i] + k->group[i] - 1) / k->group[i] : L->dom[i];
+		j.total *= g;
+	}
+	brt_pool *pool = L->dev->pool;
+	int64_t threads = brt_pool_threads(pool);
+	int64_t minchunk = k->kclass == BRT_KERNEL_GROUP ? 1 : 4096;
+	int64_t n = threads * 4;
+	if (n > (j.total + minchunk - 1) / minchunk)
+		n = (j.total + minchunk - 1) / minchunk;
+	if (n < 1)
+		n = 1;
+	j.chunk = (j.total + n - 1) / n;
+	n = (j.total + j.chunk - 1) / j.chunk;
+	brt_pool_run(pool, cpu_chunk, &j, n);
+}
+
+/* --- the OpenCL backend ----------------------------------------------- */
+/* Sets the arguments of a map, scatter or group kernel (brt.h, "OpenCL
+ * kernel names and parameters") and launches it. */
+static void run_ocl(brt_launch *L)
+{
+	const brt_kernel *k = L->k;
+	brt_device *d = L->dev;
+	brt_str msg = {0};
+	pthread_mutex_lock(&d->lock);
+	brt_clkernel *ck = brt_ocl_kernel(d, k, 0, &msg);
+	if (!ck) {
+		brt_kfail(L, BR_ERROR_KERNEL, "%s", msg.p);
+		goto out;
+	}
+	unsigned n = 0;
+	int bad = 0;
+	for (unsigned i = 0; i < k->nargs && !bad; i++) {
+		const brt_argdesc *a = &k->args[i];
+		if (a->kind == BRT_ARG_VALUE) {
+			unsigned char pad[128];
+			size_t sz = brt_cl_size(a->type);
+			memset(pad, 0, sizeof pad);
+			if (sz <= sizeof pad)
+				memcpy(pad, L->args[i].value, a->type.size);
+			bad = brt_ocl_setarg(ck, n++, sz, sz <= sizeof pad ? pad
+				: L->args[i].value, 0, &msg);
+			continue;
+		}
+		brt_stream *s = L->args[i].s;
+		cl_mem m = s->reg.buf ? s->reg.buf->mem : NULL;
+		bad = brt_ocl_setarg(ck, n++, sizeof m, &m, 1, &msg)
+			|| brt_ocl_setarg(ck, n++, sizeof(brt_view), &L->views[i],
+				0, &msg);
+	}
+	cl_long dom[4], off[4];
+	for (int i = 0; i < 4; i++) {
+		dom[i] = L->dom[i];
+		off[i] = L->off[i];
+	}
+	if (!bad)
+		bad = brt_ocl_setarg(ck, n++, sizeof dom, dom, 0, &msg)
+			|| brt_ocl_setarg(ck, n++, sizeof off, off, 0, &msg);
+	if (bad) {
+		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to bind "
+			"constant buffer (%s: %s)", k->name, msg.p);
+		goto out;
+	}
+	size_t global[3], local[3];
+	unsigned dims;
+	if (k->kclass == BRT_KERNEL_GROUP) {
+		dims = 3;
+		for (int i = 0; i < 3; i++) {
+			local[i] = k->group[i] ? k->group[i] : 1;
+			global[i] = ((size_t)L->dom[i] + local[i] - 1) / local[i]
+				* local[i];
+		}
+		if (L->dom[3] > 1) {
+			brt_kfail(L, BR_ERROR_NOT_SUPPORTED, "Kernel Execution: "
+				"a group kernel's domain has at most 3 "
+				"dimensions");
+			goto out;
+		}
+	} else {
+		dims = 1;
+		size_t total = (size_t)(L->dom[0] * L->dom[1] * L->dom[2]
+			* L->dom[3]);
+		local[0] = ck->wgsize < 256 ? ck->wgsize : 256;
+		global[0] = (total + local[0] - 1) / local[0] * local[0];
+	}
+	cl_event ev;
+	if (brt_ocl_enqueue(d, ck, dims, global, local, &ev, &msg)) {
+		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to run "
+			"kernel (%s: %s)", k->name, msg.p);
+		goto out;
+	}
+	for (unsigned i = 0; i < k->nargs; i++)
+		if (is_stream(&k->args[i]) && L->args[i].s->reg.buf)
+			brt_ocl_touch(L->args[i].s->reg.buf, ev);
+	brt_rt()->cl.clReleaseEvent(ev);
+out:
+	pthread_mutex_unlock(&d->lock);
+	brt_str_free(&msg);
+}
+
+static void launch(brt_launch *L)
+{
+	const brt_kernel *k = L->k;
+	if (L->dev->lost) {
+		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to run "
+			"kernel (%s: the device was lost)", k->name);
+		return;
+	}
+	if (L->dev->kind == BRT_DEV_OPENCL) {
+		run_ocl(L);
+		return;
+	}
+	if (!k->cpu) {
+		brt_kfail(L, BR_ERROR_NOT_SUPPORTED, "Kernel Execution: Failed "
+			"to run kernel (%s has no CPU code)", k->name);
+		return;
+	}
+	if (brt_fault_launch()) {
+		L->dev->lost = 1;
+		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to run "
+			"kernel (%s: the device was lost)", k->name);
+		return;
+	}
+	char **data = calloc(k->nargs + 1, sizeof *data);
+	if (!data) {
+		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to run "
+			"kernel (out of host memory)");
+		return;
+	}
+	for (unsigned i = 0; i < k->nargs; i++) {
+		const brt_argdesc *a = &k->args[i];
+		if (a->kind == BRT_ARG_VALUE)
+			data[i] = (char *)L->args[i].value;
+		else if (L->args[i].s->reg.buf)
+			data[i] = L->args[i].s->reg.buf->host;
+	}
+	run_cpu(L, data);
+	free(data);
+}
+
+/* Guide 1.8 and brt.h: runs K on the calling thread's device. */
+void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec)
+{
+	brt_launch L;
+	memset(&L, 0, sizeof L);
+	if (!k || (k->nargs && (!args || !k->args))) {
+		brt_set_last(BR_ERROR_INVALID_PARAMATER, "Kernel Execution: "
+			"NULL kernel or arguments");
+		return;
+	}
+	L.k = k;
+	L.args = args;
+	L.dev = brt_current();
+	L.outs = calloc(k->nargs + 1, sizeof *L.outs);
+	L.views = calloc(k->nargs + 1, sizeof *L.views);
+	L.regs = calloc(k->nargs + 1, sizeof *L.regs);
+	if (!L.outs || !L.views || !L.regs) {
+		brt_set_last(BR_ERROR_KERNEL, "Kernel Execution: Failed to run "
+			"kernel (out of host memory)");
+		goto out;
+	}
+	for (unsigned i = 0; i < k->nargs; i++)
+		if (is_write(&k->args[i], &args[i]) && args[i].s)
+			L.outs[L.nout++] = args[i].s;
+	if (!L.dev) {
+		brt_kfail(&L, BR_ERROR_KERNEL, "Kernel Execution: no device");
+		goto out;
+	}
+	check_args(&L);
+	check_alias(&L);
+	if (L.failed)
+		goto out;
+	if (k->kclass == BRT_KERNEL_REDUCE) {
+		brt_reduce(&L);
+	} else {
+		brt_stream *ds = domain_stream(&L);
+		set_domain(&L, ds, exec);
+		if (!L.failed)
+			set_views(&L, ds);
+		if (!L.failed)
+			launch(&L);
+	}
+	if (!L.failed)
+		for (unsigned i = 0; i < L.nout; i++)
+			L.outs[i]->reg.buf->written = 1;
+out:
+	free(L.outs);
+	free(L.views);
+	free(L.regs);
+}

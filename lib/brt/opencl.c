@@ -1,0 +1,623 @@
+/* opencl.c - the OpenCL backend: libOpenCL loaded with dlopen (so a machine
+ * without it still runs programs on the CPU backend), devices ordered by
+ * type (GPUs first, never the platforms' order), one context and one
+ * in-order queue per device, buffers, transfers, and the kernel objects of
+ * each device. Every call may fail without a platform; none aborts. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+const char *brt_cl_error(cl_int e)
+{
+	switch (e) {
+#define E(c) case c: return #c;
+	E(CL_DEVICE_NOT_FOUND) E(CL_DEVICE_NOT_AVAILABLE)
+	E(CL_COMPILER_NOT_AVAILABLE) E(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+	E(CL_OUT_OF_RESOURCES) E(CL_OUT_OF_HOST_MEMORY)
+	E(CL_BUILD_PROGRAM_FAILURE) E(CL_INVALID_VALUE)
+	E(CL_INVALID_DEVICE) E(CL_INVALID_CONTEXT) E(CL_INVALID_MEM_OBJECT)
+	E(CL_INVALID_BINARY) E(CL_INVALID_BUILD_OPTIONS)
+	E(CL_INVALID_PROGRAM) E(CL_INVALID_PROGRAM_EXECUTABLE)
+	E(CL_INVALID_KERNEL_NAME) E(CL_INVALID_KERNEL)
+	E(CL_INVALID_ARG_INDEX) E(CL_INVALID_ARG_VALUE)
+	E(CL_INVALID_ARG_SIZE) E(CL_INVALID_KERNEL_ARGS)
+	E(CL_INVALID_WORK_DIMENSION) E(CL_INVALID_WORK_GROUP_SIZE)
+	E(CL_INVALID_WORK_ITEM_SIZE) E(CL_INVALID_GLOBAL_OFFSET)
+	E(CL_INVALID_EVENT_WAIT_LIST) E(CL_INVALID_EVENT)
+	E(CL_INVALID_OPERATION) E(CL_INVALID_BUFFER_SIZE)
+	E(CL_INVALID_GLOBAL_WORK_SIZE) E(CL_MEM_COPY_OVERLAP)
+	E(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+	E(CL_INVALID_PLATFORM) E(CL_INVALID_COMMAND_QUEUE)
+#undef E
+	case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
+	default: return "an OpenCL error";
+	}
+}
+
+/* --- loading and discovery ------------------------------------------------ */
+static int cl_load(brt_cl *cl)
+{
+	const char *names[] = { "libOpenCL.so.1", "libOpenCL.so" };
+	for (size_t i = 0; i < 2 && !cl->lib; i++)
+		cl->lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+	if (!cl->lib) {
+		brt_log("libOpenCL not loaded: %s", dlerror());
+		return -1;
+	}
+	/* POSIX: a function pointer is read through its object form. */
+#define BRT_CL_LOAD(f) \
+	*(void **)&cl->f = dlsym(cl->lib, #f); \
+	if (!cl->f) { brt_log("libOpenCL lacks %s", #f); return -1; }
+	BRT_CL_FUNCS(BRT_CL_LOAD)
+#undef BRT_CL_LOAD
+	return 0;
+}
+
+static void info_str(brt_cl *cl, cl_device_id id, cl_device_info what,
+	char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (cl->clGetDeviceInfo(id, what, len, buf, NULL) != CL_SUCCESS)
+		buf[0] = '\0';
+	buf[len - 1] = '\0';
+}
+
+/* Type rank for ordering: GPUs, accelerators, others, CPUs. */
+static int type_rank(cl_device_type t)
+{
+	if (t & CL_DEVICE_TYPE_GPU)
+		return 0;
+	if (t & CL_DEVICE_TYPE_ACCELERATOR)
+		return 1;
+	if (t & CL_DEVICE_TYPE_CPU)
+		return 3;
+	return 2;
+}
+
+static brt_device *device_open(brt_runtime *rt, cl_platform_id pid,
+	cl_device_id id, cl_device_type type)
+{
+	brt_cl *cl = &rt->cl;
+	brt_device *d = calloc(1, sizeof *d);
+	if (!d)
+		return NULL;
+	d->kind = BRT_DEV_OPENCL;
+	d->id = id;
+	d->gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+	info_str(cl, id, CL_DEVICE_NAME, d->name, sizeof d->name);
+	char drv[120], ver[120];
+	info_str(cl, id, CL_DRIVER_VERSION, drv, sizeof drv);
+	info_str(cl, id, CL_DEVICE_VERSION, ver, sizeof ver);
+	snprintf(d->version, sizeof d->version, "%s; %s", drv, ver);
+	if (cl->clGetPlatformInfo(pid, CL_PLATFORM_NAME, sizeof d->platform,
+		    d->platform, NULL) != CL_SUCCESS)
+		d->platform[0] = '\0';
+	d->platform[sizeof d->platform - 1] = '\0';
+	cl_ulong mem = 0;
+	cl_uint units = 0;
+	cl_device_fp_config fp = 0;
+	cl->clGetDeviceInfo(id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem,
+		NULL);
+	cl->clGetDeviceInfo(id, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units,
+		&units, NULL);
+	if (cl->clGetDeviceInfo(id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp,
+		    NULL) != CL_SUCCESS)
+		fp = 0;
+	d->memory = mem;
+	d->units = units;
+	d->fp64 = fp != 0;
+	cl_context_properties props[] = {
+		CL_CONTEXT_PLATFORM, (cl_context_properties)pid, 0 };
+	cl_int err;
+	d->ctx = cl->clCreateContext(props, 1, &id, NULL, NULL, &err);
+	if (!d->ctx) {
+		brt_log("device %s: no context: %s", d->name,
+			brt_cl_error(err));
+		free(d);
+		return NULL;
+	}
+	const char *prof = getenv("BRT_PROFILE");
+	cl_command_queue_properties qp = prof && *prof && strcmp(prof, "0")
+		? CL_QUEUE_PROFILING_ENABLE : 0;
+	d->queue = cl->clCreateCommandQueue(d->ctx, id, qp, &err);
+	if (!d->queue) {
+		brt_log("device %s: no queue: %s", d->name, brt_cl_error(err));
+		cl->clReleaseContext(d->ctx);
+		free(d);
+		return NULL;
+	}
+	pthread_mutex_init(&d->lock, NULL);
+	return d;
+}
+
+typedef struct found {
+	cl_platform_id pid;
+	cl_device_id id;
+	cl_device_type type;
+} found;
+
+static int found_cmp(const void *a, const void *b)
+{
+	const found *x = a, *y = b;
+	return type_rank(x->type) - type_rank(y->type);
+}
+
+/* Fills rt->all[0 .. nopencl) with the OpenCL devices, GPUs first. */
+void brt_ocl_discover(brt_runtime *rt)
+{
+	brt_cl *cl = &rt->cl;
+	rt->nopencl = 0;
+	if (cl_load(cl))
+		return;
+	rt->have_cl = 1;
+	cl_uint np = 0;
+	cl_int err = cl->clGetPlatformIDs(0, NULL, &np);
+	if (err != CL_SUCCESS || np == 0) {
+		brt_log("no OpenCL platform (%s)", err == CL_SUCCESS
+			? "none" : brt_cl_error(err));
+		return;
+	}
+	cl_platform_id *pids = calloc(np, sizeof *pids);
+	found *f = NULL;
+	size_t nf = 0;
+	if (!pids || cl->clGetPlatformIDs(np, pids, NULL) != CL_SUCCESS)
+		np = 0;
+	for (cl_uint p = 0; p < np; p++) {
+		cl_uint nd = 0;
+		if (cl->clGetDeviceIDs(pids[p], CL_DEVICE_TYPE_ALL, 0, NULL,
+			    &nd) != CL_SUCCESS || nd == 0)
+			continue;
+		cl_device_id *ids = calloc(nd, sizeof *ids);
+		found *g = realloc(f, (nf + nd) * sizeof *f);
+		if (!ids || !g) {
+			free(ids);
+			if (g)
+				f = g;
+			break;
+		}
+		f = g;
+		if (cl->clGetDeviceIDs(pids[p], CL_DEVICE_TYPE_ALL, nd, ids,
+			    NULL) == CL_SUCCESS)
+			for (cl_uint i = 0; i < nd; i++) {
+				f[nf].pid = pids[p];
+				f[nf].id = ids[i];
+				f[nf].type = 0;
+				cl->clGetDeviceInfo(ids[i], CL_DEVICE_TYPE,
+					sizeof f[nf].type, &f[nf].type, NULL);
+				nf++;
+			}
+		free(ids);
+	}
+	free(pids);
+	/* qsort is not stable; the index breaks ties in discovery order */
+	for (size_t i = 1; i < nf; i++)
+		for (size_t j = i; j > 0 && found_cmp(&f[j - 1], &f[j]) > 0; j--) {
+			found t = f[j];
+			f[j] = f[j - 1];
+			f[j - 1] = t;
+		}
+	rt->all = calloc(nf + 1, sizeof *rt->all);
+	for (size_t i = 0; rt->all && i < nf; i++) {
+		brt_device *d = device_open(rt, f[i].pid, f[i].id, f[i].type);
+		if (!d)
+			continue;
+		d->index = rt->nopencl;
+		rt->all[rt->nopencl++] = d;
+		brt_log("OpenCL device %u: %s (%s; %s)", d->index, d->name,
+			d->platform, d->version);
+	}
+	free(f);
+}
+
+void brt_ocl_shutdown(brt_runtime *rt, brt_device *d)
+{
+	brt_cl *cl = &rt->cl;
+	cl->clFinish(d->queue);
+	for (brt_clkernel *k = d->kernels, *next; k; k = next) {
+		next = k->next;
+		cl->clReleaseKernel(k->kernel);
+		free(k->last);
+		free(k->lastsize);
+		free(k);
+	}
+	for (brt_clprog *p = d->progs, *next; p; p = next) {
+		next = p->next;
+		if (p->program)
+			cl->clReleaseProgram(p->program);
+		free(p->blog);
+		free(p);
+	}
+	cl->clReleaseCommandQueue(d->queue);
+	cl->clReleaseContext(d->ctx);
+}
+
+/* --- buffers and transfers ------------------------------------------------ */
+int brt_ocl_alloc(brt_buffer *b, brt_str *msg)
+{
+	brt_cl *cl = &brt_rt()->cl;
+	cl_int err;
+	b->mem = cl->clCreateBuffer(b->dev->ctx, CL_MEM_READ_WRITE,
+		b->bytes ? b->bytes : 1, NULL, &err);
+	if (!b->mem) {
+		brt_str_printf(msg, "%s", brt_cl_error(err));
+		return -1;
+	}
+	return 0;
+}
+
+void brt_ocl_free(brt_buffer *b)
+{
+	brt_cl *cl = &brt_rt()->cl;
+	if (b->last)
+		cl->clReleaseEvent(b->last);
+	if (b->mem)
+		cl->clReleaseMemObject(b->mem);
+}
+
+/* The buffer's last command is now EV (owned). */
+void brt_ocl_set_last(brt_buffer *b, cl_event ev)
+{
+	brt_cl *cl = &brt_rt()->cl;
+	if (b->last)
+		cl->clReleaseEvent(b->last);
+	b->last = ev;
+}
+
+/* A failed command: the device is lost for every later command. */
+static int cl_failed(brt_device *d, cl_int err, brt_str *msg)
+{
+	if (err == CL_OUT_OF_RESOURCES || err == CL_DEVICE_NOT_AVAILABLE
+	    || err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+		d->lost = 1;
+	brt_str_printf(msg, "%s", brt_cl_error(err));
+	return -1;
+}
+
+/* Byte geometry of slice W (the 4th axis) of a region, for the *Rect
+ * calls: the 4th axis folds into the 3rd, whose pitch is that of z. */
+typedef struct rect {
+	size_t origin[3], region[3], row, slice;
+} rect;
+
+static rect region_rect(const brt_region *r, int64_t w)
+{
+	rect q;
+	size_t e = r->esize;
+	q.origin[0] = (size_t)r->origin[0] * e;
+	q.origin[1] = (size_t)r->origin[1];
+	q.origin[2] = (size_t)((r->origin[3] + w) * r->root[2] + r->origin[2]);
+	q.region[0] = (size_t)r->dims[0] * e;
+	q.region[1] = (size_t)r->dims[1];
+	q.region[2] = (size_t)r->dims[2];
+	q.row = (size_t)r->root[0] * e;
+	q.slice = (size_t)(r->root[0] * r->root[1]) * e;
+	return q;
+}
+
+static size_t region_bytes(const brt_region *r)
+{
+	return (size_t)(r->dims[0] * r->dims[1] * r->dims[2] * r->dims[3])
+		* r->esize;
+}
+
+static size_t region_offset(const brt_region *r)
+{
+	return (size_t)brt_region_base(r) * r->esize;
+}
+
+static void CL_CALLBACK free_staging(cl_event ev, cl_int status, void *p)
+{
+	(void)ev;
+	(void)status;
+	free(p);
+}
+
+/* Host to device. Without "nocopy" the data go through a staging copy, so
+ * the caller may reuse its array at once while the transfer runs; with
+ * "nocopy" and a 256-byte aligned array (guide 1.14.2) the transfer reads
+ * the caller's array, which must stay untouched until isSync. */
+int brt_ocl_write(const brt_region *r, const void *host, int nocopy,
+	brt_str *msg)
+{
+	brt_device *d = r->buf->dev;
+	brt_cl *cl = &brt_rt()->cl;
+	size_t bytes = region_bytes(r);
+	const void *src = host;
+	void *staging = NULL;
+	if (!nocopy || ((uintptr_t)host & 255)) {
+		staging = malloc(bytes ? bytes : 1);
+		if (!staging) {
+			brt_str_printf(msg, "out of host memory");
+			return -1;
+		}
+		memcpy(staging, host, bytes);
+		src = staging;
+	}
+	cl_event ev = NULL;
+	cl_int err = CL_SUCCESS;
+	if (brt_region_contig(r)) {
+		err = cl->clEnqueueWriteBuffer(d->queue, r->buf->mem, CL_FALSE,
+			region_offset(r), bytes, src, 0, NULL, &ev);
+	} else {
+		size_t hrow = (size_t)r->dims[0] * r->esize;
+		size_t hslice = hrow * (size_t)r->dims[1];
+		size_t horigin[3] = { 0, 0, 0 };
+		for (int64_t w = 0; w < r->dims[3] && err == CL_SUCCESS; w++) {
+			rect q = region_rect(r, w);
+			if (ev)
+				cl->clReleaseEvent(ev);
+			ev = NULL;
+			err = cl->clEnqueueWriteBufferRect(d->queue, r->buf->mem,
+				CL_FALSE, q.origin, horigin, q.region, q.row,
+				q.slice, hrow, hslice, (const char *)src
+				+ (size_t)w * hslice * (size_t)r->dims[2], 0,
+				NULL, &ev);
+		}
+	}
+	if (err != CL_SUCCESS) {
+		if (ev)
+			cl->clWaitForEvents(1, &ev), cl->clReleaseEvent(ev);
+		cl->clFinish(d->queue);
+		free(staging);
+		return cl_failed(d, err, msg);
+	}
+	if (staging && cl->clSetEventCallback(ev, CL_COMPLETE, free_staging,
+		    staging) != CL_SUCCESS) {
+		cl->clWaitForEvents(1, &ev);
+		free(staging);
+	}
+	cl->clFlush(d->queue);
+	brt_ocl_set_last(r->buf, ev);
+	return 0;
+}
+
+/* Device to host; waits unless ASYNC. */
+int brt_ocl_read(const brt_region *r, void *host, int async, brt_str *msg)
+{
+	brt_device *d = r->buf->dev;
+	brt_cl *cl = &brt_rt()->cl;
+	cl_bool block = async ? CL_FALSE : CL_TRUE;
+	cl_event ev = NULL;
+	cl_int err = CL_SUCCESS;
+	if (brt_region_contig(r)) {
+		err = cl->clEnqueueReadBuffer(d->queue, r->buf->mem, block,
+			region_offset(r), region_bytes(r), host, 0, NULL, &ev);
+	} else {
+		size_t hrow = (size_t)r->dims[0] * r->esize;
+		size_t hslice = hrow * (size_t)r->dims[1];
+		size_t horigin[3] = { 0, 0, 0 };
+		for (int64_t w = 0; w < r->dims[3] && err == CL_SUCCESS; w++) {
+			rect q = region_rect(r, w);
+			if (ev)
+				cl->clReleaseEvent(ev);
+			ev = NULL;
+			err = cl->clEnqueueReadBufferRect(d->queue, r->buf->mem,
+				block, q.origin, horigin, q.region, q.row, q.slice,
+				hrow, hslice, (char *)host + (size_t)w * hslice
+				* (size_t)r->dims[2], 0, NULL, &ev);
+		}
+	}
+	if (err != CL_SUCCESS) {
+		if (ev)
+			cl->clReleaseEvent(ev);
+		cl->clFinish(d->queue);
+		return cl_failed(d, err, msg);
+	}
+	cl->clFlush(d->queue);
+	brt_ocl_set_last(r->buf, ev);
+	return 0;
+}
+
+/* Region to region of one device. */
+int brt_ocl_copy(const brt_region *dst, const brt_region *src, brt_str *msg)
+{
+	brt_device *d = dst->buf->dev;
+	brt_cl *cl = &brt_rt()->cl;
+	cl_event ev = NULL;
+	cl_int err = CL_SUCCESS;
+	if (brt_region_contig(dst) && brt_region_contig(src)) {
+		err = cl->clEnqueueCopyBuffer(d->queue, src->buf->mem,
+			dst->buf->mem, region_offset(src), region_offset(dst),
+			region_bytes(dst), 0, NULL, &ev);
+	} else {
+		for (int64_t w = 0; w < dst->dims[3] && err == CL_SUCCESS; w++) {
+			rect qs = region_rect(src, w), qd = region_rect(dst, w);
+			if (ev)
+				cl->clReleaseEvent(ev);
+			ev = NULL;
+			err = cl->clEnqueueCopyBufferRect(d->queue, src->buf->mem,
+				dst->buf->mem, qs.origin, qd.origin, qd.region,
+				qs.row, qs.slice, qd.row, qd.slice, 0, NULL, &ev);
+		}
+	}
+	if (err != CL_SUCCESS) {
+		if (ev)
+			cl->clReleaseEvent(ev);
+		return cl_failed(d, err, msg);
+	}
+	cl->clFlush(d->queue);
+	brt_ocl_set_last(dst->buf, ev);
+	return 0;
+}
+
+/* Fills a packed region whose element size is a power of two up to 128
+ * (clEnqueueFillBuffer); returns 1 when it cannot, for the caller to write
+ * a filled host array instead. */
+int brt_ocl_fill(const brt_region *r, const void *value, brt_str *msg)
+{
+	brt_device *d = r->buf->dev;
+	brt_cl *cl = &brt_rt()->cl;
+	size_t e = r->esize;
+	if (!brt_region_contig(r) || e > 128 || (e & (e - 1)))
+		return 1;
+	cl_event ev = NULL;
+	cl_int err = cl->clEnqueueFillBuffer(d->queue, r->buf->mem, value, e,
+		region_offset(r), region_bytes(r), 0, NULL, &ev);
+	if (err != CL_SUCCESS)
+		return cl_failed(d, err, msg);
+	cl->clFlush(d->queue);
+	brt_ocl_set_last(r->buf, ev);
+	return 0;
+}
+
+/* 1 when the buffer's last command is done; with WAIT, waits for it.
+ * -1 when it failed. */
+int brt_ocl_sync(brt_buffer *b, int wait)
+{
+	brt_cl *cl = &brt_rt()->cl;
+	if (!b->last)
+		return 1;
+	cl_int status = CL_COMPLETE;
+	if (wait) {
+		if (cl->clWaitForEvents(1, &b->last) != CL_SUCCESS)
+			status = -1;
+		else
+			cl->clGetEventInfo(b->last,
+				CL_EVENT_COMMAND_EXECUTION_STATUS,
+				sizeof status, &status, NULL);
+	} else if (cl->clGetEventInfo(b->last,
+			   CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
+			   &status, NULL) != CL_SUCCESS) {
+		status = -1;
+	}
+	if (status > CL_COMPLETE)
+		return 0;
+	cl->clReleaseEvent(b->last);
+	b->last = NULL;
+	if (status < 0) {
+		b->dev->lost = 1;
+		return -1;
+	}
+	return 1;
+}
+
+/* --- kernel objects ------------------------------------------------------ */
+/* The kernel object of K (or its K__reduce) on D, from the device's list,
+ * else built (programs through cache.c). D's lock is held. */
+brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int reduce,
+	brt_str *msg)
+{
+	brt_cl *cl = &brt_rt()->cl;
+	for (brt_clkernel *ck = d->kernels; ck; ck = ck->next)
+		if (ck->k == k && ck->reduce == reduce)
+			return ck;
+	if (!k->program || !k->program->source) {
+		brt_str_printf(msg, "Kernel Execution: Failed to create Program "
+			"(kernel %s has no OpenCL source)", k->name);
+		return NULL;
+	}
+	brt_clprog *p;
+	for (p = d->progs; p; p = p->next)
+		if (p->prog == k->program)
+			break;
+	if (!p) {
+		p = calloc(1, sizeof *p);
+		if (!p) {
+			brt_str_printf(msg, "Kernel Execution: Failed to create "
+				"Program (out of memory)");
+			return NULL;
+		}
+		p->prog = k->program;
+		p->program = brt_cache_build(d, k->program, &p->blog);
+		p->next = d->progs;
+		d->progs = p;
+	}
+	if (!p->program) {
+		brt_str_printf(msg, "Kernel Execution: Failed to create Program "
+			"%s for %s:\n%s", k->program->name ? k->program->name
+			: "", d->name, p->blog ? p->blog : "");
+		return NULL;
+	}
+	char name[300];
+	snprintf(name, sizeof name, "%s%s", k->name, reduce ? "__reduce" : "");
+	cl_int err;
+	cl_kernel kern = cl->clCreateKernel(p->program, name, &err);
+	if (!kern) {
+		brt_str_printf(msg, "Kernel Execution: Failed to create Program "
+			"(no kernel %s: %s)", name, brt_cl_error(err));
+		return NULL;
+	}
+	brt_clkernel *ck = calloc(1, sizeof *ck);
+	cl_uint nargs = 0;
+	cl->clGetKernelInfo(kern, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
+	if (ck && nargs) {
+		ck->last = calloc(nargs, sizeof *ck->last);
+		ck->lastsize = calloc(nargs, sizeof *ck->lastsize);
+	}
+	if (!ck || (nargs && (!ck->last || !ck->lastsize))) {
+		if (ck) {
+			free(ck->last);
+			free(ck->lastsize);
+		}
+		free(ck);
+		cl->clReleaseKernel(kern);
+		brt_str_printf(msg, "Kernel Execution: out of memory");
+		return NULL;
+	}
+	ck->k = k;
+	ck->reduce = reduce;
+	ck->kernel = kern;
+	ck->nset = nargs;
+	ck->wgsize = 1;
+	cl->clGetKernelWorkGroupInfo(kern, d->id, CL_KERNEL_WORK_GROUP_SIZE,
+		sizeof ck->wgsize, &ck->wgsize, NULL);
+	if (ck->wgsize == 0)
+		ck->wgsize = 1;
+	ck->next = d->kernels;
+	d->kernels = ck;
+	return ck;
+}
+
+/* Sets argument I unless it already holds VALUE. Buffer arguments (cl_mem)
+ * and local memory (VALUE NULL) are always set: a released buffer's handle
+ * may come back for a new one. */
+int brt_ocl_setarg(brt_clkernel *ck, unsigned i, size_t size,
+	const void *value, int mem, brt_str *msg)
+{
+	brt_cl *cl = &brt_rt()->cl;
+	int cache = value && !mem && size <= sizeof ck->last[0] && i < ck->nset;
+	if (cache && ck->lastsize[i] == size
+	    && !memcmp(ck->last[i], value, size))
+		return 0;
+	cl_int err = cl->clSetKernelArg(ck->kernel, i, size, value);
+	if (err != CL_SUCCESS) {
+		brt_str_printf(msg, "argument %u: %s", i, brt_cl_error(err));
+		if (i < ck->nset)
+			ck->lastsize[i] = 0;
+		return -1;
+	}
+	if (i < ck->nset) {
+		ck->lastsize[i] = cache ? size : 0;
+		if (cache)
+			memcpy(ck->last[i], value, size);
+	}
+	return 0;
+}
+
+void brt_ocl_touch(brt_buffer *b, cl_event ev)
+{
+	brt_cl *cl = &brt_rt()->cl;
+	if (!b || !ev || b->last == ev)
+		return;
+	cl->clRetainEvent(ev);
+	brt_ocl_set_last(b, ev);
+}
+
+/* Launches CK; BRT_FAIL_LAUNCH simulates a lost device. */
+int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
+	const size_t *global, const size_t *local, cl_event *ev, brt_str *msg)
+{
+	brt_cl *cl = &brt_rt()->cl;
+	*ev = NULL;
+	if (brt_fault_launch())
+		return cl_failed(d, CL_DEVICE_NOT_AVAILABLE, msg);
+	cl_int err = cl->clEnqueueNDRangeKernel(d->queue, ck->kernel, dims, NULL,
+		global, local, 0, NULL, ev);
+	if (err != CL_SUCCESS)
+		return cl_failed(d, err, msg);
+	cl->clFlush(d->queue);
+	return 0;
+}

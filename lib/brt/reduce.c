@@ -1,0 +1,409 @@
+/* reduce.c - reductions (BrookGPU, Reductions and Multi-dimensional
+ * Reductions; spec 4.1.2; DESIGN.md reading 8) on both backends. The input
+ * is read once: on the CPU each thread folds large ranges into scratch
+ * accumulators that combine() then folds in order; on OpenCL at most two
+ * launches of K__reduce, a tree in local memory. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct red {
+	brt_launch *L;
+	unsigned in, r;		/* the input and the reduce argument */
+	brt_stream *src, *dst;	/* dst NULL: a host scalar target */
+	int64_t odims[4], block[4];
+	int64_t nout, n;	/* output elements, elements per block */
+	size_t esize;
+} red;
+
+/* Spec 8: the target's rank and extents against the input's. */
+static int red_shape(red *R)
+{
+	brt_launch *L = R->L;
+	for (int i = 0; i < 4; i++) {
+		R->odims[i] = 1;
+		R->block[i] = R->src->reg.dims[i];
+	}
+	if (R->dst) {
+		if (R->dst->rank > R->src->rank) {
+			brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Reduction "
+				"operation don't allow output rank > input rank");
+			return -1;
+		}
+		for (unsigned i = 0; i < R->dst->rank; i++) {
+			R->odims[i] = R->dst->dims[i];
+			if (R->src->dims[i] % R->dst->dims[i]) {
+				brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: "
+					"Input dimensions should be integral "
+					"multiple of output dimensions. The "
+					"results might be undefined");
+				return -1;
+			}
+			R->block[i] = R->src->dims[i] / R->dst->dims[i];
+		}
+	}
+	R->nout = R->odims[0] * R->odims[1] * R->odims[2] * R->odims[3];
+	R->n = R->block[0] * R->block[1] * R->block[2] * R->block[3];
+	return 0;
+}
+
+/* *acc = acc (op) *val, by the kernel's combining rule. */
+static void combine(const brt_kernel *k, const void *val, void *acc)
+{
+	if (k->combine_data)
+		k->combine_data(k->kernel_data, val, acc);
+	else
+		k->combine(val, acc);
+}
+
+/* Coordinates of linear index I over extents D, x fastest. */
+static void coords(int64_t i, const int64_t d[4], int64_t c[4])
+{
+	for (int a = 0; a < 4; a++) {
+		c[a] = i % d[a];
+		i /= d[a];
+	}
+}
+
+/* Address of output element O of the stream target. */
+static char *dst_elem(const red *R, int64_t o)
+{
+	int64_t c[4], pitch[4];
+	brt_region r = R->dst->reg;
+	coords(o, R->odims, c);
+	brt_region_pitch(&r, pitch);
+	int64_t e = brt_region_base(&r);
+	for (int a = 0; a < 4; a++)
+		e += c[a] * pitch[a];
+	return r.buf->host + (size_t)e * R->esize;
+}
+
+/* --- the CPU backend ----------------------------------------------------- */
+typedef struct cpu_red {
+	red *R;
+	int64_t cpo;		/* ranges per output element */
+	int64_t per_job;	/* items per job */
+	int64_t nitems;
+	char *scratch;		/* nitems accumulators, or NULL: the target */
+} cpu_red;
+
+/* Job J folds items [J * per_job, ...); item it is range it % cpo of
+ * output element it / cpo. */
+static void cpu_red_job(void *ctx, int64_t j)
+{
+	cpu_red *C = ctx;
+	red *R = C->R;
+	brt_launch *L = R->L;
+	const brt_kernel *k = L->k;
+	unsigned na = k->nargs;
+	char **data = calloc(na, sizeof *data);
+	brt_view *views = calloc(na, sizeof *views);
+	if (!data || !views) {
+		free(data);
+		free(views);
+		return;
+	}
+	for (unsigned i = 0; i < na; i++) {
+		if (k->args[i].kind == BRT_ARG_VALUE)
+			data[i] = (char *)L->args[i].value;
+		else if (k->args[i].kind == BRT_ARG_IN)
+			data[i] = L->args[i].s->reg.buf->host;
+	}
+	brt_cpu_call c;
+	memset(&c, 0, sizeof c);
+	c.rank = (int32_t)R->src->rank;
+	memcpy(c.dims, R->block, sizeof c.dims);
+	memcpy(c.block, R->block, sizeof c.block);
+	c.data = data;
+	c.views = views;
+	c.kernel_data = k->kernel_data;
+	int64_t end = (j + 1) * C->per_job;
+	if (end > C->nitems)
+		end = C->nitems;
+	for (int64_t it = j * C->per_job; it < end; it++) {
+		int64_t o = it / C->cpo, part = it % C->cpo, oc[4];
+		coords(o, R->odims, oc);
+		for (unsigned i = 0; i < na; i++) {
+			if (k->args[i].kind != BRT_ARG_IN)
+				continue;
+			brt_region r = L->args[i].s->reg;
+			for (int a = 0; a < 4; a++) {
+				r.origin[a] += oc[a] * R->block[a];
+				r.dims[a] = R->block[a];
+			}
+			brt_region_view(&r, L->args[i].s->rank, &views[i]);
+		}
+		data[R->r] = C->scratch ? C->scratch + (size_t)it * R->esize
+			: dst_elem(R, o);
+		k->cpu(&c, part * R->n / C->cpo, (part + 1) * R->n / C->cpo, 1);
+	}
+	free(data);
+	free(views);
+}
+
+/* Folds the scratch accumulators of output O, in order, into ACC. */
+static void cpu_combine(const cpu_red *C, int64_t o, char *acc)
+{
+	const red *R = C->R;
+	memcpy(acc, C->scratch + (size_t)(o * C->cpo) * R->esize, R->esize);
+	for (int64_t p = 1; p < C->cpo; p++)
+		combine(R->L->k, C->scratch + (size_t)(o * C->cpo + p)
+			* R->esize, acc);
+}
+
+static void red_cpu(red *R)
+{
+	brt_launch *L = R->L;
+	const brt_kernel *k = L->k;
+	if (!k->cpu || (!k->combine && !k->combine_data)) {
+		brt_kfail(L, BR_ERROR_NOT_SUPPORTED, "Kernel Execution: Failed "
+			"to execute a reduction pass (%s has no CPU code)",
+			k->name);
+		return;
+	}
+	if (brt_fault_launch()) {
+		L->dev->lost = 1;
+		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to "
+			"execute a reduction pass (%s: the device was lost)",
+			k->name);
+		return;
+	}
+	brt_pool *pool = L->dev->pool;
+	int64_t threads = brt_pool_threads(pool);
+	cpu_red C;
+	memset(&C, 0, sizeof C);
+	C.R = R;
+	/* enough ranges for every thread, none under 4096 elements */
+	C.cpo = 1;
+	if (R->nout < threads * 4) {
+		C.cpo = (threads * 4 + R->nout - 1) / R->nout;
+		if (C.cpo > (R->n + 4095) / 4096)
+			C.cpo = (R->n + 4095) / 4096;
+		if (C.cpo < 1)
+			C.cpo = 1;
+	}
+	C.nitems = R->nout * C.cpo;
+	int scalar = !R->dst;
+	if (C.cpo > 1 || scalar) {
+		C.scratch = malloc((size_t)C.nitems * R->esize);
+		if (!C.scratch) {
+			brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Unable "
+				"to create temporary stream required for "
+				"reduction");
+			return;
+		}
+	}
+	int64_t jobs = threads * 4 < C.nitems ? threads * 4 : C.nitems;
+	C.per_job = (C.nitems + jobs - 1) / jobs;
+	jobs = (C.nitems + C.per_job - 1) / C.per_job;
+	brt_pool_run(pool, cpu_red_job, &C, jobs);
+	if (C.scratch && !scalar) {
+		for (int64_t o = 0; o < R->nout; o++)
+			cpu_combine(&C, o, dst_elem(R, o));
+	} else if (scalar) {
+		char *acc = malloc(R->esize);
+		if (acc) {
+			cpu_combine(&C, 0, acc);
+			if (k->reduce_init == BRT_REDUCE_VALUE)
+				combine(k, acc, L->args[R->r].target);
+			else
+				memcpy(L->args[R->r].target, acc, R->esize);
+		}
+		free(acc);
+	}
+	free(C.scratch);
+}
+
+/* --- the OpenCL backend ------------------------------------------------ */
+static size_t pow2_below(size_t n)
+{
+	size_t p = 1;
+	while (p * 2 <= n)
+		p *= 2;
+	return p;
+}
+
+/* One launch of K__reduce: IN (view VIN) into OUT; brt.h gives the
+ * parameters. */
+static int red_pass(red *R, brt_clkernel *ck, cl_mem in, const brt_view *vin,
+	cl_mem out, const int64_t block[4], int64_t chunks, size_t lsz,
+	cl_event *ev, brt_str *msg)
+{
+	brt_launch *L = R->L;
+	const brt_kernel *k = L->k;
+	cl_long nout = R->nout, ch = chunks, blk[4];
+	for (int i = 0; i < 4; i++)
+		blk[i] = block[i];
+	size_t tsz = brt_cl_size(R->src->type) * lsz;
+	unsigned n = 7;
+	int bad = brt_ocl_setarg(ck, 0, sizeof in, &in, 1, msg)
+		|| brt_ocl_setarg(ck, 1, sizeof *vin, vin, 0, msg)
+		|| brt_ocl_setarg(ck, 2, sizeof out, &out, 1, msg)
+		|| brt_ocl_setarg(ck, 3, sizeof nout, &nout, 0, msg)
+		|| brt_ocl_setarg(ck, 4, sizeof blk, blk, 0, msg)
+		|| brt_ocl_setarg(ck, 5, sizeof ch, &ch, 0, msg)
+		|| brt_ocl_setarg(ck, 6, tsz, NULL, 0, msg);
+	for (unsigned i = 0; i < k->nargs && !bad; i++) {
+		if (k->args[i].kind != BRT_ARG_VALUE)
+			continue;
+		unsigned char pad[128];
+		size_t sz = brt_cl_size(k->args[i].type);
+		memset(pad, 0, sizeof pad);
+		if (sz <= sizeof pad)
+			memcpy(pad, L->args[i].value, k->args[i].type.size);
+		bad = brt_ocl_setarg(ck, n++, sz, sz <= sizeof pad ? pad
+			: L->args[i].value, 0, msg);
+	}
+	if (bad)
+		return -1;
+	size_t global = (size_t)(R->nout * chunks) * lsz;
+	return brt_ocl_enqueue(L->dev, ck, 1, &global, &lsz, ev, msg);
+}
+
+static void red_ocl(red *R)
+{
+	brt_launch *L = R->L;
+	brt_device *d = L->dev;
+	brt_cl *cl = &brt_rt()->cl;
+	brt_str msg = {0};
+	brt_buffer *part = NULL, *target = NULL;
+	cl_event ev1 = NULL, ev2 = NULL;
+	pthread_mutex_lock(&d->lock);
+	brt_clkernel *ck = brt_ocl_kernel(d, L->k, 1, &msg);
+	if (!ck) {
+		brt_kfail(L, BR_ERROR_KERNEL, "%s", msg.p);
+		goto out;
+	}
+	size_t lsz = pow2_below(ck->wgsize < 256 ? ck->wgsize : 256);
+	/* first pass: enough work-groups to fill the device */
+	int64_t want = (int64_t)(d->units ? d->units : 1) * (d->gpu ? 16 : 4);
+	int64_t chunks = (want + R->nout - 1) / R->nout;
+	if (chunks > (R->n + (int64_t)lsz - 1) / (int64_t)lsz)
+		chunks = (R->n + (int64_t)lsz - 1) / (int64_t)lsz;
+	if (chunks > 1024)
+		chunks = 1024;
+	if (chunks < 1)
+		chunks = 1;
+	int direct = R->dst && brt_region_packed(&R->dst->reg);
+	if (!direct)
+		target = brt_buffer_new(d, (size_t)R->nout * R->esize);
+	if (chunks > 1)
+		part = brt_buffer_new(d, (size_t)(R->nout * chunks) * R->esize);
+	if ((!direct && !target) || (chunks > 1 && !part)) {
+		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Unable to "
+			"create temporary stream required for reduction");
+		goto out;
+	}
+	cl_mem out = direct ? R->dst->reg.buf->mem : target->mem;
+	brt_view vin;
+	brt_region_view(&R->src->reg, R->src->rank, &vin);
+	if (red_pass(R, ck, R->src->reg.buf->mem, &vin, chunks > 1 ? part->mem
+		    : out, R->block, chunks, lsz, &ev1, &msg))
+		goto fail;
+	if (chunks > 1) {
+		brt_view vp;
+		memset(&vp, 0, sizeof vp);
+		int64_t pb[4] = { chunks, 1, 1, 1 };
+		vp.dims[0] = chunks;
+		vp.dims[1] = R->nout;
+		vp.dims[2] = vp.dims[3] = 1;
+		vp.pitch[0] = 1;
+		vp.pitch[1] = chunks;
+		vp.rank = 2;
+		size_t l2 = pow2_below((size_t)chunks < lsz ? (size_t)chunks
+			: lsz);
+		if (red_pass(R, ck, part->mem, &vp, out, pb, 1, l2, &ev2, &msg))
+			goto fail;
+	}
+	cl_event last = ev2 ? ev2 : ev1;
+	brt_ocl_touch(R->src->reg.buf, last);
+	if (direct) {
+		brt_ocl_touch(R->dst->reg.buf, last);
+	} else if (R->dst) {
+		brt_region tr = R->dst->reg;
+		memset(tr.origin, 0, sizeof tr.origin);
+		memcpy(tr.root, tr.dims, sizeof tr.root);
+		tr.buf = target;
+		if (brt_ocl_copy(&R->dst->reg, &tr, &msg))
+			goto fail;
+	} else {
+		char *acc = malloc(R->esize);
+		cl_int err = acc ? cl->clEnqueueReadBuffer(d->queue, out, CL_TRUE,
+			0, R->esize, acc, 0, NULL, NULL) : CL_OUT_OF_HOST_MEMORY;
+		if (err == CL_SUCCESS && L->k->reduce_init == BRT_REDUCE_VALUE
+		    && (L->k->combine || L->k->combine_data))
+			combine(L->k, acc, L->args[R->r].target);
+		else if (err == CL_SUCCESS)
+			memcpy(L->args[R->r].target, acc, R->esize);
+		free(acc);
+		if (err != CL_SUCCESS) {
+			brt_str_printf(&msg, "%s", brt_cl_error(err));
+			goto fail;
+		}
+	}
+	goto out;
+fail:
+	brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to execute a "
+		"reduction pass (%s: %s)", L->k->name, msg.p ? msg.p : "");
+out:
+	if (ev1)
+		cl->clReleaseEvent(ev1);
+	if (ev2)
+		cl->clReleaseEvent(ev2);
+	brt_buffer_release(part);
+	brt_buffer_release(target);
+	pthread_mutex_unlock(&d->lock);
+	brt_str_free(&msg);
+}
+
+/* A REDUCE kernel: its first IN argument folded into its REDUCE argument
+ * (a stream, whose shape sets the blocks, or a host scalar). */
+void brt_reduce(brt_launch *L)
+{
+	const brt_kernel *k = L->k;
+	red R;
+	memset(&R, 0, sizeof R);
+	R.L = L;
+	int hasin = 0, hasr = 0;
+	for (unsigned i = 0; i < k->nargs; i++) {
+		if (k->args[i].kind == BRT_ARG_IN && !hasin) {
+			R.in = i;
+			hasin = 1;
+		} else if (k->args[i].kind == BRT_ARG_REDUCE && !hasr) {
+			R.r = i;
+			hasr = 1;
+		}
+	}
+	if (!hasin || !hasr) {
+		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to "
+			"execute a reduction pass (%s needs an input stream and "
+			"a reduce argument)", k->name);
+		return;
+	}
+	R.src = L->args[R.in].s;
+	R.dst = k->args[R.r].reduce_stream ? L->args[R.r].s : NULL;
+	R.esize = R.src->type.size;
+	if (R.src->iter) {
+		brt_kfail(L, BR_ERROR_NOT_SUPPORTED, "Kernel Execution: Failed "
+			"to execute a reduction pass (the input is an iterator)");
+		return;
+	}
+	if (R.dst && R.dst->type.size != R.esize) {
+		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to "
+			"execute a reduction pass (input and target types differ)");
+		return;
+	}
+	if (red_shape(&R))
+		return;
+	if (L->dev->lost) {
+		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to "
+			"execute a reduction pass (%s: the device was lost)",
+			k->name);
+		return;
+	}
+	if (L->dev->kind == BRT_DEV_OPENCL)
+		red_ocl(&R);
+	else
+		red_cpu(&R);
+}

@@ -1,0 +1,276 @@
+/* runtime.c - the process-wide runtime context: creation on first use,
+ * the environment (brt(3), ENVIRONMENT), per-thread state, the log file
+ * and the fault-injection counters. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "internal.h"
+
+/* The one context; brt_rt() creates it once (pthread_once). */
+static brt_runtime runtime;
+static pthread_once_t runtime_once = PTHREAD_ONCE_INIT;
+
+/* --- strings ------------------------------------------------------------- */
+int brt_str_add(brt_str *s, const char *text, size_t n)
+{
+	if (s->len + n + 1 > s->cap) {
+		size_t cap = s->cap ? s->cap : 64;
+		while (cap < s->len + n + 1)
+			cap *= 2;
+		char *p = realloc(s->p, cap);
+		if (!p)
+			return -1;
+		s->p = p;
+		s->cap = cap;
+	}
+	memcpy(s->p + s->len, text, n);
+	s->len += n;
+	s->p[s->len] = '\0';
+	return 0;
+}
+
+int brt_str_printf(brt_str *s, const char *fmt, ...)
+{
+	char small[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -1;
+	if ((size_t)n < sizeof small)
+		return brt_str_add(s, small, (size_t)n);
+	char *big = malloc((size_t)n + 1);
+	if (!big)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	int r = brt_str_add(s, big, (size_t)n);
+	free(big);
+	return r;
+}
+
+void brt_str_free(brt_str *s)
+{
+	free(s->p);
+	s->p = NULL;
+	s->len = s->cap = 0;
+}
+
+/* --- environment ------------------------------------------------------- */
+static long env_long(const char *name, long dflt)
+{
+	const char *v = getenv(name);
+	if (!v || !*v)
+		return dflt;
+	char *end;
+	long n = strtol(v, &end, 10);
+	return *end ? dflt : n;
+}
+
+/* BRT_CACHE_DIR, else $XDG_CACHE_HOME/brook, else ~/.cache/brook; an empty
+ * BRT_CACHE_DIR turns the disk cache off. */
+static char *cache_dir(void)
+{
+	const char *d = getenv("BRT_CACHE_DIR");
+	brt_str s = {0};
+	if (d) {
+		if (!*d)
+			return NULL;
+		brt_str_printf(&s, "%s", d);
+	} else if ((d = getenv("XDG_CACHE_HOME")) && *d) {
+		brt_str_printf(&s, "%s/brook", d);
+	} else if ((d = getenv("HOME")) && *d) {
+		brt_str_printf(&s, "%s/.cache/brook", d);
+	} else {
+		return NULL;
+	}
+	return s.p;
+}
+
+/* BRT_RUNTIME and BRT_ADAPTER (guide 1.1): opencl (or cal) picks the
+ * BRT_ADAPTER-th OpenCL device, GPUs first; cpu the CPU; unset, OpenCL
+ * when there is a device. A program always runs: without an OpenCL device
+ * the CPU is used, with a line in the log. */
+static brt_device *default_device(brt_runtime *rt)
+{
+	const char *want = getenv("BRT_RUNTIME");
+	brt_device *cpu = rt->cpu[0];
+	if (want && *want && strcmp(want, "cpu") && strcmp(want, "opencl")
+	    && strcmp(want, "cal"))
+		brt_log("BRT_RUNTIME=%s is not cpu, opencl or cal; ignored",
+			want);
+	else if (want && !strcmp(want, "cpu"))
+		return cpu;
+	if (rt->nopencl == 0) {
+		if (want && *want && strcmp(want, "cpu"))
+			brt_log("no OpenCL device found; using the CPU backend");
+		return cpu;
+	}
+	long n = env_long("BRT_ADAPTER", 0);
+	if (n < 0 || (unsigned long)n >= rt->nopencl) {
+		brt_log("BRT_ADAPTER=%ld: there are %u OpenCL devices; using 0",
+			n, rt->nopencl);
+		n = 0;
+	}
+	return rt->all[n];
+}
+
+static void thread_free(void *p)
+{
+	brt_thread *t = p;
+	free(t->msg);
+	free(t);
+}
+
+static void runtime_shutdown(void)
+{
+	brt_runtime *rt = &runtime;
+	for (unsigned i = 0; i < rt->nall; i++) {
+		brt_device *d = rt->all[i];
+		if (d->kind == BRT_DEV_OPENCL)
+			brt_ocl_shutdown(rt, d);
+		else
+			brt_pool_free(d->pool);
+		pthread_mutex_destroy(&d->lock);
+		free(d);
+	}
+	free(rt->all);
+	rt->all = NULL;
+	rt->nall = 0;
+	brt_thread *t = pthread_getspecific(rt->key);
+	if (t) {
+		pthread_setspecific(rt->key, NULL);
+		thread_free(t);
+	}
+	free(rt->cache_dir);
+	if (rt->logf)
+		fclose(rt->logf);
+	rt->logf = NULL;
+}
+
+static void runtime_init(void)
+{
+	brt_runtime *rt = &runtime;
+	pthread_mutex_init(&rt->lock, NULL);
+	pthread_key_create(&rt->key, thread_free);
+	const char *lf = getenv("BRT_LOG_FILE");
+	if (lf && *lf)
+		rt->logf = fopen(lf, "a");
+	const char *pa = getenv("BRT_PERMIT_READ_WRITE_ALIASING");
+	rt->permit_alias = pa && *pa && strcmp(pa, "0");
+	rt->fail_alloc = env_long("BRT_FAIL_ALLOC", 0);
+	rt->fail_launch = env_long("BRT_FAIL_LAUNCH", 0);
+	rt->cache_dir = cache_dir();
+	long nt = env_long("BRT_CPU_THREADS", 0);
+	if (nt <= 0 || nt > 1024) {
+		nt = sysconf(_SC_NPROCESSORS_ONLN);
+		if (nt <= 0)
+			nt = 1;
+	}
+	rt->cpu_threads = (unsigned)nt;
+
+	brt_ocl_discover(rt);	/* fills all[0 .. nopencl) */
+	brt_device **all = realloc(rt->all, (rt->nopencl + 1) * sizeof *all);
+	brt_device *cpu = calloc(1, sizeof *cpu);
+	if (!all || !cpu) {
+		free(cpu);
+		rt->all = all;
+		rt->deflt = NULL;
+		return;
+	}
+	rt->all = all;
+	cpu->kind = BRT_DEV_CPU;
+	cpu->index = rt->nopencl;
+	snprintf(cpu->name, sizeof cpu->name, "CPU (%u threads)",
+		rt->cpu_threads);
+	snprintf(cpu->platform, sizeof cpu->platform, "brook");
+	snprintf(cpu->version, sizeof cpu->version, "%s", PACKAGE_VERSION);
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	cpu->memory = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize
+		: 0;
+	cpu->units = rt->cpu_threads;
+	cpu->fp64 = 1;
+	pthread_mutex_init(&cpu->lock, NULL);
+	cpu->pool = brt_pool_new(rt->cpu_threads);
+	all[rt->nopencl] = cpu;
+	rt->nall = rt->nopencl + 1;
+	rt->cpu = all + rt->nopencl;
+	rt->deflt = default_device(rt);
+	brt_log("runtime: %u OpenCL devices; default device %s", rt->nopencl,
+		rt->deflt->name);
+	atexit(runtime_shutdown);
+}
+
+brt_runtime *brt_rt(void)
+{
+	pthread_once(&runtime_once, runtime_init);
+	return &runtime;
+}
+
+brt_thread *brt_self(void)
+{
+	brt_runtime *rt = brt_rt();
+	brt_thread *t = pthread_getspecific(rt->key);
+	if (!t) {
+		t = calloc(1, sizeof *t);
+		if (t && pthread_setspecific(rt->key, t)) {
+			free(t);
+			t = NULL;
+		}
+	}
+	return t;
+}
+
+/* The calling thread's device: its useDevices choice, else the default
+ * (guide 1.16.1.1: child threads do not inherit the parent's choice). */
+brt_device *brt_current(void)
+{
+	brt_runtime *rt = brt_rt();
+	brt_thread *t = brt_self();
+	if (t && t->cur)
+		return t->cur;
+	return rt->deflt;
+}
+
+/* BRT_LOG_FILE: one line per event, "brt: ...". */
+void brt_log(const char *fmt, ...)
+{
+	brt_runtime *rt = &runtime;
+	if (!rt->logf)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	pthread_mutex_lock(&rt->lock);
+	fputs("brt: ", rt->logf);
+	vfprintf(rt->logf, fmt, ap);
+	fputc('\n', rt->logf);
+	fflush(rt->logf);
+	pthread_mutex_unlock(&rt->lock);
+	va_end(ap);
+}
+
+static int fault(long *counter, long when)
+{
+	brt_runtime *rt = &runtime;
+	pthread_mutex_lock(&rt->lock);
+	long n = ++*counter;
+	pthread_mutex_unlock(&rt->lock);
+	return when > 0 && n == when;
+}
+
+int brt_fault_alloc(void)
+{
+	return fault(&runtime.nalloc, runtime.fail_alloc);
+}
+
+int brt_fault_launch(void)
+{
+	return fault(&runtime.nlaunch, runtime.fail_launch);
+}
