@@ -514,6 +514,21 @@ static void ev_binop(const rnode *n, rframe *f, rval *o)
 {
 	rval a, b;
 	n->k[0]->ev(n->k[0], f, &a);
+	if ((n->op == B_LAND || n->op == B_LOR) && n->opty.n > 1) {
+		/* component-wise on vectors, both sides evaluated */
+		rval r;
+		n->k[1]->ev(n->k[1], f, &b);
+		cvt(&a, n->opty, &a, n->k[0]->ty);
+		cvt(&b, n->opty, &b, n->k[1]->ty);
+		for (int i = 0; i < n->opty.n; i++) {
+			int x = cvt1(a.c[i], n->opty.k, VK_BOOL).i;
+			int y = cvt1(b.c[i], n->opty.k, VK_BOOL).i;
+			r.c[i].i = n->op == B_LAND ? x && y : x || y;
+		}
+		rtype it = {VK_S32, n->opty.n};
+		cvt(o, n->ty, &r, it);
+		return;
+	}
 	if (n->op == B_LAND || n->op == B_LOR) {
 		int t = truth(&a, n->k[0]->ty);
 		if (n->op == B_LAND ? t : !t) {
@@ -839,10 +854,9 @@ static void ev_indexof(const rnode *n, rframe *f, rval *o)
 	for (int i = 0; i < 4; i++) {
 		int64_t x = f->coord[i] + c->offset[i];
 		if (n->slot >= 0) {
+			/* resized and iterator streams: own coordinates */
 			const brt_view *v = &c->views[n->slot];
-			if (i >= v->rank)
-				x = 0;
-			else if (v->map == BRT_MAP_RESIZE && c->dims[i] > 0)
+			if (v->map >= BRT_MAP_RESIZE && c->dims[i] > 0)
 				x = f->coord[i] * v->dims[i] / c->dims[i];
 		}
 		r.c[i].f = (float)x;
@@ -1016,7 +1030,10 @@ static void ev_builtin(const rnode *n, rframe *f, rval *o)
 			s = cl == C_F ? (double)(float)(s + (double)(float)(x * y)) :
 				s + x * y;
 		}
-		r.c[0] = fput(b == BI_DOT ? s : sqrt(s), cl);
+		if (t.n == 1 && b != BI_DOT)	/* |a|, |a - b| */
+			s = fabs(fget(a[0].c[0], cl) -
+				(b == BI_DISTANCE ? fget(a[1].c[0], cl) : 0));
+		r.c[0] = fput(b == BI_DOT ? s : t.n == 1 ? s : sqrt(s), cl);
 		rt.n = 1;
 		break;
 	}
@@ -1027,11 +1044,12 @@ static void ev_builtin(const rnode *n, rframe *f, rval *o)
 			s = cl == C_F ? (double)(float)(s + (double)(float)(x * x)) :
 				s + x * x;
 		}
-		double inv = 1.0 / sqrt(s);
+		/* a / length(a); a scalar's length is |a| */
+		double l = t.n == 1 ? fabs(fget(a[0].c[0], cl)) : sqrt(s);
 		if (cl == C_F)
-			inv = (float)inv;
+			l = (float)l;
 		for (int i = 0; i < t.n; i++)
-			r.c[i] = fput(fget(a[0].c[i], cl) * inv, cl);
+			r.c[i] = fput(fget(a[0].c[i], cl) / l, cl);
 		break;
 	}
 	case BI_CROSS: {
@@ -1086,6 +1104,10 @@ static void ev_builtin(const rnode *n, rframe *f, rval *o)
 			case BI_STEP: v = fy >= fx ? 1 : 0; break;
 			case BI_ROUND:
 				v = cl == C_F ? floorf(x.f + 0.5f) : floor(fx + 0.5);
+				break;
+			case BI_RSQRT:
+				v = cl == C_F ? (double)(1.0f / sqrtf(x.f)) :
+					1.0 / sqrt(fx);
 				break;
 			case BI_FRAC:
 				v = cl == C_F ? (double)(x.f - floorf(x.f)) :
@@ -1801,7 +1823,7 @@ static rstmt *cdecl(cctx *c, const json_t *decl)
 	for (int i = 0; i < b->n; i++) {
 		json_t *var = json_array_get(vars, (size_t)i);
 		rstmt *s = new_stmt(c, S_INIT);
-		rtype ty;
+		rtype ty = {VK_S32, 1};
 		if (declare_var(c, var, &s->slot, &s->nslots, &ty) != 0)
 			return NULL;
 		b->items[i] = s;
