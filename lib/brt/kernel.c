@@ -164,8 +164,19 @@ static void check_args(brt_launch *L)
 }
 
 /* Guide 1.6.1.1: a stream bound as input and output of one call is an
- * error unless BRT_PERMIT_READ_WRITE_ALIASING is set. Views of one buffer
- * alias too. */
+ * error unless BRT_PERMIT_READ_WRITE_ALIASING is set. Overlapping views
+ * of one stream alias too. */
+static int overlap(const brt_region *a, const brt_region *b)
+{
+	if (a->buf != b->buf)
+		return 0;
+	for (int i = 0; i < 4; i++)
+		if (a->origin[i] >= b->origin[i] + b->dims[i]
+		    || b->origin[i] >= a->origin[i] + a->dims[i])
+			return 0;
+	return 1;
+}
+
 static void check_alias(brt_launch *L)
 {
 	const brt_kernel *k = L->k;
@@ -176,7 +187,7 @@ static void check_alias(brt_launch *L)
 			continue;
 		for (unsigned j = 0; j < k->nargs; j++)
 			if (is_write(&k->args[j], &L->args[j])
-			    && L->args[j].s->reg.buf == L->args[i].s->reg.buf) {
+			    && overlap(&L->args[j].s->reg, &L->args[i].s->reg)) {
 				brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: "
 					"Input stream is same as output stream. "
 					"Binding kernels read-write is prohibited");
@@ -475,7 +486,8 @@ static void launch(brt_launch *L)
 	if (brt_fault_launch()) {
 		L->dev->lost = 1;
 		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to run "
-			"kernel (%s: the device was lost)", k->name);
+			"kernel (%s: the device was lost (BRT_FAIL_LAUNCH))",
+			k->name);
 		return;
 	}
 	char **data = calloc(k->nargs + 1, sizeof *data);

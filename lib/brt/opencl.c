@@ -235,6 +235,8 @@ void brt_ocl_shutdown(brt_runtime *rt, brt_device *d)
 }
 
 /* --- buffers and transfers ------------------------------------------------ */
+static int cl_failed(brt_device *d, cl_int err, brt_str *msg);
+
 int brt_ocl_alloc(brt_buffer *b, brt_str *msg)
 {
 	brt_cl *cl = &brt_rt()->cl;
@@ -245,6 +247,21 @@ int brt_ocl_alloc(brt_buffer *b, brt_str *msg)
 		brt_str_printf(msg, "%s", brt_cl_error(err));
 		return -1;
 	}
+	/* zeroed, as on the CPU backend: a stream never written reads 0 */
+	cl_uint zero = 0;
+	cl_event ev = NULL;
+	if (b->bytes % sizeof zero == 0)
+		err = cl->clEnqueueFillBuffer(b->dev->queue, b->mem, &zero,
+			sizeof zero, 0, b->bytes, 0, NULL, &ev);
+	else
+		err = cl->clEnqueueFillBuffer(b->dev->queue, b->mem, &zero, 1,
+			0, b->bytes, 0, NULL, &ev);
+	if (err != CL_SUCCESS) {
+		cl->clReleaseMemObject(b->mem);
+		b->mem = NULL;
+		return cl_failed(b->dev, err, msg);
+	}
+	b->last = ev;
 	return 0;
 }
 
@@ -270,8 +287,12 @@ void brt_ocl_set_last(brt_buffer *b, cl_event ev)
 static int cl_failed(brt_device *d, cl_int err, brt_str *msg)
 {
 	if (err == CL_OUT_OF_RESOURCES || err == CL_DEVICE_NOT_AVAILABLE
-	    || err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+	    || err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
 		d->lost = 1;
+		brt_str_printf(msg, "the device was lost (%s)",
+			brt_cl_error(err));
+		return -1;
+	}
 	brt_str_printf(msg, "%s", brt_cl_error(err));
 	return -1;
 }
@@ -612,8 +633,11 @@ int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 {
 	brt_cl *cl = &brt_rt()->cl;
 	*ev = NULL;
-	if (brt_fault_launch())
-		return cl_failed(d, CL_DEVICE_NOT_AVAILABLE, msg);
+	if (brt_fault_launch()) {
+		d->lost = 1;
+		brt_str_printf(msg, "the device was lost (BRT_FAIL_LAUNCH)");
+		return -1;
+	}
 	cl_int err = cl->clEnqueueNDRangeKernel(d->queue, ck->kernel, dims, NULL,
 		global, local, 0, NULL, ev);
 	if (err != CL_SUCCESS)

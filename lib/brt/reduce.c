@@ -165,8 +165,8 @@ static void red_cpu(red *R)
 	if (brt_fault_launch()) {
 		L->dev->lost = 1;
 		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to "
-			"execute a reduction pass (%s: the device was lost)",
-			k->name);
+			"execute a reduction pass (%s: the device was lost "
+			"(BRT_FAIL_LAUNCH))", k->name);
 		return;
 	}
 	brt_pool *pool = L->dev->pool;

@@ -368,8 +368,7 @@ brt_stream *brt_stream_new(brt_type type, unsigned rank, const unsigned *dims)
 	s->reg.buf = buffer_new(s->dev, bytes, &msg);
 	if (!s->reg.buf)
 		brt_fail(s, BR_ERROR_DECLARATION, "Stream Allocation: Failed to "
-			"create buffer (%zu bytes on %s: %s)", bytes, s->dev->name,
-			msg.p ? msg.p : "");
+			"create buffer (%zu bytes: %s)", bytes, msg.p ? msg.p : "");
 	brt_str_free(&msg);
 	return s;
 }
