@@ -1,0 +1,605 @@
+/* parse.c - the parser driver: linemarkers, typedef names and scopes,
+ * contextual Brook keywords, syntax errors; and the AST file's reader and
+ * writer.
+ *
+ * Tokens go from the lexer through classify() to the lemon parser. C needs
+ * to know which identifiers name types (C99 6.7.7), so names are looked up
+ * in a scope table that the grammar's actions fill in (parse_declare).
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "brook/ast.h"
+#include "brook/parse.h"
+#include "brook/parse_int.h"
+#include "brook/util.h"
+#include "grammar.h"
+
+void *parse_lemonAlloc(void *(*mallocProc)(size_t));
+void parse_lemonFree(void *p, void (*freeProc)(void *));
+void parse_lemon(void *p, int major, lex_token minor, parse_ctx *ctx);
+void parse_lemon_settle(void *p, parse_ctx *ctx);
+
+/* The C library's typedef names: headers brpp passes through declare
+ * them, so the parser must know them without reading the headers. */
+static const char *const builtin_typedefs[] = {
+	"size_t", "ssize_t", "ptrdiff_t", "wchar_t", "wint_t", "wctype_t",
+	"mbstate_t", "FILE", "fpos_t", "va_list", "__builtin_va_list",
+	"__gnuc_va_list", "div_t", "ldiv_t", "lldiv_t", "jmp_buf", "sigjmp_buf",
+	"sig_atomic_t", "sigset_t", "time_t", "clock_t", "clockid_t", "timer_t",
+	"suseconds_t", "useconds_t", "off_t", "off64_t", "pid_t", "uid_t",
+	"gid_t", "mode_t", "dev_t", "ino_t", "nlink_t", "blksize_t", "blkcnt_t",
+	"socklen_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
+	"uint16_t", "uint32_t", "uint64_t", "int_least8_t", "int_least16_t",
+	"int_least32_t", "int_least64_t", "uint_least8_t", "uint_least16_t",
+	"uint_least32_t", "uint_least64_t", "int_fast8_t", "int_fast16_t",
+	"int_fast32_t", "int_fast64_t", "uint_fast8_t", "uint_fast16_t",
+	"uint_fast32_t", "uint_fast64_t", "intptr_t", "uintptr_t", "intmax_t",
+	"uintmax_t", "max_align_t", "float_t", "double_t", "fenv_t",
+	"fexcept_t", "locale_t", "pthread_t", "pthread_mutex_t",
+	"pthread_cond_t", "pthread_attr_t", "pthread_once_t", "pthread_key_t",
+	"DIR", "regex_t", "regmatch_t", "glob_t", "imaxdiv_t", "char16_t",
+	"char32_t", "cl_int", "cl_uint", "cl_float", "cl_mem", "cl_device_id",
+	"cl_context", "cl_command_queue", "cl_kernel", "cl_program",
+	"cl_platform_id", "cl_event", "cl_bool", "cl_ulong", "cl_long",
+};
+
+/* spec 6.1.1: Brook's scalar type names; a file may still declare them. */
+static const char *const brook_scalars[] = {
+	"uchar", "ushort", "uint", "ulong", "bool",
+};
+
+/* ---- diagnostics -------------------------------------------------------- */
+
+static const char *file_name(parse_ctx *c, int file)
+{
+	const char *s = json_string_value(json_array_get(c->files, (size_t)file));
+	return s ? s : "<input>";
+}
+
+void parse_error_at(parse_ctx *c, const json_t *at, const char *id,
+	const char *fmt, ...)
+{
+	strbuf b = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vprintf(&b, fmt, ap);
+	va_end(ap);
+	int file = (int)json_integer_value(json_array_get(at, 0));
+	int line = (int)json_integer_value(json_array_get(at, 1));
+	int col = (int)json_integer_value(json_array_get(at, 2));
+	diag_report(c->d, DIAG_ERROR, at ? file_name(c, file) : NULL, line, col,
+		id, "%s", b.s);
+	sb_free(&b);
+	c->errors++;
+}
+
+static void error_tok(parse_ctx *c, const lex_token *t, const char *id,
+	const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void error_tok(parse_ctx *c, const lex_token *t, const char *id,
+	const char *fmt, ...)
+{
+	strbuf b = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vprintf(&b, fmt, ap);
+	va_end(ap);
+	diag_report(c->d, DIAG_ERROR, file_name(c, t->file), t->line, t->col, id,
+		"%s", b.s);
+	sb_free(&b);
+	c->errors++;
+}
+
+/* How a message names a token kind. */
+static const char *token_desc(int code)
+{
+	static const char *const tab[] = {
+		[TK_IDENT] = "identifier", [TK_TYPE_NAME] = "type name",
+		[TK_SCALARNAME] = "type name", [TK_VECTYPE] = "vector type",
+		[TK_CTOR] = "vector constructor", [TK_CTOR_U] = "vector constructor",
+		[TK_INTCONST] = "integer constant",
+		[TK_FLOATCONST] = "floating constant",
+		[TK_CHARCONST] = "character constant",
+		[TK_STRING] = "string literal", [TK_DIRECTIVE] = "directive",
+		[TK_ELLIPSIS] = "'...'", [TK_SHRASSIGN] = "'>>='",
+		[TK_SHLASSIGN] = "'<<='", [TK_ADDASSIGN] = "'+='",
+		[TK_SUBASSIGN] = "'-='", [TK_MULASSIGN] = "'*='",
+		[TK_DIVASSIGN] = "'/='", [TK_MODASSIGN] = "'%='",
+		[TK_ANDASSIGN] = "'&='", [TK_XORASSIGN] = "'^='",
+		[TK_ORASSIGN] = "'|='", [TK_SHR] = "'>>'", [TK_SHL] = "'<<'",
+		[TK_INC] = "'++'", [TK_DEC] = "'--'", [TK_ARROW] = "'->'",
+		[TK_ANDAND] = "'&&'", [TK_OROR] = "'||'", [TK_LE] = "'<='",
+		[TK_GE] = "'>='", [TK_EQ] = "'=='", [TK_NE] = "'!='",
+		[TK_SEMI] = "';'", [TK_LBRACE] = "'{'", [TK_RBRACE] = "'}'",
+		[TK_COMMA] = "','", [TK_COLON] = "':'", [TK_ASSIGN] = "'='",
+		[TK_LPAREN] = "'('", [TK_RPAREN] = "')'", [TK_LBRACKET] = "'['",
+		[TK_RBRACKET] = "']'", [TK_DOT] = "'.'", [TK_AMP] = "'&'",
+		[TK_NOT] = "'!'", [TK_TILDE] = "'~'", [TK_MINUS] = "'-'",
+		[TK_PLUS] = "'+'", [TK_STAR] = "'*'", [TK_SLASH] = "'/'",
+		[TK_PERCENT] = "'%'", [TK_LT] = "'<'", [TK_GT] = "'>'",
+		[TK_CARET] = "'^'", [TK_PIPE] = "'|'", [TK_QUESTION] = "'?'",
+	};
+	if (code > 0 && code < (int)(sizeof tab / sizeof tab[0]) && tab[code])
+		return tab[code];
+	return NULL;
+}
+
+static int has(const int *v, int n, int code)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == code)
+			return 1;
+	return 0;
+}
+
+/* "expected ';' before 'x'": what the parser could have taken in the state
+ * where it stopped, then what it found. */
+void parse_syntax_error(parse_ctx *c, const lex_token *t, const int *expected,
+	int nexpected)
+{
+	strbuf what = {0};
+	int nwords = 0;
+	if (has(expected, nexpected, TK_IDENT) && has(expected, nexpected,
+		TK_INTCONST)) {
+		sb_puts(&what, "expected expression");
+	} else {
+		/* punctuation first: "expected ';'" reads better than a list
+		 * of keywords */
+		const char *words[4];
+		for (int i = 0; i < nexpected && nwords < 4; i++) {
+			const char *d = token_desc(expected[i]);
+			if (d && (d[0] == '\'' || expected[i] == TK_IDENT))
+				words[nwords++] = d;
+		}
+		if (nwords == 0 || nwords == 4) {
+			sb_puts(&what, has(expected, nexpected, TK_IDENT)
+				? "expected identifier" : "syntax error");
+		} else {
+			sb_puts(&what, "expected ");
+			for (int i = 0; i < nwords; i++) {
+				if (i)
+					sb_puts(&what, i == nwords - 1 ? " or " : ", ");
+				sb_puts(&what, words[i]);
+			}
+		}
+	}
+	if (t->code == 0)
+		error_tok(c, t, "parse-syntax", "%s at end of input", what.s);
+	else if (t->len <= 32)
+		error_tok(c, t, "parse-syntax", "%s before '%.*s'", what.s, t->len,
+			t->s);
+	else
+		error_tok(c, t, "parse-syntax", "%s before %s", what.s,
+			token_desc(t->code) ? token_desc(t->code) : "this");
+	sb_free(&what);
+}
+
+void parse_too_deep(parse_ctx *c)
+{
+	if (c->stop)
+		return;
+	c->stop = 1;
+	error_tok(c, &c->cur, "parse-too-deep",
+		"nesting too deep (more than %d levels): simplify the program",
+		PARSE_MAX_DEPTH);
+}
+
+/* ---- scopes: typedef names and ordinary identifiers (C99 6.2.1) --------- */
+
+static unsigned hash_name(const char *s, int len)
+{
+	unsigned h = 2166136261u;
+	for (int i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static void rehash(parse_ctx *c, int nbuckets)
+{
+	free(c->buckets);
+	c->nbuckets = nbuckets;
+	c->buckets = xmalloc((size_t)nbuckets * sizeof *c->buckets);
+	for (int i = 0; i < nbuckets; i++)
+		c->buckets[i] = -1;
+	for (int i = 0; i < c->nsyms; i++) {
+		unsigned h = hash_name(c->syms[i].name, c->syms[i].len)
+			& (unsigned)(nbuckets - 1);
+		c->syms[i].next = c->buckets[h];
+		c->buckets[h] = i;
+	}
+}
+
+void parse_declare(parse_ctx *c, const char *name, int len, int kind)
+{
+	if (!name)
+		return;
+	if (c->nsyms == c->capsyms) {
+		c->capsyms = c->capsyms ? 2 * c->capsyms : 256;
+		c->syms = xrealloc(c->syms, (size_t)c->capsyms * sizeof *c->syms);
+	}
+	parse_sym *s = &c->syms[c->nsyms++];
+	s->name = name;
+	s->len = len;
+	s->level = c->level;
+	s->kind = kind;
+	if (c->nsyms > 2 * c->nbuckets) {
+		rehash(c, 2 * c->nbuckets);
+		return;
+	}
+	unsigned h = hash_name(name, len) & (unsigned)(c->nbuckets - 1);
+	s->next = c->buckets[h];
+	c->buckets[h] = c->nsyms - 1;
+}
+
+/* The kind of the innermost binding of a name, or -1 when unbound. */
+static int lookup(parse_ctx *c, const char *name, int len)
+{
+	unsigned h = hash_name(name, len) & (unsigned)(c->nbuckets - 1);
+	for (int i = c->buckets[h]; i >= 0; i = c->syms[i].next)
+		if (c->syms[i].len == len && memcmp(c->syms[i].name, name,
+			(size_t)len) == 0)
+			return c->syms[i].kind;
+	return -1;
+}
+
+static void scope_pop(parse_ctx *c)
+{
+	if (c->level <= 1)
+		return;
+	c->level--;
+	while (c->nsyms > 0 && c->syms[c->nsyms - 1].level > c->level) {
+		parse_sym *s = &c->syms[--c->nsyms];
+		unsigned h = hash_name(s->name, s->len)
+			& (unsigned)(c->nbuckets - 1);
+		c->buckets[h] = s->next;
+	}
+}
+
+/* ---- the token stream ---------------------------------------------------- */
+
+/* The index of a file name in "files", added when new. */
+static int intern_file(parse_ctx *c, const char *name, size_t len)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(c->files, i, v)
+		if (json_string_length(v) == len && memcmp(json_string_value(v),
+			name, len) == 0)
+			return (int)i;
+	json_array_append_new(c->files, json_stringn(name, len));
+	return (int)json_array_size(c->files) - 1;
+}
+
+/* # 12 "file" flags | #line 12 "file" | #line 12: the next line is line
+ * 12 of file. The name keeps its escapes (brpp writes none but \\ and \"). */
+static void linemarker(parse_ctx *c, const lex_token *t)
+{
+	const char *p = t->s + 1, *end = t->s + t->len;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (end - p >= 4 && memcmp(p, "line", 4) == 0)
+		p += 4;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	long line = 0;
+	while (p < end && *p >= '0' && *p <= '9' && line < 100000000)
+		line = line * 10 + (*p++ - '0');
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p < end && *p == '"') {
+		strbuf name = {0};
+		for (p++; p < end && *p != '"'; p++) {
+			if (*p == '\\' && p + 1 < end)
+				p++;
+			sb_putc(&name, *p);
+		}
+		free(c->pend_owned);
+		c->pend_owned = name.s ? name.s : xstrdup("");
+		c->pend_name = c->pend_owned;
+		c->L.file = -1;
+	}
+	c->L.line = (int)line - 1;
+}
+
+/* GNU extensions that gcc -E output carries and the AST does not keep:
+ * __extension__, and __attribute__((...)) / __asm__(...) with their
+ * parenthesized arguments. Returns 1 when t is one of them. */
+static int gnu_noise(const lex_token *t)
+{
+	static const char *const names[] = {
+		"__extension__", "__attribute__", "__attribute", "__asm__",
+		"__asm", "__declspec",
+	};
+	if (t->code != TK_IDENT || t->len < 5 || t->s[0] != '_')
+		return 0;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if ((int)strlen(names[i]) == t->len && memcmp(names[i], t->s,
+			(size_t)t->len) == 0)
+			return i == 0 ? 1 : 2;
+	return 0;
+}
+
+/* The next token from the lexer, linemarkers applied and lexical errors
+ * reported. */
+static void raw_next(parse_ctx *c, lex_token *t)
+{
+	for (;;) {
+		lex_next(&c->L, t);
+		if (t->code == LEX_LINEMARK) {
+			linemarker(c, t);
+			continue;
+		}
+		if (t->file < 0) {
+			c->L.file = intern_file(c, c->pend_name, strlen(c->pend_name));
+			t->file = c->L.file;
+		}
+		if (t->code == LEX_ERROR) {
+			if (t->len == 1 || strcmp(c->L.errmsg, "stray character in "
+				"program") != 0)
+				error_tok(c, t, "parse-lex", "%s", c->L.errmsg);
+			else
+				error_tok(c, t, "parse-lex", "stray '\\%o' in program",
+					(unsigned char)t->s[0]);
+			continue;
+		}
+		int g = gnu_noise(t);
+		if (g == 1)
+			continue;
+		if (g == 2) {
+			/* skip the balanced parentheses that follow */
+			int depth = 0;
+			do {
+				lex_next(&c->L, t);
+				if (t->code == TK_LPAREN)
+					depth++;
+				else if (t->code == TK_RPAREN)
+					depth--;
+			} while (t->code != LEX_EOF && depth > 0);
+			continue;
+		}
+		return;
+	}
+}
+
+static lex_token *peek(parse_ctx *c, int k)
+{
+	while (c->nlook <= k)
+		raw_next(c, &c->look[c->nlook++]);
+	return &c->look[k];
+}
+
+static int is_typedef_name(parse_ctx *c, const lex_token *t)
+{
+	if (t->code != TK_IDENT)
+		return 0;
+	int k = lookup(c, t->s, t->len);
+	return k == PARSE_SYM_TYPEDEF || k == PARSE_SYM_BROOKTYPE;
+}
+
+/* Can t begin a type (so a Brook qualifier before it is a keyword)? */
+static int starts_type(parse_ctx *c, const lex_token *t)
+{
+	switch (t->code) {
+	case TK_VOID: case TK_CHAR: case TK_SHORT: case TK_INT: case TK_LONG:
+	case TK_FLOAT: case TK_DOUBLE: case TK_SIGNED: case TK_UNSIGNED:
+	case TK_BOOL: case TK_COMPLEX: case TK_VECTYPE: case TK_CONST:
+	case TK_VOLATILE: case TK_RESTRICT: case TK_STRUCT: case TK_UNION:
+	case TK_ENUM: case TK_OUT: case TK_ITER: case TK_SHARED: case TK_REDUCE:
+	case TK_KERNEL: case TK_STATIC: case TK_EXTERN: case TK_REGISTER:
+	case TK_AUTO: case TK_TYPEDEF: case TK_INLINE:
+		return 1;
+	}
+	return is_typedef_name(c, t);
+}
+
+/* Does the previous token complete a type specifier, so that a typedef
+ * name after it is being declared again ("typedef int T; ... int T;")? */
+static int after_type_spec(const parse_ctx *c)
+{
+	switch (c->prev) {
+	case TK_TYPE_NAME: case TK_SCALARNAME: case TK_VECTYPE: case TK_VOID:
+	case TK_CHAR: case TK_SHORT: case TK_INT: case TK_LONG: case TK_FLOAT:
+	case TK_DOUBLE: case TK_SIGNED: case TK_UNSIGNED: case TK_BOOL:
+	case TK_COMPLEX:
+		return 1;
+	}
+	return c->prevtag;
+}
+
+/* Gives the raw token its grammar code: typedef names, Brook's scalar
+ * names, vector constructors and the contextual Brook keywords. */
+static void classify(parse_ctx *c, lex_token *t)
+{
+	switch (t->code) {
+	case TK_IDENT: {
+		int k = lookup(c, t->s, t->len);
+		if ((k == PARSE_SYM_TYPEDEF || k == PARSE_SYM_BROOKTYPE)
+			&& !after_type_spec(c))
+			t->code = k == PARSE_SYM_TYPEDEF ? TK_TYPE_NAME : TK_SCALARNAME;
+		break;
+	}
+	case TK_OUT: case TK_ITER: case TK_SHARED: case TK_REDUCE:
+		/* spec 6.2: qualifiers, where a type follows; names elsewhere */
+		if (!starts_type(c, peek(c, 0)))
+			t->code = TK_IDENT;
+		break;
+	case TK_ATTRIBUTE:
+		if (peek(c, 0)->code != TK_LBRACKET)
+			t->code = TK_IDENT;
+		break;
+	case TK_VECTYPE:
+		/* float4(...) constructs; float4 (*p)(...) declares */
+		if (peek(c, 0)->code == TK_LPAREN && peek(c, 1)->code != TK_STAR)
+			t->code = TK_CTOR;
+		break;
+	case TK_LBRACE:
+		c->level++;
+		break;
+	case TK_RBRACE:
+		scope_pop(c);
+		break;
+	}
+}
+
+/* Drops look[0], the token now being classified. */
+static void shift_look(parse_ctx *c)
+{
+	memmove(&c->look[0], &c->look[1], (size_t)(c->nlook - 1)
+		* sizeof c->look[0]);
+	c->nlook--;
+}
+
+/* ---- parse_text ---------------------------------------------------------- */
+
+static void ctx_init(parse_ctx *c, const char *text, size_t len,
+	const char *name, const parse_options *o, diag_ctx *d)
+{
+	memset(c, 0, sizeof *c);
+	c->d = d;
+	c->text = xmalloc(len + 1);
+	memcpy(c->text, text, len);
+	c->text[len] = 0;
+	lex_init(&c->L, c->text, len);
+	c->L.file = -1;
+	c->pend_name = name;
+	c->files = json_array();
+	c->decls = json_array();
+	rehash(c, 1024);
+	for (size_t i = 0; i < sizeof builtin_typedefs / sizeof *builtin_typedefs;
+		i++)
+		parse_declare(c, builtin_typedefs[i],
+			(int)strlen(builtin_typedefs[i]), PARSE_SYM_TYPEDEF);
+	for (size_t i = 0; i < sizeof brook_scalars / sizeof *brook_scalars; i++)
+		parse_declare(c, brook_scalars[i], (int)strlen(brook_scalars[i]),
+			PARSE_SYM_BROOKTYPE);
+	for (int i = 0; o && i < o->ntypedefs; i++)
+		parse_declare(c, o->typedefs[i], (int)strlen(o->typedefs[i]),
+			PARSE_SYM_TYPEDEF);
+	c->level = 1;
+}
+
+static void ctx_free(parse_ctx *c)
+{
+	free(c->text);
+	free(c->syms);
+	free(c->buckets);
+	free(c->pend_owned);
+	json_decref(c->files);
+	json_decref(c->decls);
+}
+
+json_t *parse_text(const char *text, size_t len, const char *name,
+	const parse_options *o, diag_ctx *d)
+{
+	parse_ctx c;
+	ctx_init(&c, text, len, name ? name : "<stdin>", o, d);
+	void *p = parse_lemonAlloc(malloc);
+	for (;;) {
+		lex_token tok = *peek(&c, 0);
+		shift_look(&c);
+		classify(&c, &tok);
+		c.prevtag = (tok.code == TK_IDENT || tok.code == TK_TYPE_NAME)
+			&& (c.prev == TK_STRUCT || c.prev == TK_UNION
+			|| c.prev == TK_ENUM);
+		c.prev = tok.code;
+		c.cur = tok;
+		parse_lemon(p, tok.code, tok, &c);
+		if (tok.code == LEX_EOF || c.stop)
+			break;
+		parse_lemon_settle(p, &c);
+	}
+	parse_lemonFree(p, free);
+	json_t *doc = NULL;
+	if (c.errors == 0) {
+		if (json_array_size(c.files) == 0)
+			json_array_append_new(c.files, json_string(c.pend_name));
+		doc = json_object();
+		json_object_set_new(doc, "brast", json_integer(BRAST_VERSION));
+		json_object_set_new(doc, "stage", json_string("parsed"));
+		json_object_set_new(doc, "files", json_incref(c.files));
+		json_object_set_new(doc, "decls", json_incref(c.decls));
+	}
+	ctx_free(&c);
+	return doc;
+}
+
+/* ---- the AST file ----------------------------------------------------------- */
+
+json_t *brast_load(const char *text, size_t len, const char *name,
+	diag_ctx *d)
+{
+	json_error_t err;
+	json_t *doc = json_loadb(text, len, 0, &err);
+	if (!doc) {
+		diag_report(d, DIAG_ERROR, name, err.line > 0 ? err.line : 0,
+			err.column > 0 ? err.column : 0, "brast-json",
+			"not an AST file: %s", err.text);
+		return NULL;
+	}
+	json_t *v = json_object_get(doc, "brast");
+	if (!json_is_object(doc) || !v) {
+		diag_report(d, DIAG_ERROR, name, 0, 0, "brast-json",
+			"not an AST file: no \"brast\" version");
+	} else if (!json_is_integer(v) || json_integer_value(v) != BRAST_VERSION) {
+		diag_report(d, DIAG_ERROR, name, 0, 0, "brast-version",
+			"AST file of an unknown version (this reads version %d)",
+			BRAST_VERSION);
+	} else if (!json_is_array(json_object_get(doc, "decls"))
+		|| !json_is_array(json_object_get(doc, "files"))) {
+		diag_report(d, DIAG_ERROR, name, 0, 0, "brast-json",
+			"not an AST file: \"files\" or \"decls\" is missing");
+	} else {
+		return doc;
+	}
+	json_decref(doc);
+	return NULL;
+}
+
+static char *dump(const json_t *doc, size_t flags)
+{
+	char *s = json_dumps(doc, flags);
+	if (!s)
+		return xstrdup("{}\n");
+	size_t n = strlen(s);
+	char *r = xmalloc(n + 2);
+	memcpy(r, s, n);
+	r[n] = '\n';
+	r[n + 1] = 0;
+	free(s);
+	return r;
+}
+
+char *brast_dump(const json_t *doc)
+{
+	return dump(doc, JSON_COMPACT);
+}
+
+char *brast_dump_pretty(const json_t *doc)
+{
+	return dump(doc, JSON_INDENT(1));
+}
+
+json_t *brast_strip_locations(const json_t *doc)
+{
+	if (json_is_object(doc)) {
+		json_t *r = json_object();
+		const char *k;
+		json_t *v;
+		json_object_foreach((json_t *)doc, k, v)
+			if (strcmp(k, "at") != 0)
+				json_object_set_new(r, k, brast_strip_locations(v));
+		return r;
+	}
+	if (json_is_array(doc)) {
+		json_t *r = json_array();
+		size_t i;
+		json_t *v;
+		json_array_foreach(doc, i, v)
+			json_array_append_new(r, brast_strip_locations(v));
+		return r;
+	}
+	return json_copy((json_t *)doc);
+}
