@@ -1,0 +1,162 @@
+/* brgen - the code generator: a checked brast(5) AST to PREFIX.c and
+ * PREFIX.h (and PREFIX.cl), or the OpenCL C alone. See brgen(1). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "brook/diag.h"
+#include "brook/gen.h"
+#include "brook/parse.h"
+#include "brook/util.h"
+
+static const char usage[] =
+	"usage: brgen [options] [FILE.ast|-]\n"
+	"Writes the host C, OpenCL C and CPU C of a checked Brook+ AST.\n"
+	"\n"
+	"  -o PREFIX          write PREFIX.c and PREFIX.h\n"
+	"  -k                 also write PREFIX.cl (the OpenCL C)\n"
+	"  --target=opencl    write only the OpenCL C, to standard output\n"
+	"  -l                 #line directives to the .br file\n"
+	"  --checked          report gathers and scatters outside their array\n"
+	"  --diagnostics=FMT  gcc (default), brcc, json or sarif\n"
+	"  --help             this text\n"
+	"  --version          the version\n"
+	"\n"
+	"Exit status: 0 success, 1 the AST is not checked or has a construct\n"
+	"brgen cannot translate, 2 usage or I/O error (also an unreadable AST).\n";
+
+typedef struct opts {
+	const char *prefix, *input;
+	int keep_cl, opencl_only;
+	gen_options gen;
+} opts;
+
+static int parse_args(int argc, char **argv, opts *o, diag_ctx *d)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--help") == 0) {
+			fputs(usage, stdout);
+			exit(0);
+		} else if (strcmp(a, "--version") == 0) {
+			printf("brgen (brook) %s\n", PACKAGE_VERSION);
+			exit(0);
+		} else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
+			o->prefix = argv[++i];
+		} else if (strncmp(a, "-o", 2) == 0 && a[2]) {
+			o->prefix = a + 2;
+		} else if (strcmp(a, "-k") == 0) {
+			o->keep_cl = 1;
+		} else if (strcmp(a, "-l") == 0) {
+			o->gen.line_directives = 1;
+		} else if (strcmp(a, "--checked") == 0) {
+			o->gen.checked = 1;
+		} else if (strcmp(a, "--target=opencl") == 0) {
+			o->opencl_only = 1;
+		} else if (strncmp(a, "--target=", 9) == 0) {
+			fprintf(stderr, "brgen: error: unknown target '%s' "
+				"(only opencl)\n", a + 9);
+			return -1;
+		} else if (strncmp(a, "--diagnostics=", 14) == 0) {
+			if (diag_set_format(d, a + 14) != 0) {
+				fprintf(stderr, "brgen: error: unknown "
+					"diagnostics format '%s'\n", a + 14);
+				return -1;
+			}
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "brgen: error: unknown option '%s'\n%s",
+				a, usage);
+			return -1;
+		} else if (o->input) {
+			fprintf(stderr, "brgen: error: more than one input\n");
+			return -1;
+		} else {
+			o->input = a;
+		}
+	}
+	if (!o->input)
+		o->input = "-";
+	if (!o->opencl_only && !o->prefix) {
+		fprintf(stderr, "brgen: error: -o PREFIX is required (or "
+			"--target=opencl)\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int write_out(const char *path, const strbuf *b)
+{
+	char err[512];
+
+	if (util_write_file(path, b->s ? b->s : "", b->len, err,
+			sizeof err) != 0) {
+		fprintf(stderr, "brgen: error: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	opts o;
+	diag_ctx d;
+	char err[512], *text = NULL;
+	char path[3][4096];
+	size_t len = 0;
+	json_t *doc;
+	strbuf c = {0}, h = {0}, cl = {0};
+	int status = 0, i, nout = 0;
+
+	memset(&o, 0, sizeof o);
+	diag_init(&d, "brgen");
+	if (parse_args(argc, argv, &o, &d) != 0)
+		return 2;
+	o.gen.prefix = o.prefix;
+	if (!o.opencl_only) {
+		/* every output checked before any work (atomic writes) */
+		const char *ext[3] = {".c", ".h", ".cl"};
+		nout = o.keep_cl ? 3 : 2;
+		for (i = 0; i < nout; i++) {
+			snprintf(path[i], sizeof path[i], "%s%s", o.prefix,
+				ext[i]);
+			if (util_check_writable(path[i], err, sizeof err) != 0) {
+				fprintf(stderr, "brgen: error: %s\n", err);
+				return 2;
+			}
+		}
+	}
+	if (util_read_file(o.input, &text, &len, err, sizeof err) != 0) {
+		fprintf(stderr, "brgen: error: %s\n", err);
+		return 2;
+	}
+	doc = brast_load(text, len, strcmp(o.input, "-") == 0 ? "<stdin>" :
+		o.input, &d);
+	free(text);
+	if (!doc) {
+		diag_finish(&d);
+		return 2;
+	}
+	if (gen_program(doc, &o.gen, o.opencl_only ? NULL : &c,
+			o.opencl_only ? NULL : &h, &cl, &d) != 0)
+		status = 1;
+	if (!status && o.opencl_only) {
+		fwrite(cl.s ? cl.s : "", 1, cl.len, stdout);
+		if (fflush(stdout) != 0)
+			status = 2;
+	} else if (!status) {
+		strbuf *bufs[3] = {&c, &h, &cl};
+		for (i = 0; i < nout && !status; i++)
+			if (write_out(path[i], bufs[i]) != 0)
+				status = 2;
+	}
+	diag_finish(&d);
+	json_decref(doc);
+	sb_free(&c);
+	sb_free(&h);
+	sb_free(&cl);
+	return status;
+}

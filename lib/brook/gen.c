@@ -1,0 +1,344 @@
+/* gen.c - brgen's driver: checks that the AST is a checked brast document,
+ * indexes its declarations, and runs the three writers (host C, OpenCL C,
+ * CPU C). Also the type helpers the writers share. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "brook/ast.h"
+#include "brook/gen_int.h"
+#include "brook/type.h"
+
+void gen_error(gen_ctx *g, const json_t *n, const char *id, const char *fmt,
+	...)
+{
+	char msg[1024];
+	const char *file = NULL;
+	int line = 0, col = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (n && ast_at(g->doc, n, &file, &line, &col) != 0)
+		file = NULL;
+	diag_report(g->d, DIAG_ERROR, file, line, col, id, "%s", msg);
+	g->nerrors++;
+}
+
+/* Records every node with an "id" (brcheck numbers declarations) and the
+ * top-level typedefs. Recursion follows the tree's own depth, which the
+ * parser bounds. */
+static void index_node(gen_ctx *g, const json_t *n)
+{
+	if (json_is_object(n)) {
+		json_t *id = json_object_get(n, "id");
+		const char *key;
+		json_t *v;
+		if (ast_get(n, "fields") && ast_str(n, "tag")[0])
+			json_object_set(g->tags, ast_str(n, "tag"), (json_t *)n);
+		if (json_is_integer(id) && ast_kind(n)[0]) {
+			char k[32];
+			snprintf(k, sizeof k, "%lld",
+				(long long)json_integer_value(id));
+			json_object_set(g->byid, k, (json_t *)n);
+		}
+		json_object_foreach((json_t *)n, key, v)
+			if (strcmp(key, "at") != 0)
+				index_node(g, v);
+	} else if (json_is_array(n)) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(n, i, v)
+			index_node(g, v);
+	}
+}
+
+static void index_typedefs(gen_ctx *g, const json_t *decls)
+{
+	size_t i, j;
+	json_t *d, *v;
+
+	json_array_foreach(decls, i, d) {
+		if (!ast_is(d, "decl") || strcmp(ast_str(d, "storage"),
+				"typedef") != 0)
+			continue;
+		json_array_foreach(ast_arr(d, "vars"), j, v)
+			json_object_set(g->typedefs, ast_str(v, "name"),
+				ast_get(v, "type"));
+	}
+}
+
+const json_t *gen_decl(gen_ctx *g, const json_t *idnode)
+{
+	char k[32];
+	json_t *ref = ast_get(idnode, "ref");
+
+	if (!json_is_integer(ref))
+		return NULL;
+	snprintf(k, sizeof k, "%lld", (long long)json_integer_value(ref));
+	return json_object_get(g->byid, k);
+}
+
+const json_t *gen_resolve(gen_ctx *g, const json_t *ty)
+{
+	int guard = 0;
+
+	while (ty && strcmp(ast_str(ty, "t"), "typedef") == 0 && guard++ < 64) {
+		const json_t *to = json_object_get(g->typedefs,
+			ast_str(ty, "name"));
+		if (!to)
+			break;
+		ty = to;
+	}
+	return ty;
+}
+
+/* Canonical scalar: the few synonyms of ast.h folded into one name. */
+const char *gen_scalar(const json_t *ty)
+{
+	const char *s = ty_scalar(ty);
+
+	if (!s)
+		return NULL;
+	if (strcmp(s, "schar") == 0)
+		return "char";
+	if (strcmp(s, "llong") == 0)
+		return "long";
+	if (strcmp(s, "ullong") == 0)
+		return "ulong";
+	if (strcmp(s, "bool") == 0)
+		return "int";
+	if (strcmp(s, "ldouble") == 0)
+		return "double";
+	return s;
+}
+
+int gen_ncomp(const json_t *ty)
+{
+	return gen_scalar(ty) ? ty_ncomp(ty) : 0;
+}
+
+const char *gen_arith_name(gen_target t, const char *s, int n)
+{
+	static const char *const cpu_scalar[][2] = {
+		{"char", "signed char"}, {"uchar", "unsigned char"},
+		{"ushort", "unsigned short"}, {"uint", "unsigned int"},
+		{"long", "long long"}, {"ulong", "unsigned long long"},
+	};
+	size_t i;
+
+	if (n > 1)
+		return ty_vector_name(s, n);
+	if (t == GEN_CPU)
+		for (i = 0; i < sizeof cpu_scalar / sizeof cpu_scalar[0]; i++)
+			if (strcmp(cpu_scalar[i][0], s) == 0)
+				return cpu_scalar[i][1];
+	return s;
+}
+
+const char *gen_role(const json_t *param)
+{
+	return ast_str(param, "role");
+}
+
+int gen_has_qual(const json_t *n, const char *q)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(ast_arr(n, "quals"), i, v)
+		if (json_is_string(v) && strcmp(json_string_value(v), q) == 0)
+			return 1;
+	return 0;
+}
+
+const json_t *gen_elem(gen_ctx *g, const json_t *ty)
+{
+	ty = gen_resolve(g, ty);
+	while (ty && (strcmp(ast_str(ty, "t"), "stream") == 0 ||
+			strcmp(ast_str(ty, "t"), "array") == 0))
+		ty = gen_resolve(g, ast_get(ty, "of"));
+	return ty;
+}
+
+int gen_rank(gen_ctx *g, const json_t *ty)
+{
+	int r = 0;
+
+	ty = gen_resolve(g, ty);
+	if (ty && strcmp(ast_str(ty, "t"), "stream") == 0)
+		return (int)json_array_size(ast_arr(ty, "dims"));
+	while (ty && strcmp(ast_str(ty, "t"), "array") == 0) {
+		r++;
+		ty = gen_resolve(g, ast_get(ty, "of"));
+	}
+	return r;
+}
+
+static size_t align_up(size_t n, size_t a)
+{
+	return a ? (n + a - 1) / a * a : n;
+}
+
+/* The host C layout: brt.h's vector types are structs of their scalars,
+ * so a float3 is 12 bytes aligned to 4. */
+size_t gen_size(gen_ctx *g, const json_t *ty, size_t *align)
+{
+	const char *t;
+	size_t a = 1, size = 0;
+
+	ty = gen_resolve(g, ty);
+	t = ast_str(ty, "t");
+	if (gen_scalar(ty)) {
+		a = (size_t)ty_scalar_bits(gen_scalar(ty)) / 8;
+		size = a * (size_t)gen_ncomp(ty);
+	} else if (strcmp(t, "struct") == 0 || strcmp(t, "union") == 0) {
+		size_t i;
+		json_t *f;
+		const json_t *def = ty;
+		if (!ast_get(ty, "fields") && ast_str(ty, "tag")[0])
+			def = json_object_get(g->tags, ast_str(ty, "tag"));
+		json_array_foreach(ast_arr(def, "fields"), i, f) {
+			size_t fa, fs = gen_size(g, ast_get(f, "type"), &fa);
+			if (strcmp(t, "union") == 0) {
+				size = fs > size ? fs : size;
+			} else {
+				size = align_up(size, fa) + fs;
+			}
+			a = fa > a ? fa : a;
+		}
+		size = align_up(size, a);
+	} else if (strcmp(t, "array") == 0) {
+		size_t n = (size_t)ast_int(ast_get(ty, "size"), "value");
+		size = gen_size(g, ast_get(ty, "of"), &a) * n;
+	}
+	if (align)
+		*align = a;
+	return size;
+}
+
+int gen_is_kernel(const json_t *n)
+{
+	return ast_is(n, "func") && (ast_bool(n, "kernel") ||
+		ast_bool(n, "reduce"));
+}
+
+const char *gen_kclass(const json_t *fn)
+{
+	const char *c = ast_str(fn, "class");
+	return c[0] ? c : "map";
+}
+
+int gen_is_group(const json_t *fn)
+{
+	size_t i;
+	json_t *a;
+
+	json_array_foreach(ast_arr(fn, "attrs"), i, a)
+		if (strcmp(ast_str(a, "name"), "GroupSize") == 0)
+			return 1;
+	return strcmp(gen_kclass(fn), "group") == 0;
+}
+
+/* Which parameters each function names in indexof(). */
+static void scan_indexof(gen_ctx *g, const json_t *n, json_t *set)
+{
+	if (json_is_object(n)) {
+		const char *key;
+		json_t *v;
+		if (ast_is(n, "indexof")) {
+			const json_t *e = ast_get(n, "e");
+			while (ast_is(e, "paren"))
+				e = ast_get(e, "e");
+			const json_t *p = gen_decl(g, e);
+			if (p && ast_is(p, "param"))
+				json_object_set_new(set, ast_str(p, "name"),
+					json_true());
+		}
+		json_object_foreach((json_t *)n, key, v)
+			if (strcmp(key, "ty") != 0 && strcmp(key, "at") != 0 &&
+					strcmp(key, "type") != 0)
+				scan_indexof(g, v, set);
+	} else if (json_is_array(n)) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(n, i, v)
+			scan_indexof(g, v, set);
+	}
+}
+
+static int check_doc_stage(gen_ctx *g)
+{
+	const json_t *v = json_object_get(g->doc, "brast");
+
+	if (!json_is_integer(v) || json_integer_value(v) != BRAST_VERSION) {
+		gen_error(g, NULL, "E-gen-version",
+			"not a brast document of version %d", BRAST_VERSION);
+		return -1;
+	}
+	if (strcmp(ast_str(g->doc, "stage"), "checked") != 0) {
+		gen_error(g, NULL, "E-gen-unchecked",
+			"the AST is not checked: run it through brcheck first");
+		return -1;
+	}
+	if (!json_is_array(ast_arr(g->doc, "decls"))) {
+		gen_error(g, NULL, "E-gen-malformed", "the AST has no decls");
+		return -1;
+	}
+	return 0;
+}
+
+int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
+	strbuf *h_out, strbuf *cl_out, diag_ctx *d)
+{
+	gen_ctx g;
+	strbuf cl = {0};
+	size_t i;
+	json_t *n;
+	int t;
+
+	memset(&g, 0, sizeof g);
+	g.doc = doc;
+	g.o = o;
+	g.d = d;
+	if (check_doc_stage(&g) != 0)
+		return 1;
+	g.byid = json_object();
+	g.typedefs = json_object();
+	g.tags = json_object();
+	g.idxof = json_object();
+	for (t = 0; t < 2; t++)
+		g.done[t] = json_object();
+	index_node(&g, ast_arr(doc, "decls"));
+	index_typedefs(&g, ast_arr(doc, "decls"));
+	json_array_foreach(ast_arr(doc, "decls"), i, n) {
+		if (ast_is(n, "func") && ast_get(n, "body") &&
+				!json_is_null(ast_get(n, "body"))) {
+			json_t *set = json_object();
+			char k[32];
+			scan_indexof(&g, ast_get(n, "body"), set);
+			snprintf(k, sizeof k, "%s", ast_str(n, "name"));
+			json_object_set_new(g.idxof, k, set);
+		}
+	}
+
+	gen_cl_program(&g, &cl);
+	if (!g.nerrors && cl_out)
+		sb_puts(cl_out, cl.s ? cl.s : "");
+	if (!g.nerrors && (c_out || h_out))
+		gen_host(&g, c_out, h_out, cl.s ? cl.s : "");
+
+	sb_free(&cl);
+	for (t = 0; t < 2; t++) {
+		json_decref(g.done[t]);
+		sb_free(&g.help[t]);
+	}
+	json_decref(g.byid);
+	json_decref(g.typedefs);
+	json_decref(g.tags);
+	json_decref(g.idxof);
+	return g.nerrors ? 1 : 0;
+}

@@ -1,0 +1,27 @@
+/* gen.h - brgen's code generator: from a checked AST (ast.h, stage
+ * "checked") to the host C, the OpenCL C and the CPU C of a Brook+ program.
+ * See brgen(1) for the output's layout. */
+#ifndef BROOK_GEN_H
+#define BROOK_GEN_H
+
+#include <jansson.h>
+
+#include "brook/diag.h"
+#include "brook/util.h"
+
+typedef struct gen_options {
+	int line_directives;	/* -l: #line directives to the .br */
+	int checked;		/* --checked: report out-of-range gathers and
+				   scatters */
+	const char *prefix;	/* -o PREFIX: names PREFIX.h in PREFIX.c */
+} gen_options;
+
+/* Writes the program: C_OUT receives PREFIX.c (host code, the OpenCL C as
+ * a string, the CPU kernels, one C function per kernel), H_OUT PREFIX.h
+ * (declarations with extern "C" guards), CL_OUT the OpenCL C alone. Any of
+ * the three may be NULL. Returns 0, or 1 after reporting errors through D
+ * (an AST that is not checked, or a construct brgen cannot translate). */
+int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
+	strbuf *h_out, strbuf *cl_out, diag_ctx *d);
+
+#endif

@@ -1,0 +1,743 @@
+/* gen_c.c - PREFIX.c and PREFIX.h: the .br's host code re-printed through
+ * astprint with hooks that turn Brook's host constructs into libbrt calls
+ * (stream declarations, streamRead/streamWrite, stream methods, kernel
+ * calls and their execution domains), releasing every stream on every
+ * path out of its block; the OpenCL program as a string; each kernel's CPU
+ * code and C function (gen_cpu.c). */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "brook/ast.h"
+#include "brook/astprint.h"
+#include "brook/gen_int.h"
+#include "brook/type.h"
+
+void gen_cpu_type_expr(gen_ctx *g, strbuf *b, const json_t *el);
+void gen_kernel_protos(gen_ctx *g, strbuf *b, const json_t *fn);
+
+typedef struct host_scope {
+	const json_t *node;	/* the block, or the loop or switch */
+	int kind;		/* 0 block, 1 loop, 2 switch */
+	size_t first;		/* its first stream in host_ctx.streams */
+} host_scope;
+
+typedef struct host_ctx {
+	gen_ctx *g;
+	astprint_hooks h;
+	host_scope scopes[256];
+	size_t nscopes;
+	const char *streams[1024];
+	size_t nstreams;
+	const json_t *func;	/* the host function being printed */
+	const json_t *skip;	/* printed by astprint on our behalf */
+	int temps;		/* the file uses brg_temp() */
+} host_ctx;
+
+static const json_t *strip(const json_t *e)
+{
+	while (ast_is(e, "paren"))
+		e = ast_get(e, "e");
+	return e;
+}
+
+static int is_stream_ty(const json_t *ty)
+{
+	return strcmp(ast_str(ty, "t"), "stream") == 0;
+}
+
+/* ---- stream lifetimes --------------------------------------------------- */
+
+static void push_scope(host_ctx *hc, const json_t *node, int kind)
+{
+	if (hc->nscopes >= sizeof hc->scopes / sizeof hc->scopes[0]) {
+		gen_error(hc->g, node, "E-gen-nesting",
+			"blocks nested too deeply");
+		return;
+	}
+	hc->scopes[hc->nscopes].node = node;
+	hc->scopes[hc->nscopes].kind = kind;
+	hc->scopes[hc->nscopes].first = hc->nstreams;
+	hc->nscopes++;
+}
+
+static void pop_scope(host_ctx *hc)
+{
+	if (!hc->nscopes)
+		return;
+	hc->nscopes--;
+	hc->nstreams = hc->scopes[hc->nscopes].first;
+}
+
+/* Frees the streams of scopes [from, nscopes), innermost first. */
+static void free_from(host_ctx *hc, strbuf *out, size_t from, int indent)
+{
+	size_t s, first = from < hc->nscopes ? hc->scopes[from].first :
+		hc->nstreams;
+
+	for (s = hc->nstreams; s > first; s--) {
+		gen_indent(out, indent);
+		sb_printf(out, "brt_stream_free(%s);\n", hc->streams[s - 1]);
+	}
+}
+
+static int contains_label(const json_t *n, const char *label)
+{
+	if (json_is_object(n)) {
+		const char *key;
+		json_t *v;
+		if (ast_is(n, "label") && strcmp(ast_str(n, "name"), label) == 0)
+			return 1;
+		json_object_foreach((json_t *)n, key, v)
+			if (strcmp(key, "ty") != 0 && strcmp(key, "at") != 0 &&
+					contains_label(v, label))
+				return 1;
+	} else if (json_is_array(n)) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(n, i, v)
+			if (contains_label(v, label))
+				return 1;
+	}
+	return 0;
+}
+
+/* ---- small pieces ------------------------------------------------------- */
+
+static void expr(host_ctx *hc, strbuf *out, const json_t *e)
+{
+	astprint_expr(out, e, &hc->h);
+}
+
+/* An unsigned[] of coordinates, x first, from a scalar, a vector, or an
+ * array/pointer passed as is (guide 1.7.1 and 1.7.3, Stream::domain). */
+static void coords(host_ctx *hc, strbuf *out, const json_t *e)
+{
+	const json_t *ty = ast_get(e, "ty");
+	int n = ty_ncomp(ty), k;
+
+	if (n == 0) {
+		expr(hc, out, e);
+		return;
+	}
+	sb_puts(out, "(const unsigned[]){");
+	for (k = 0; k < n; k++) {
+		sb_puts(out, k ? ", (unsigned)(" : "(unsigned)(");
+		expr(hc, out, e);
+		if (n > 1)
+			sb_printf(out, ").%c", "xyzw"[k]);
+		else
+			sb_putc(out, ')');
+	}
+	sb_putc(out, '}');
+}
+
+static void stream_decl(host_ctx *hc, strbuf *out, const json_t *v,
+	int indent)
+{
+	const json_t *ty = ast_get(v, "type");
+	const json_t *el = gen_elem(hc->g, ty);
+	json_t *dims = ast_arr(ty, "dims");
+	const json_t *init = ast_get(v, "init");
+	size_t n = json_array_size(dims), k;
+	const char *name = ast_str(v, "name");
+	int iter = gen_has_qual(v, "iter");
+
+	gen_indent(out, indent);
+	sb_printf(out, "brt_stream *%s = brt_stream_new%s(", name,
+		iter ? "_iter" : "");
+	gen_cpu_type_expr(hc->g, out, el);
+	sb_printf(out, ", %zu, (const unsigned[]){", n);
+	for (k = n; k > 0; k--) {
+		const json_t *d = json_array_get(dims, k - 1);
+		if (json_is_null(d) || !d) {
+			gen_error(hc->g, v, "E-gen-stream-size",
+				"a stream declared in host code needs every "
+				"dimension");
+			break;
+		}
+		sb_puts(out, k < n ? ", " : "");
+		sb_puts(out, "(unsigned)(");
+		expr(hc, out, d);
+		sb_putc(out, ')');
+	}
+	sb_putc(out, '}');
+	if (iter) {
+		const json_t *call = strip(init);
+		json_t *args = ast_arr(call, "args");
+		size_t i;
+		if (!ast_is(call, "call") || json_array_size(args) != 2) {
+			gen_error(hc->g, v, "E-gen-iter",
+				"an iterator stream needs an initializer "
+				"iter(start, end)");
+		}
+		for (i = 0; i < 2 && i < json_array_size(args); i++) {
+			sb_puts(out, ", (const ");
+			astprint_type(out, el, "");
+			sb_puts(out, "[]){");
+			expr(hc, out, json_array_get(args, i));
+			sb_putc(out, '}');
+		}
+	} else if (init && !json_is_null(init)) {
+		gen_error(hc->g, v, "E-gen-stream-init",
+			"Stream can't have an initializer");
+	}
+	sb_puts(out, ");\n");
+	if (hc->nscopes == 0) {
+		gen_error(hc->g, v, "E-gen-global-stream",
+			"streams must be local variables");
+		return;
+	}
+	if (hc->nstreams < sizeof hc->streams / sizeof hc->streams[0])
+		hc->streams[hc->nstreams++] = name;
+}
+
+/* A function header with stream parameters as brt_stream pointers. */
+static void func_header(host_ctx *hc, strbuf *out, const json_t *fn)
+{
+	const json_t *ft = ast_get(fn, "type");
+	json_t *p;
+	size_t i;
+	strbuf decl = {0};
+
+	(void)hc;
+	if (strcmp(ast_str(fn, "storage"), "static") == 0)
+		sb_puts(out, "static ");
+	sb_printf(&decl, "%s(", ast_str(fn, "name"));
+	json_array_foreach(ast_arr(ft, "params"), i, p) {
+		if (i)
+			sb_puts(&decl, ", ");
+		if (is_stream_ty(ast_get(p, "type")))
+			sb_printf(&decl, "brt_stream *%s", ast_str(p, "name"));
+		else
+			astprint_type(&decl, ast_get(p, "type"),
+				ast_str(p, "name"));
+	}
+	if (!json_array_size(ast_arr(ft, "params")))
+		sb_puts(&decl, ast_bool(ft, "proto") ? "void" : "");
+	if (ast_bool(ft, "variadic"))
+		sb_puts(&decl, ", ...");
+	sb_putc(&decl, ')');
+	astprint_type(out, ast_get(ft, "ret"), decl.s);
+	sb_free(&decl);
+}
+
+static int has_stream_param(const json_t *fn)
+{
+	json_t *p;
+	size_t i;
+
+	json_array_foreach(ast_arr(ast_get(fn, "type"), "params"), i, p)
+		if (is_stream_ty(ast_get(p, "type")))
+			return 1;
+	return 0;
+}
+
+static void line_directive(host_ctx *hc, strbuf *out, const json_t *n)
+{
+	const char *file;
+	int line, col;
+
+	if (hc->g->o && hc->g->o->line_directives &&
+			ast_at(hc->g->doc, n, &file, &line, &col) == 0) {
+		if (out->len && out->s[out->len - 1] != '\n')
+			sb_putc(out, '\n');
+		sb_printf(out, "#line %d \"%s\"\n", line, file);
+	}
+}
+
+/* ---- hooks ---------------------------------------------------------------- */
+
+static int hook_decl(void *ctx, strbuf *out, const json_t *d, int indent);
+
+static void print_block(host_ctx *hc, strbuf *out, const json_t *s, int indent)
+{
+	size_t i;
+	json_t *it;
+	const json_t *last = NULL;
+
+	gen_indent(out, indent);
+	sb_puts(out, "{\n");
+	push_scope(hc, s, 0);
+	json_array_foreach(ast_arr(s, "items"), i, it) {
+		if (ast_is(it, "decl") || ast_is(it, "directive") ||
+				ast_is(it, "func"))
+			astprint_decl(out, it, &hc->h, indent + 1);
+		else
+			astprint_stmt(out, it, &hc->h, indent + 1);
+		last = it;
+	}
+	/* the end of the block: a path out (unless it never gets here) */
+	if (!ast_is(last, "return") && !ast_is(last, "goto") &&
+			!ast_is(last, "break") && !ast_is(last, "continue"))
+		free_from(hc, out, hc->nscopes - 1, indent + 1);
+	pop_scope(hc);
+	gen_indent(out, indent);
+	sb_puts(out, "}\n");
+}
+
+static int hook_stmt(void *ctx, strbuf *out, const json_t *s, int indent)
+{
+	host_ctx *hc = ctx;
+	const char *k = ast_kind(s);
+
+	if (s == hc->skip)
+		return 0;
+	if (strcmp(k, "block") != 0)
+		line_directive(hc, out, s);
+	if (strcmp(k, "block") == 0) {
+		print_block(hc, out, s, indent);
+		return 1;
+	}
+	if (strcmp(k, "while") == 0 || strcmp(k, "do") == 0 ||
+			strcmp(k, "for") == 0 || strcmp(k, "switch") == 0) {
+		const json_t *old = hc->skip;
+		push_scope(hc, s, strcmp(k, "switch") == 0 ? 2 : 1);
+		hc->skip = s;
+		astprint_stmt(out, s, &hc->h, indent);
+		hc->skip = old;
+		pop_scope(hc);
+		return 1;
+	}
+	if (hc->nstreams == 0)
+		return 0;
+	if (strcmp(k, "return") == 0) {
+		const json_t *e = ast_get(s, "e");
+		const json_t *ret = ast_get(ast_get(hc->func, "type"), "ret");
+		gen_indent(out, indent);
+		sb_puts(out, "{\n");
+		if (e && !json_is_null(e)) {
+			/* the value first: it may read a stream's state */
+			gen_indent(out, indent + 1);
+			astprint_type(out, ret, "brg_ret");
+			sb_puts(out, " = ");
+			expr(hc, out, e);
+			sb_puts(out, ";\n");
+		}
+		free_from(hc, out, 0, indent + 1);
+		gen_indent(out, indent + 1);
+		sb_puts(out, e && !json_is_null(e) ? "return brg_ret;\n" :
+			"return;\n");
+		gen_indent(out, indent);
+		sb_puts(out, "}\n");
+		return 1;
+	}
+	if (strcmp(k, "break") == 0 || strcmp(k, "continue") == 0 ||
+			strcmp(k, "goto") == 0) {
+		size_t i = hc->nscopes;
+		if (strcmp(k, "goto") == 0) {
+			while (i > 0 && !contains_label(hc->scopes[i - 1].node,
+					ast_str(s, "label")))
+				i--;
+		} else {
+			while (i > 0 && !(hc->scopes[i - 1].kind == 1 ||
+					(hc->scopes[i - 1].kind == 2 &&
+					k[0] == 'b')))
+				i--;
+		}
+		gen_indent(out, indent);
+		sb_puts(out, "{\n");
+		free_from(hc, out, i, indent + 1);
+		gen_indent(out, indent + 1);
+		if (strcmp(k, "goto") == 0)
+			sb_printf(out, "goto %s;\n", ast_str(s, "label"));
+		else
+			sb_printf(out, "%s;\n", k);
+		gen_indent(out, indent);
+		sb_puts(out, "}\n");
+		return 1;
+	}
+	return 0;
+}
+
+/* kernel(args): a scalar reduce target by address; the __other form when
+ * the target is of the other kind than declared; .domain() arguments as
+ * temporaries released after the call. */
+static void kernel_call(host_ctx *hc, strbuf *out, const json_t *e,
+	const json_t *fn)
+{
+	json_t *params = ast_arr(ast_get(fn, "type"), "params");
+	json_t *args = ast_arr(e, "args"), *a;
+	int other = 0, temps = 0;
+	size_t i;
+
+	json_array_foreach(params, i, a) {
+		const json_t *arg = json_array_get(args, i);
+		if (strcmp(gen_role(a), "reduce") == 0 &&
+				is_stream_ty(gen_resolve(hc->g, ast_get(a,
+				"type"))) != is_stream_ty(ast_get(arg, "ty")))
+			other = 1;
+	}
+	json_array_foreach(args, i, a) {
+		const json_t *m = strip(ast_get(strip(a), "fn"));
+		if (ast_is(strip(a), "call") && ast_is(m, "member") &&
+				strcmp(ast_str(m, "name"), "domain") == 0)
+			temps = 1;
+	}
+	if (temps) {
+		hc->temps = 1;
+		sb_puts(out, "(");
+	}
+	sb_printf(out, "%s%s(", ast_str(fn, "name"), other ? "__other" : "");
+	json_array_foreach(args, i, a) {
+		const json_t *p = json_array_get(params, i);
+		const json_t *m = strip(ast_get(strip(a), "fn"));
+		if (i)
+			sb_puts(out, ", ");
+		if (strcmp(gen_role(p), "reduce") == 0 &&
+				!is_stream_ty(ast_get(a, "ty"))) {
+			sb_puts(out, "&(");
+			expr(hc, out, a);
+			sb_putc(out, ')');
+		} else if (ast_is(strip(a), "call") && ast_is(m, "member") &&
+				strcmp(ast_str(m, "name"), "domain") == 0) {
+			sb_puts(out, "brg_temp(");
+			expr(hc, out, a);
+			sb_putc(out, ')');
+		} else {
+			expr(hc, out, a);
+		}
+	}
+	sb_putc(out, ')');
+	if (temps)
+		sb_puts(out, ", brg_temp_release())");
+}
+
+static void method_call(host_ctx *hc, strbuf *out, const json_t *e)
+{
+	const json_t *m = strip(ast_get(e, "fn"));
+	const json_t *obj = ast_get(m, "e");
+	const char *name = ast_str(m, "name");
+	json_t *args = ast_arr(e, "args");
+	const json_t *od = gen_decl(hc->g, strip(obj));
+	size_t n = json_array_size(args);
+
+	if (od && gen_is_kernel(od)) {
+		/* guide 1.8: kernel.domainOffset(o), kernel.domainSize(s) */
+		const json_t *a = json_array_get(args, 0);
+		int k, nc = ty_ncomp(ast_get(a, "ty"));
+		sb_printf(out, "brg_domain_set(&%s__domain, %d, %d, ",
+			ast_str(od, "name"), strcmp(name, "domainSize") == 0,
+			nc ? nc : 1);
+		coords(hc, out, a);
+		sb_putc(out, ')');
+		(void)k;
+		return;
+	}
+	if (strcmp(name, "read") == 0 || strcmp(name, "write") == 0) {
+		sb_printf(out, "brt_stream_%s(", name);
+		expr(hc, out, obj);
+		sb_puts(out, ", ");
+		expr(hc, out, json_array_get(args, 0));
+		sb_puts(out, ", ");
+		if (n > 1)
+			expr(hc, out, json_array_get(args, 1));
+		else
+			sb_puts(out, "NULL");
+		sb_putc(out, ')');
+	} else if (strcmp(name, "domain") == 0) {
+		sb_puts(out, "brt_stream_domain(");
+		expr(hc, out, obj);
+		sb_puts(out, ", ");
+		coords(hc, out, json_array_get(args, 0));
+		sb_puts(out, ", ");
+		coords(hc, out, json_array_get(args, 1));
+		sb_putc(out, ')');
+	} else if (strcmp(name, "assign") == 0) {
+		sb_puts(out, "brt_stream_assign(");
+		expr(hc, out, obj);
+		sb_puts(out, ", ");
+		expr(hc, out, json_array_get(args, 0));
+		sb_putc(out, ')');
+	} else {
+		/* error, errorLog, isSync, finish */
+		sb_printf(out, "brt_stream_%s(", name);
+		expr(hc, out, obj);
+		sb_putc(out, ')');
+	}
+}
+
+static int stream_op(host_ctx *hc, strbuf *out, const json_t *e,
+	const char *name)
+{
+	json_t *args = ast_arr(e, "args");
+
+	if (strcmp(name, "streamRead") == 0 || strcmp(name, "streamWrite") ==
+			0) {
+		sb_printf(out, "brt_stream_%s(", name[6] == 'R' ? "read" :
+			"write");
+		expr(hc, out, json_array_get(args, 0));
+		sb_puts(out, ", ");
+		expr(hc, out, json_array_get(args, 1));
+		sb_puts(out, ", NULL)");
+		return 1;
+	}
+	if (strcmp(name, "streamSwap") == 0) {
+		sb_puts(out, "streamSwap(&(");
+		expr(hc, out, json_array_get(args, 0));
+		sb_puts(out, "), &(");
+		expr(hc, out, json_array_get(args, 1));
+		sb_puts(out, "))");
+		return 1;
+	}
+	return 0;
+}
+
+static int hook_expr(void *ctx, strbuf *out, const json_t *e)
+{
+	host_ctx *hc = ctx;
+	const char *k = ast_kind(e);
+
+	if (strcmp(k, "call") == 0) {
+		const char *c = ast_str(e, "callee");
+		const json_t *fnode = strip(ast_get(e, "fn"));
+		const json_t *fn = gen_decl(hc->g, fnode);
+		if (fn && gen_is_kernel(fn)) {
+			kernel_call(hc, out, e, fn);
+			return 1;
+		}
+		if (strcmp(c, "method") == 0 || (ast_is(fnode, "member") &&
+				!fn)) {
+			method_call(hc, out, e);
+			return 1;
+		}
+		if (ast_is(fnode, "id"))
+			return stream_op(hc, out, e, ast_str(fnode, "name"));
+		return 0;
+	}
+	if (strcmp(k, "ctor") == 0) {
+		size_t i;
+		json_t *a;
+		astprint_type(out, ast_get(e, "type"), "");
+		sb_puts(out, "_(");
+		json_array_foreach(ast_arr(e, "args"), i, a) {
+			if (i)
+				sb_puts(out, ", ");
+			expr(hc, out, a);
+		}
+		sb_putc(out, ')');
+		return 1;
+	}
+	if (strcmp(k, "indexof") == 0) {
+		gen_error(hc->g, e, "E-gen-host-indexof",
+			"Indexof()operator has no meaning inside Non-kernel "
+			"functions");
+		return 1;
+	}
+	return 0;
+}
+
+static int hook_decl(void *ctx, strbuf *out, const json_t *d, int indent)
+{
+	host_ctx *hc = ctx;
+	size_t i;
+	json_t *v;
+	int streams = 0;
+
+	if (d == hc->skip)
+		return 0;
+	if (ast_is(d, "func")) {
+		const json_t *body = ast_get(d, "body");
+		if (gen_is_kernel(d)) {
+			if (!body || json_is_null(body))
+				gen_kernel_protos(hc->g, out, d);
+			else
+				gen_cpu_kernel(hc->g, out, d);
+			return 1;
+		}
+		hc->func = d;
+		if (!has_stream_param(d))
+			return 0;
+		line_directive(hc, out, d);
+		func_header(hc, out, d);
+		if (!body || json_is_null(body)) {
+			sb_puts(out, ";\n");
+			return 1;
+		}
+		sb_putc(out, '\n');
+		push_scope(hc, d, 0);
+		{
+			/* stream parameters belong to the caller */
+			astprint_stmt(out, body, &hc->h, indent);
+		}
+		pop_scope(hc);
+		sb_putc(out, '\n');
+		return 1;
+	}
+	if (!ast_is(d, "decl"))
+		return 0;
+	json_array_foreach(ast_arr(d, "vars"), i, v)
+		if (is_stream_ty(ast_get(v, "type")))
+			streams++;
+	if (!streams)
+		return 0;
+	line_directive(hc, out, d);
+	json_array_foreach(ast_arr(d, "vars"), i, v)
+		if (is_stream_ty(ast_get(v, "type")))
+			stream_decl(hc, out, v, indent);
+	if ((size_t)streams < json_array_size(ast_arr(d, "vars"))) {
+		json_t *copy = json_copy((json_t *)d), *rest = json_array();
+		const json_t *old = hc->skip;
+		json_array_foreach(ast_arr(d, "vars"), i, v)
+			if (!is_stream_ty(ast_get(v, "type")))
+				json_array_append(rest, v);
+		json_object_set_new(copy, "vars", rest);
+		hc->skip = copy;
+		astprint_decl(out, copy, &hc->h, indent);
+		hc->skip = old;
+		json_decref(copy);
+	}
+	return 1;
+}
+
+/* ---- the files ------------------------------------------------------------ */
+
+static void c_string(strbuf *out, const char *s)
+{
+	sb_puts(out, "\t\"");
+	for (; *s; s++) {
+		if (*s == '\n') {
+			sb_puts(out, s[1] ? "\\n\"\n\t\"" : "\\n");
+			continue;
+		}
+		if (*s == '"' || *s == '\\')
+			sb_putc(out, '\\');
+		if (*s == '\t') {
+			sb_puts(out, "\\t");
+			continue;
+		}
+		sb_putc(out, *s);
+	}
+	sb_puts(out, "\"");
+}
+
+static const char domain_helpers[] =
+	"/* guide 1.8: the execution domain of the next call of a kernel */\n"
+	"static inline void brg_domain_set(brt_exec *x, int size, unsigned n, "
+	"const unsigned *v)\n{\n"
+	"\tunsigned i;\n"
+	"\tfor (i = 0; i < 4; i++) {\n"
+	"\t\tunsigned c = i < n ? v[i] : (unsigned)size;\n"
+	"\t\tif (size)\n\t\t\tx->size[i] = c;\n"
+	"\t\telse\n\t\t\tx->offset[i] = c;\n"
+	"\t}\n"
+	"\tif (size) {\n"
+	"\t\tx->rank = 1;\n"
+	"\t\tfor (i = 0; i < n && i < 4; i++)\n"
+	"\t\t\tif (v[i] != 1)\n\t\t\t\tx->rank = i + 1;\n"
+	"\t}\n}\n\n";
+
+static const char temp_helpers[] =
+	"/* .domain() views passed to a kernel, released after the call */\n"
+	"static __thread brt_stream *brg_temps[64];\n"
+	"static __thread unsigned brg_ntemps;\n"
+	"static inline brt_stream *brg_temp(brt_stream *s)\n{\n"
+	"\tif (brg_ntemps < 64)\n\t\tbrg_temps[brg_ntemps++] = s;\n"
+	"\treturn s;\n}\n"
+	"static inline void brg_temp_release(void)\n{\n"
+	"\twhile (brg_ntemps)\n\t\tbrt_stream_free(brg_temps[--brg_ntemps]);\n"
+	"}\n\n";
+
+static int is_type_only(const json_t *d)
+{
+	return ast_is(d, "decl") && (strcmp(ast_str(d, "storage"),
+		"typedef") == 0 || json_array_size(ast_arr(d, "vars")) == 0);
+}
+
+static void header(host_ctx *hc, strbuf *h)
+{
+	const gen_options *o = hc->g->o;
+	const char *prefix = o && o->prefix ? o->prefix : "brook";
+	const char *base = strrchr(prefix, '/');
+	char guard[256];
+	size_t i, k = 0;
+	json_t *d;
+
+	base = base ? base + 1 : prefix;
+	for (i = 0; base[i] && k < sizeof guard - 3; i++)
+		guard[k++] = isalnum((unsigned char)base[i]) ?
+			(char)toupper((unsigned char)base[i]) : '_';
+	guard[k] = 0;
+	sb_printf(h, "/* %s.h: generated by brgen; the kernels and functions "
+		"of the .br file. */\n#ifndef BRG_%s_H\n#define BRG_%s_H\n\n"
+		"#include <brt.h>\n", base, guard, guard);
+	json_array_foreach(ast_arr(hc->g->doc, "decls"), i, d)
+		if (ast_is(d, "directive") && strncmp(ast_str(d, "text"),
+				"#include", 8) == 0)
+			sb_printf(h, "%s\n", ast_str(d, "text"));
+	sb_puts(h, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+	json_array_foreach(ast_arr(hc->g->doc, "decls"), i, d)
+		if (is_type_only(d))
+			astprint_decl(h, d, NULL, 0);
+	json_array_foreach(ast_arr(hc->g->doc, "decls"), i, d) {
+		if (!ast_is(d, "func"))
+			continue;
+		if (gen_is_kernel(d)) {
+			if (ast_get(d, "body") && !json_is_null(ast_get(d,
+					"body")))
+				gen_kernel_protos(hc->g, h, d);
+		} else if (strcmp(ast_str(d, "storage"), "static") != 0 &&
+				strcmp(ast_str(d, "name"), "main") != 0 &&
+				ast_get(d, "body") && !json_is_null(ast_get(d,
+				"body"))) {
+			func_header(hc, h, d);
+			sb_puts(h, ";\n");
+		}
+	}
+	sb_puts(h, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
+}
+
+void gen_host(gen_ctx *g, strbuf *c_out, strbuf *h_out, const char *cl)
+{
+	host_ctx *hc = xcalloc(1, sizeof *hc);
+	strbuf body = {0};
+	size_t i;
+	json_t *d;
+	const char *file = json_string_value(json_array_get(ast_arr(g->doc,
+		"files"), 0));
+
+	hc->g = g;
+	hc->h.ctx = hc;
+	hc->h.expr = hook_expr;
+	hc->h.stmt = hook_stmt;
+	hc->h.decl = hook_decl;
+	json_array_foreach(ast_arr(g->doc, "decls"), i, d) {
+		line_directive(hc, &body, d);
+		astprint_decl(&body, d, &hc->h, 0);
+	}
+	if (c_out) {
+		sb_printf(c_out, "/* generated by brgen from %s */\n"
+			"#include <brt.h>\n#include <math.h>\n"
+			"#include <stdint.h>\n#include <string.h>\n\n",
+			file ? file : "a .br file");
+		gen_cpu_prelude(g, c_out);
+		if (g->help[GEN_CPU].s)
+			sb_puts(c_out, g->help[GEN_CPU].s);
+		sb_puts(c_out, "\n/* the OpenCL program of this file */\n"
+			"static const char brg_cl_source[] =\n");
+		c_string(c_out, cl);
+		sb_puts(c_out, ";\nstatic const brt_program brg_program = {\n\t\"");
+		for (; file && *file; file++) {
+			if (*file == '"' || *file == '\\')
+				sb_putc(c_out, '\\');
+			sb_putc(c_out, *file);
+		}
+		sb_puts(c_out, "\", brg_cl_source, sizeof brg_cl_source - 1\n"
+			"};\n\n");
+		sb_puts(c_out, domain_helpers);
+		if (hc->temps)
+			sb_puts(c_out, temp_helpers);
+		/* the seeds' programs declare main(argc, argv) and use
+		 * neither: not worth a warning in generated code */
+		sb_puts(c_out, "#pragma GCC diagnostic ignored "
+			"\"-Wunused-parameter\"\n\n");
+		if (body.s)
+			sb_puts(c_out, body.s);
+	}
+	if (h_out)
+		header(hc, h_out);
+	sb_free(&body);
+	free(hc);
+}

@@ -1,0 +1,306 @@
+/* gen_cpu.c - the CPU backend's code of each kernel: plain C99 in PREFIX.c
+ * over brt.h's vector structs (the body function of gen_kcode.c and the
+ * brt_cpu_fn entry points of gen_entry.c), its brt_argdesc table, its
+ * brt_kernel descriptor, and the C function with the kernel's name that
+ * host code calls. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "brook/ast.h"
+#include "brook/astprint.h"
+#include "brook/gen_int.h"
+#include "brook/type.h"
+
+void gen_entries(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn);
+void gen_group_size(gen_ctx *g, const json_t *fn, long gs[3]);
+
+static json_t *params_of(const json_t *fn)
+{
+	return ast_arr(ast_get(fn, "type"), "params");
+}
+
+static int is_void_ret(const json_t *fn)
+{
+	const json_t *ret = ast_get(ast_get(fn, "type"), "ret");
+	return !ret || json_is_null(ret) || strcmp(ast_str(ret, "t"), "void")
+		== 0;
+}
+
+void gen_cpu_prelude(gen_ctx *g, strbuf *b)
+{
+	(void)g;
+	gen_prelude_common(GEN_CPU, b);
+	sb_puts(b, "BRG_FN brg_ctx brg_noctx(void)\n{\n\tbrg_ctx r;\n"
+		"\tmemset(&r, 0, sizeof r);\n\treturn r;\n}\n");
+}
+
+/* brt_type of an element: {BRT_FLOAT, 4, 16} */
+static void elem_type(gen_ctx *g, strbuf *b, const json_t *el)
+{
+	static const char *const map[][2] = {
+		{"char", "BRT_CHAR"}, {"uchar", "BRT_UCHAR"},
+		{"short", "BRT_SHORT"}, {"ushort", "BRT_USHORT"},
+		{"int", "BRT_INT"}, {"uint", "BRT_UINT"},
+		{"float", "BRT_FLOAT"}, {"double", "BRT_DOUBLE"},
+		{"long", "BRT_LONG"}, {"ulong", "BRT_ULONG"},
+	};
+	const char *s = gen_scalar(gen_resolve(g, el));
+	size_t i;
+
+	if (s) {
+		for (i = 0; i < sizeof map / sizeof map[0]; i++)
+			if (strcmp(map[i][0], s) == 0)
+				break;
+		sb_printf(b, "{%s, %d, %zu}", i < sizeof map / sizeof map[0] ?
+			map[i][1] : "BRT_INT", gen_ncomp(gen_resolve(g, el)),
+			gen_size(g, el, NULL));
+		return;
+	}
+	sb_puts(b, "{BRT_STRUCT, 1, sizeof(");
+	gen_type(g, GEN_CPU, b, el, NULL);
+	sb_puts(b, ")}");
+}
+
+/* The brt_type expression of a stream declaration in host code. */
+void gen_cpu_type_expr(gen_ctx *g, strbuf *b, const json_t *el);
+void gen_cpu_type_expr(gen_ctx *g, strbuf *b, const json_t *el)
+{
+	strbuf t = {0};
+
+	elem_type(g, &t, el);
+	sb_printf(b, "(brt_type)%s", t.s);
+	sb_free(&t);
+}
+
+static const char *argkind(const json_t *p)
+{
+	const char *r = gen_role(p);
+
+	if (strcmp(r, "out") == 0)
+		return "BRT_ARG_OUT";
+	if (strcmp(r, "gather") == 0)
+		return "BRT_ARG_GATHER";
+	if (strcmp(r, "scatter") == 0)
+		return "BRT_ARG_SCATTER";
+	if (strcmp(r, "value") == 0)
+		return "BRT_ARG_VALUE";
+	if (strcmp(r, "reduce") == 0)
+		return "BRT_ARG_REDUCE";
+	return "BRT_ARG_IN";
+}
+
+static int declared_rank(gen_ctx *g, const json_t *p)
+{
+	const json_t *ty = gen_resolve(g, ast_get(p, "type"));
+	size_t i;
+	json_t *d;
+
+	if (strcmp(ast_str(ty, "t"), "stream") == 0) {
+		/* a<> takes any rank */
+		json_array_foreach(ast_arr(ty, "dims"), i, d)
+			if (json_is_null(d))
+				return 0;
+	}
+	return gen_rank(g, ty);
+}
+
+static int is_stream_reduce(gen_ctx *g, const json_t *p)
+{
+	return strcmp(ast_str(gen_resolve(g, ast_get(p, "type")), "t"),
+		"stream") == 0;
+}
+
+/* The argument table and descriptor of kernel FN; VARIANT 1 for the
+ * descriptor whose reduce target is the other kind (stream for a scalar
+ * declaration and the reverse). */
+static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
+{
+	const char *name = ast_str(fn, "name");
+	const char *cls = gen_kclass(fn);
+	const char *suffix = variant ? "__other" : "";
+	json_t *p;
+	size_t i;
+	long gs[3] = {1, 1, 1};
+	const char *file = "";
+	int line = 0, col = 0;
+
+	sb_printf(b, "static const brt_argdesc %s__args%s[] = {\n", name,
+		suffix);
+	json_array_foreach(params_of(fn), i, p) {
+		int rs = 0;
+		if (strcmp(gen_role(p), "reduce") == 0)
+			rs = is_stream_reduce(g, p) ^ variant;
+		sb_printf(b, "\t{%s, ", argkind(p));
+		elem_type(g, b, gen_elem(g, ast_get(p, "type")));
+		sb_printf(b, ", %d, %d},\n", declared_rank(g, p), rs);
+	}
+	if (!json_array_size(params_of(fn)))
+		sb_puts(b, "\t{BRT_ARG_VALUE, {BRT_INT, 1, 4}, 0, 0},\n");
+	sb_puts(b, "};\n");
+	if (gen_is_group(fn))
+		gen_group_size(g, fn, gs);
+	ast_at(g->doc, fn, &file, &line, &col);
+	sb_printf(b, "static const brt_kernel %s__kernel%s = {\n"
+		"\t.name = \"%s\",\n\t.program = &brg_program,\n"
+		"\t.kclass = %s,\n\t.nargs = %zu,\n\t.args = %s__args%s,\n"
+		"\t.cpu = %s__cpu,\n",
+		name, suffix, name, gen_is_group(fn) ? "BRT_KERNEL_GROUP" :
+		strcmp(cls, "reduce") == 0 ? "BRT_KERNEL_REDUCE" :
+		strcmp(cls, "scatter") == 0 ? "BRT_KERNEL_SCATTER" :
+		"BRT_KERNEL_MAP", json_array_size(params_of(fn)), name, suffix,
+		name);
+	if (strcmp(cls, "reduce") == 0 && !gen_is_group(fn))
+		sb_printf(b, "\t.combine = %s__combine,\n\t.reduce_init = %s,\n",
+			name, ast_bool(fn, "reduce") ? "BRT_REDUCE_FIRST" :
+			"BRT_REDUCE_VALUE");
+	sb_printf(b, "\t.group = {%ld, %ld, %ld},\n", gs[0], gs[1], gs[2]);
+	if (gen_is_group(fn)) {
+		size_t j, k;
+		json_t *it, *v;
+		size_t bytes = 0;
+		json_array_foreach(ast_arr(ast_get(fn, "body"), "items"), j, it)
+			json_array_foreach(ast_arr(it, "vars"), k, v)
+				if (gen_has_qual(v, "shared"))
+					bytes += gen_size(g, ast_get(v, "type"),
+						NULL);
+		sb_printf(b, "\t.shared_bytes = %zu,\n", bytes);
+	}
+	sb_puts(b, "\t.src_file = \"");
+	for (; *file; file++) {
+		if (*file == '"' || *file == '\\')
+			sb_putc(b, '\\');
+		sb_putc(b, *file);
+	}
+	sb_printf(b, "\",\n\t.src_line = %d,\n};\n", line);
+}
+
+/* The host-side C type of a kernel parameter in the wrapper. */
+static void wrapper_param(gen_ctx *g, strbuf *b, const json_t *p, int variant)
+{
+	const char *r = gen_role(p), *name = ast_str(p, "name");
+
+	if (strcmp(r, "value") == 0) {
+		astprint_type(b, gen_resolve(g, ast_get(p, "type")), name);
+	} else if (strcmp(r, "reduce") == 0 &&
+			!(is_stream_reduce(g, p) ^ variant)) {
+		char nm[160];
+		snprintf(nm, sizeof nm, "*%s", name);
+		astprint_type(b, gen_elem(g, ast_get(p, "type")), nm);
+	} else {
+		sb_printf(b, "brt_stream *%s", name);
+	}
+}
+
+static void wrapper_proto(gen_ctx *g, strbuf *b, const json_t *fn,
+	const char *fname, int exec, int variant)
+{
+	json_t *p;
+	size_t i;
+
+	sb_printf(b, "void %s(", fname);
+	if (exec)
+		sb_puts(b, "const brt_exec *brg_exec");
+	json_array_foreach(params_of(fn), i, p) {
+		if (i || exec)
+			sb_puts(b, ", ");
+		wrapper_param(g, b, p, variant);
+	}
+	if (!exec && !json_array_size(params_of(fn)))
+		sb_puts(b, "void");
+	sb_putc(b, ')');
+}
+
+/* Names of the host functions of kernel FN: K, K__exec and, for a
+ * reduction, K__other (the reduce target of the other kind). */
+void gen_kernel_protos(gen_ctx *g, strbuf *b, const json_t *fn);
+void gen_kernel_protos(gen_ctx *g, strbuf *b, const json_t *fn)
+{
+	char nm[256];
+	const char *name = ast_str(fn, "name");
+
+	if (!is_void_ret(fn))
+		return;
+	wrapper_proto(g, b, fn, name, 0, 0);
+	sb_puts(b, ";\n");
+	snprintf(nm, sizeof nm, "%s__exec", name);
+	wrapper_proto(g, b, fn, nm, 1, 0);
+	sb_puts(b, ";\n");
+	if (strcmp(gen_kclass(fn), "reduce") == 0) {
+		snprintf(nm, sizeof nm, "%s__other", name);
+		wrapper_proto(g, b, fn, nm, 0, 1);
+		sb_puts(b, ";\n");
+	}
+}
+
+static void wrapper_body(gen_ctx *g, strbuf *b, const json_t *fn,
+	int variant, const char *exec)
+{
+	json_t *p;
+	size_t i, n = json_array_size(params_of(fn));
+
+	(void)g;
+	sb_printf(b, "{\n\tbrt_arg brg_a[%zu];\n", n ? n : 1);
+	if (!n)
+		sb_puts(b, "\tbrg_a[0].value = NULL;\n");
+	json_array_foreach(params_of(fn), i, p) {
+		const char *r = gen_role(p), *name = ast_str(p, "name");
+		if (strcmp(r, "value") == 0)
+			sb_printf(b, "\tbrg_a[%zu].value = &%s;\n", i, name);
+		else if (strcmp(r, "reduce") == 0 &&
+				!(is_stream_reduce(g, p) ^ variant))
+			sb_printf(b, "\tbrg_a[%zu].target = %s;\n", i, name);
+		else
+			sb_printf(b, "\tbrg_a[%zu].s = %s;\n", i, name);
+	}
+	sb_printf(b, "\tbrt_run(&%s__kernel%s, brg_a, %s);\n}\n",
+		ast_str(fn, "name"), variant ? "__other" : "", exec);
+}
+
+static void wrappers(gen_ctx *g, strbuf *b, const json_t *fn)
+{
+	const char *name = ast_str(fn, "name");
+	char nm[256];
+	json_t *p;
+	size_t i;
+	int reduce = strcmp(gen_kclass(fn), "reduce") == 0;
+
+	/* guide 1.8: kernel.domainOffset()/domainSize() apply to the next
+	 * call of the kernel from .br host code */
+	sb_printf(b, "static brt_exec %s__domain;\n\n", name);
+	snprintf(nm, sizeof nm, "%s__exec", name);
+	wrapper_proto(g, b, fn, nm, 1, 0);
+	sb_putc(b, '\n');
+	wrapper_body(g, b, fn, 0, "brg_exec");
+	sb_putc(b, '\n');
+	wrapper_proto(g, b, fn, name, 0, 0);
+	sb_printf(b, "\n{\n\tbrt_exec brg_x = %s__domain;\n"
+		"\tmemset(&%s__domain, 0, sizeof %s__domain);\n\t%s__exec("
+		"brg_x.rank ? &brg_x : NULL", name, name, name, name);
+	json_array_foreach(params_of(fn), i, p)
+		sb_printf(b, ", %s", ast_str(p, "name"));
+	sb_puts(b, ");\n}\n\n");
+	if (reduce) {
+		snprintf(nm, sizeof nm, "%s__other", name);
+		wrapper_proto(g, b, fn, nm, 0, 1);
+		sb_putc(b, '\n');
+		wrapper_body(g, b, fn, 1, "NULL");
+		sb_putc(b, '\n');
+	}
+}
+
+/* Everything PREFIX.c holds for kernel FN, at its place in the file. */
+void gen_cpu_kernel(gen_ctx *g, strbuf *b, const json_t *fn)
+{
+	if (!gen_is_group(fn))
+		gen_body_function(g, GEN_CPU, b, fn);
+	if (!is_void_ret(fn))
+		return;
+	gen_entries(g, GEN_CPU, b, fn);
+	descriptor(g, b, fn, 0);
+	if (strcmp(gen_kclass(fn), "reduce") == 0)
+		descriptor(g, b, fn, 1);
+	sb_putc(b, '\n');
+	wrappers(g, b, fn);
+}

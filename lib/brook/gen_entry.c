@@ -1,0 +1,656 @@
+/* gen_entry.c - the entry points of every kernel on both targets: the
+ * OpenCL __kernel functions of brt.h's ABI and the brt_cpu_fn functions
+ * of the CPU backend. Both load each input element once, call the body
+ * function (gen_kcode.c) and store each output once; the only difference
+ * is who iterates (an NDRange or a loop over [begin, end)). */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "brook/ast.h"
+#include "brook/gen_int.h"
+#include "brook/type.h"
+
+void gen_load(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty,
+	const char *ptr, const char *idx);
+void gen_store(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty,
+	const char *ptr, const char *idx, const char *val);
+json_t *gen_param_names(gen_ctx *g, const json_t *fn);
+
+static const char comp[] = "xyzw";
+
+static json_t *params_of(const json_t *fn)
+{
+	return ast_arr(ast_get(fn, "type"), "params");
+}
+
+static int is_role(const json_t *p, const char *r)
+{
+	return strcmp(gen_role(p), r) == 0;
+}
+
+static int is_buffer(const json_t *p)
+{
+	return is_role(p, "in") || is_role(p, "out") || is_role(p, "gather") ||
+		is_role(p, "scatter");
+}
+
+/* The pointer type of a buffer on target T: packed 3-vectors are arrays of
+ * their scalar in OpenCL, structs bytes. */
+void gen_storage(gen_ctx *g, gen_target t, strbuf *b, const json_t *el);
+void gen_storage(gen_ctx *g, gen_target t, strbuf *b, const json_t *el)
+{
+	el = gen_resolve(g, el);
+	if (t == GEN_CL && gen_ncomp(el) == 3)
+		sb_puts(b, gen_arith_name(t, gen_scalar(el), 1));
+	else if (t == GEN_CL && !gen_scalar(el))
+		sb_puts(b, "uchar");
+	else
+		gen_type(g, t, b, el, NULL);
+}
+
+/* brg_iter_float2(v, i, d): the value of an iterator element. */
+static const char *iter_helper(gen_ctx *g, gen_target t, const json_t *el)
+{
+	static char fname[64];
+	const char *T = gen_arith_name(t, "float", gen_ncomp(el));
+	int n = gen_ncomp(el), k;
+	strbuf *h = &g->help[t];
+
+	snprintf(fname, sizeof fname, "brg_iter_%s", T);
+	if (json_object_get(g->done[t], fname))
+		return fname;
+	json_object_set_new(g->done[t], fname, json_true());
+	sb_printf(h, "%s%s %s(const brt_view *v, %s i, const %s *d) {",
+		t == GEN_CPU ? "static inline " : "", T, fname,
+		t == GEN_CL ? "long" : "int64_t", t == GEN_CL ? "long" :
+		"int64_t");
+	if (n == 1) {
+		sb_puts(h, " return brg_iter1(v, i, d, 0); }\n");
+		return fname;
+	}
+	sb_printf(h, " %s r;", T);
+	for (k = 0; k < n; k++)
+		sb_printf(h, " r.%c = brg_iter1(v, i, d, %d);", comp[k], k);
+	sb_puts(h, " return r; }\n");
+	return fname;
+}
+
+/* The expression reading input P at domain point INDEX_VAR. */
+static void input_value(gen_ctx *g, gen_target t, strbuf *b, const json_t *p,
+	const char *ivar)
+{
+	const json_t *el = gen_elem(g, ast_get(p, "type"));
+	const char *name = ast_str(p, "name");
+	char idx[256];
+
+	snprintf(idx, sizeof idx, "brg_idx(&%s_v, %s, brg_d)", name, ivar);
+	if (gen_scalar(el) && strcmp(gen_scalar(el), "float") == 0) {
+		/* an iterator stream may be bound to any float input */
+		sb_printf(b, "%s_v.map == 3 ? %s(&%s_v, %s, brg_d) : ", name,
+			iter_helper(g, t, el), name, ivar);
+	}
+	gen_load(g, t, b, el, name, idx);
+}
+
+/* OpenCL: the kernel's parameters (brt.h: ARGS, then dom and off). */
+static void cl_params(gen_ctx *g, strbuf *b, const json_t *fn)
+{
+	json_t *p;
+	size_t i;
+
+	json_array_foreach(params_of(fn), i, p) {
+		const char *name = ast_str(p, "name");
+		const json_t *el = gen_elem(g, ast_get(p, "type"));
+		sb_puts(b, i ? ",\n\t" : "\n\t");
+		if (is_buffer(p)) {
+			sb_puts(b, "__global ");
+			if (is_role(p, "in") || is_role(p, "gather"))
+				sb_puts(b, "const ");
+			gen_storage(g, GEN_CL, b, el);
+			sb_printf(b, " *%s, const brt_view %s_v", name, name);
+		} else {
+			sb_puts(b, "const ");
+			gen_type(g, GEN_CL, b, gen_resolve(g, ast_get(p,
+				"type")), name);
+		}
+	}
+}
+
+/* CPU: the arguments out of a brt_cpu_call. Views are copied so that both
+ * targets address them as &name_v. */
+static void cpu_unpack(gen_ctx *g, strbuf *b, const json_t *fn, int values_only)
+{
+	json_t *p;
+	size_t i;
+
+	json_array_foreach(params_of(fn), i, p) {
+		const char *name = ast_str(p, "name");
+		const json_t *el = gen_elem(g, ast_get(p, "type"));
+		if (is_buffer(p) && !values_only) {
+			sb_puts(b, "\t");
+			if (is_role(p, "in") || is_role(p, "gather"))
+				sb_puts(b, "const ");
+			gen_type(g, GEN_CPU, b, el, NULL);
+			sb_printf(b, " *%s = (", name);
+			if (is_role(p, "in") || is_role(p, "gather"))
+				sb_puts(b, "const ");
+			gen_type(g, GEN_CPU, b, el, NULL);
+			sb_printf(b, " *)brg_c->data[%zu];\n", i);
+			sb_printf(b, "\tconst brt_view %s_v = brg_c->views[%zu];"
+				"\n", name, i);
+			sb_printf(b, "\t(void)%s;\n\t(void)%s_v;\n", name, name);
+		} else if (is_role(p, "value")) {
+			const json_t *ty = gen_resolve(g, ast_get(p, "type"));
+			sb_puts(b, "\tconst ");
+			gen_type(g, GEN_CPU, b, ty, name);
+			sb_puts(b, " = *(const ");
+			gen_type(g, GEN_CPU, b, ty, NULL);
+			sb_printf(b, " *)brg_c->data[%zu];\n", i);
+			sb_printf(b, "\t(void)%s;\n", name);
+		}
+	}
+}
+
+static void dom_setup(gen_target t, strbuf *b)
+{
+	if (t == GEN_CL)
+		sb_puts(b,
+			"\tBRG_L brg_d[4], brg_o[4];\n"
+			"\tbrg_d[0] = dom.x; brg_d[1] = dom.y; "
+			"brg_d[2] = dom.z; brg_d[3] = dom.w;\n"
+			"\tbrg_o[0] = off.x; brg_o[1] = off.y; "
+			"brg_o[2] = off.z; brg_o[3] = off.w;\n");
+	else
+		sb_puts(b,
+			"\tBRG_L brg_d[4], brg_o[4];\n"
+			"\tint brg_k;\n"
+			"\tfor (brg_k = 0; brg_k < 4; brg_k++) {\n"
+			"\t\tbrg_d[brg_k] = brg_c->dims[brg_k];\n"
+			"\t\tbrg_o[brg_k] = brg_c->offset[brg_k];\n"
+			"\t}\n");
+}
+
+/* The call of the body at one domain point, its loads and stores. */
+static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
+	const char *ind)
+{
+	json_t *p;
+	size_t i;
+	json_t *idx = json_object_get(g->idxof, ast_str(fn, "name"));
+	int first = 1;
+
+	sb_printf(b, "%sconst brg_ctx ctx = brg_mkctx(brg_i, brg_d, brg_o);\n",
+		ind);
+	json_array_foreach(params_of(fn), i, p) {
+		const char *name = ast_str(p, "name");
+		const json_t *el = gen_elem(g, ast_get(p, "type"));
+		if (is_role(p, "in")) {
+			sb_printf(b, "%sconst ", ind);
+			gen_type(g, t, b, el, NULL);
+			sb_printf(b, " %s_e = ", name);
+			input_value(g, t, b, p, "brg_i");
+			sb_puts(b, ";\n");
+		} else if (is_role(p, "out")) {
+			sb_puts(b, ind);
+			gen_type(g, t, b, el, NULL);
+			sb_printf(b, " %s_e;\n", name);
+		}
+	}
+	sb_printf(b, "%s%s__body(", ind, ast_str(fn, "name"));
+	json_array_foreach(params_of(fn), i, p) {
+		const char *name = ast_str(p, "name");
+		if (!first)
+			sb_puts(b, ", ");
+		first = 0;
+		if (is_role(p, "in"))
+			sb_printf(b, "%s_e", name);
+		else if (is_role(p, "out"))
+			sb_printf(b, "&%s_e", name);
+		else if (is_role(p, "gather") || is_role(p, "scatter"))
+			sb_printf(b, "%s, %s_v", name, name);
+		else
+			sb_puts(b, name);
+	}
+	json_array_foreach(params_of(fn), i, p) {
+		const char *name = ast_str(p, "name");
+		if (!json_object_get(idx, name))
+			continue;
+		if (!first)
+			sb_puts(b, ", ");
+		first = 0;
+		sb_printf(b, "brg_idxof(&%s_v, brg_i, brg_d, brg_o)", name);
+	}
+	sb_printf(b, "%sctx);\n", first ? "" : ", ");
+	json_array_foreach(params_of(fn), i, p) {
+		const char *name = ast_str(p, "name");
+		char ix[160], val[160];
+		if (!is_role(p, "out"))
+			continue;
+		snprintf(ix, sizeof ix, "brg_idx(&%s_v, brg_i, brg_d)", name);
+		snprintf(val, sizeof val, "%s_e", name);
+		sb_puts(b, ind);
+		gen_store(g, t, b, gen_elem(g, ast_get(p, "type")), name, ix,
+			val);
+		sb_puts(b, ";\n");
+	}
+}
+
+static void map_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
+{
+	const char *name = ast_str(fn, "name");
+
+	if (t == GEN_CL) {
+		sb_printf(b, "__kernel void %s(", name);
+		cl_params(g, b, fn);
+		sb_puts(b, ",\n\tconst long4 dom, const long4 off)\n{\n");
+		dom_setup(t, b);
+		sb_puts(b, "\tconst BRG_L brg_i = get_global_id(0);\n"
+			"\tif (brg_i >= brg_d[0] * brg_d[1] * brg_d[2] * "
+			"brg_d[3])\n\t\treturn;\n");
+		map_point(g, t, b, fn, "\t");
+		sb_puts(b, "}\n\n");
+		return;
+	}
+	sb_printf(b, "static void %s__cpu(const brt_cpu_call *brg_c, "
+		"int64_t brg_b, int64_t brg_e, int brg_first)\n{\n", name);
+	cpu_unpack(g, b, fn, 0);
+	dom_setup(t, b);
+	sb_puts(b, "\tint64_t brg_i;\n\t(void)brg_first;\n"
+		"\tfor (brg_i = brg_b; brg_i < brg_e; brg_i++) {\n");
+	map_point(g, t, b, fn, "\t\t");
+	sb_puts(b, "\t}\n}\n\n");
+}
+
+/* ---- GroupSize kernels -------------------------------------------------- */
+
+void gen_group_size(gen_ctx *g, const json_t *fn, long gs[3]);
+void gen_group_size(gen_ctx *g, const json_t *fn, long gs[3])
+{
+	size_t i, k;
+	json_t *a, *e;
+
+	(void)g;
+	gs[0] = gs[1] = gs[2] = 1;
+	json_array_foreach(ast_arr(fn, "attrs"), i, a) {
+		if (strcmp(ast_str(a, "name"), "GroupSize") != 0)
+			continue;
+		json_array_foreach(ast_arr(a, "args"), k, e)
+			if (k < 3 && ast_int(e, "value") > 0)
+				gs[k] = (long)ast_int(e, "value");
+	}
+}
+
+/* Shared arrays (guide 1.17.2): top-level "shared" declarations. */
+static void shared_decls(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
+	const char *ind)
+{
+	size_t i, j;
+	json_t *it, *v;
+
+	json_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it) {
+		if (!ast_is(it, "decl"))
+			continue;
+		json_array_foreach(ast_arr(it, "vars"), j, v) {
+			if (!gen_has_qual(v, "shared"))
+				continue;
+			sb_printf(b, "%s%s", ind, t == GEN_CL ? "__local " : "");
+			gen_type(g, t, b, ast_get(v, "type"), ast_str(v,
+				"name"));
+			sb_puts(b, ";\n");
+		}
+	}
+}
+
+static void set_name(json_t *names, const json_t *decl, const char *fmt,
+	const char *name)
+{
+	char k[32], v[256];
+
+	snprintf(k, sizeof k, "%lld", ast_int(decl, "id"));
+	snprintf(v, sizeof v, fmt, name);
+	json_object_set_new(names, k, json_string(v));
+}
+
+/* Top-level locals of a group kernel live across phases: declared before
+ * the first phase (per thread on the CPU). */
+static void hoisted_decls(gen_ctx *g, gen_target t, strbuf *b,
+	const json_t *fn, json_t *names, long nthreads, const char *ind)
+{
+	size_t i, j;
+	json_t *it, *v;
+
+	json_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it) {
+		if (!ast_is(it, "decl"))
+			continue;
+		json_array_foreach(ast_arr(it, "vars"), j, v) {
+			char nm[160];
+			const char *name = ast_str(v, "name");
+			if (gen_has_qual(v, "shared"))
+				continue;
+			if (t == GEN_CPU) {
+				snprintf(nm, sizeof nm, "%s[%ld]", name,
+					nthreads);
+				set_name(names, v, "%s[brg_t]", name);
+			} else {
+				snprintf(nm, sizeof nm, "%s", name);
+			}
+			sb_puts(b, ind);
+			gen_type(g, t, b, ast_get(v, "type"), nm);
+			sb_puts(b, ";\n");
+		}
+	}
+}
+
+static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
+{
+	const char *name = ast_str(fn, "name");
+	long gs[3], n;
+	gen_fn f;
+	json_t *p;
+	size_t i;
+
+	gen_group_size(g, fn, gs);
+	n = gs[0] * gs[1] * gs[2];
+	memset(&f, 0, sizeof f);
+	f.g = g;
+	f.t = t;
+	f.fn = fn;
+	f.group = 1;
+	f.names = gen_param_names(g, fn);
+	if (t == GEN_CL) {
+		sb_printf(b, "__kernel __attribute__((reqd_work_group_size("
+			"%ld, %ld, %ld))) void %s(", gs[0], gs[1], gs[2], name);
+		cl_params(g, b, fn);
+		sb_puts(b, ",\n\tconst long4 dom, const long4 off)\n{\n");
+		dom_setup(t, b);
+		shared_decls(g, t, b, fn, "\t");
+		sb_puts(b,
+			"\tconst BRG_L brg_x = get_global_id(0), "
+			"brg_y = get_global_id(1), brg_z = get_global_id(2);\n"
+			"\tconst int brg_act = brg_x < brg_d[0] && "
+			"brg_y < brg_d[1] && brg_z < brg_d[2];\n"
+			"\tconst BRG_L brg_i = brg_act ? brg_x + brg_d[0] * "
+			"(brg_y + brg_d[1] * brg_z) : 0;\n"
+			"\tconst brg_ctx ctx = brg_mkctx(brg_i, brg_d, brg_o);\n"
+			"\tconst int4 brg_ing = (int4)((int)get_local_id(0), "
+			"(int)get_local_id(1), (int)get_local_id(2), 0);\n");
+		json_array_foreach(params_of(fn), i, p) {
+			if (!is_role(p, "in"))
+				continue;
+			sb_puts(b, "\t");
+			gen_type(g, t, b, gen_elem(g, ast_get(p, "type")),
+				NULL);
+			sb_printf(b, " %s_e;\n\tif (brg_act)\n\t\t%s_e = ",
+				ast_str(p, "name"), ast_str(p, "name"));
+			input_value(g, t, b, p, "brg_i");
+			sb_puts(b, ";\n");
+			set_name(f.names, p, "%s_e", ast_str(p, "name"));
+		}
+		hoisted_decls(g, t, b, fn, f.names, n, "\t");
+		f.depth = 1;
+		gen_group_split(&f, b, ast_get(fn, "body"), "if (brg_act) {\n",
+			"}\n", "barrier(CLK_LOCAL_MEM_FENCE | "
+			"CLK_GLOBAL_MEM_FENCE);\n");
+		sb_puts(b, "}\n\n");
+		json_decref(f.names);
+		return;
+	}
+	sb_printf(b, "static void %s__cpu(const brt_cpu_call *brg_c, "
+		"int64_t brg_b, int64_t brg_e, int brg_first)\n{\n", name);
+	cpu_unpack(g, b, fn, 0);
+	dom_setup(t, b);
+	sb_printf(b,
+		"\tconst long brg_gs[3] = { %ldL, %ldL, %ldL };\n"
+		"\tBRG_L brg_gd[3], brg_g;\n"
+		"\t(void)brg_first;\n"
+		"\tfor (brg_k = 0; brg_k < 3; brg_k++)\n"
+		"\t\tbrg_gd[brg_k] = (brg_d[brg_k] + brg_gs[brg_k] - 1) / "
+		"brg_gs[brg_k];\n"
+		"\tfor (brg_g = brg_b; brg_g < brg_e; brg_g++) {\n",
+		gs[0], gs[1], gs[2]);
+	shared_decls(g, t, b, fn, "\t\t");
+	sb_printf(b, "\t\tint brg_act[%ld];\n\t\tBRG_L brg_ti[%ld];\n"
+		"\t\tint brg_t;\n", n, n);
+	json_array_foreach(params_of(fn), i, p) {
+		if (!is_role(p, "in"))
+			continue;
+		sb_puts(b, "\t\t");
+		gen_type(g, t, b, gen_elem(g, ast_get(p, "type")), NULL);
+		sb_printf(b, " %s_e[%ld];\n", ast_str(p, "name"), n);
+		set_name(f.names, p, "%s_e[brg_t]", ast_str(p, "name"));
+	}
+	hoisted_decls(g, t, b, fn, f.names, n, "\t\t");
+	sb_printf(b,
+		"\t\tfor (brg_t = 0; brg_t < %ld; brg_t++) {\n"
+		"\t\t\tconst BRG_L brg_x = brg_g %% brg_gd[0] * brg_gs[0] + "
+		"brg_t %% brg_gs[0];\n"
+		"\t\t\tconst BRG_L brg_y = brg_g / brg_gd[0] %% brg_gd[1] * "
+		"brg_gs[1] + brg_t / brg_gs[0] %% brg_gs[1];\n"
+		"\t\t\tconst BRG_L brg_z = brg_g / brg_gd[0] / brg_gd[1] * "
+		"brg_gs[2] + brg_t / brg_gs[0] / brg_gs[1];\n"
+		"\t\t\tconst BRG_L brg_i = brg_x + brg_d[0] * (brg_y + "
+		"brg_d[1] * brg_z);\n"
+		"\t\t\tbrg_act[brg_t] = brg_x < brg_d[0] && brg_y < brg_d[1] "
+		"&& brg_z < brg_d[2];\n"
+		"\t\t\tbrg_ti[brg_t] = brg_act[brg_t] ? brg_i : 0;\n"
+		"\t\t\tif (!brg_act[brg_t])\n\t\t\t\tcontinue;\n", n);
+	json_array_foreach(params_of(fn), i, p) {
+		if (!is_role(p, "in"))
+			continue;
+		sb_printf(b, "\t\t\t%s_e[brg_t] = ", ast_str(p, "name"));
+		input_value(g, t, b, p, "brg_i");
+		sb_puts(b, ";\n");
+	}
+	sb_puts(b, "\t\t}\n");
+	{
+		char open[512];
+		snprintf(open, sizeof open,
+			"for (brg_t = 0; brg_t < %ld; brg_t++) if "
+			"(brg_act[brg_t]) {\n"
+			"\t\t\tconst brg_ctx ctx = brg_mkctx(brg_ti[brg_t], "
+			"brg_d, brg_o);\n"
+			"\t\t\tconst int4 brg_ing = int4_((int)(brg_t %% "
+			"brg_gs[0]), (int)(brg_t / brg_gs[0] %% brg_gs[1]), "
+			"(int)(brg_t / brg_gs[0] / brg_gs[1]), 0);\n"
+			"\t\t\t(void)ctx;\n\t\t\t(void)brg_ing;\n", n);
+		f.depth = 2;
+		gen_group_split(&f, b, ast_get(fn, "body"), open, "}\n",
+			"/* syncGroup() */\n");
+	}
+	sb_puts(b, "\t}\n}\n\n");
+	json_decref(f.names);
+}
+
+/* ---- reductions ---------------------------------------------------------- */
+
+static const json_t *role_param(const json_t *fn, const char *role, size_t *at)
+{
+	json_t *p;
+	size_t i;
+
+	json_array_foreach(params_of(fn), i, p)
+		if (is_role(p, role)) {
+			if (at)
+				*at = i;
+			return p;
+		}
+	return NULL;
+}
+
+/* name__body(x, &acc, values.., ctx) */
+static void reduce_call(strbuf *b, const json_t *fn, const char *x,
+	const char *acc, const char *ind)
+{
+	json_t *p;
+	size_t i;
+
+	sb_printf(b, "%s%s__body(", ind, ast_str(fn, "name"));
+	json_array_foreach(params_of(fn), i, p) {
+		if (i)
+			sb_puts(b, ", ");
+		if (is_role(p, "in"))
+			sb_puts(b, x);
+		else if (is_role(p, "reduce"))
+			sb_puts(b, acc);
+		else
+			sb_puts(b, ast_str(p, "name"));
+	}
+	sb_puts(b, json_array_size(params_of(fn)) ? ", ctx);\n" : "ctx);\n");
+}
+
+static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
+	const json_t *fn)
+{
+	const char *name = ast_str(fn, "name");
+	size_t in_at = 0, r_at = 0, i;
+	const json_t *in = role_param(fn, "in", &in_at);
+	const json_t *r = role_param(fn, "reduce", &r_at), *p;
+	const json_t *el;
+
+	if (!in || !r) {
+		gen_error(g, fn, "E-gen-reduce",
+			"a reduction needs one input stream and one reduce "
+			"parameter");
+		return;
+	}
+	el = gen_elem(g, ast_get(in, "type"));
+	if (t == GEN_CL) {
+		if (!gen_scalar(el)) {
+			gen_error(g, fn, "E-gen-reduce-struct",
+				"reductions of structs are not supported");
+			return;
+		}
+		sb_printf(b, "__kernel void %s__reduce(__global const ", name);
+		gen_storage(g, t, b, el);
+		sb_puts(b, " *in, const brt_view vin, __global ");
+		gen_storage(g, t, b, el);
+		sb_puts(b, " *out, const long nout,\n\tconst long4 block, "
+			"const long chunks, __local ");
+		gen_storage(g, t, b, el);
+		sb_puts(b, " *tmp");
+		json_array_foreach(params_of(fn), i, p) {
+			if (!is_role(p, "value"))
+				continue;
+			sb_puts(b, ", const ");
+			gen_type(g, t, b, gen_resolve(g, ast_get(p, "type")),
+				ast_str(p, "name"));
+		}
+		sb_puts(b, ")\n{\n\tBRG_L brg_bd[4], brg_od[4], brg_oc[4], "
+			"brg_bc[4], brg_n, brg_lo, brg_hi, brg_j, brg_m, brg_s;\n"
+			"\tconst BRG_L brg_g = get_group_id(0), brg_o = brg_g / "
+			"chunks, brg_c = brg_g % chunks;\n"
+			"\tconst BRG_L brg_l = get_local_id(0), brg_L = "
+			"get_local_size(0);\n\tint brg_k, brg_have = 0;\n"
+			"\tconst brg_ctx ctx = brg_noctx();\n\t");
+		gen_type(g, t, b, el, NULL);
+		sb_puts(b, " brg_acc, brg_x;\n"
+			"\tbrg_bd[0] = block.x; brg_bd[1] = block.y; "
+			"brg_bd[2] = block.z; brg_bd[3] = block.w;\n"
+			"\tfor (brg_k = 0; brg_k < 4; brg_k++)\n"
+			"\t\tbrg_od[brg_k] = vin.dims[brg_k] / brg_bd[brg_k];\n"
+			"\tbrg_n = brg_bd[0] * brg_bd[1] * brg_bd[2] * brg_bd[3];\n"
+			"\tbrg_lo = brg_c * brg_n / chunks;\n"
+			"\tbrg_hi = (brg_c + 1) * brg_n / chunks;\n"
+			"\tbrg_coords(brg_o, brg_od, brg_oc);\n"
+			"\tfor (brg_j = brg_lo + brg_l; brg_j < brg_hi; brg_j += "
+			"brg_L) {\n\t\tBRG_L brg_e = vin.base;\n"
+			"\t\tbrg_coords(brg_j, brg_bd, brg_bc);\n"
+			"\t\tfor (brg_k = 0; brg_k < 4; brg_k++)\n"
+			"\t\t\tbrg_e += (brg_oc[brg_k] * brg_bd[brg_k] + "
+			"brg_bc[brg_k]) * vin.pitch[brg_k];\n\t\tbrg_x = ");
+		gen_load(g, t, b, el, "in", "brg_e");
+		sb_puts(b, ";\n\t\tif (!brg_have) {\n\t\t\tbrg_acc = brg_x;\n"
+			"\t\t\tbrg_have = 1;\n\t\t\tcontinue;\n\t\t}\n");
+		reduce_call(b, fn, "brg_x", "&brg_acc", "\t\t");
+		sb_puts(b, "\t}\n\tif (brg_have)\n\t\t");
+		gen_store(g, t, b, el, "tmp", "brg_l", "brg_acc");
+		sb_puts(b, ";\n\tbarrier(CLK_LOCAL_MEM_FENCE);\n"
+			"\tbrg_m = brg_hi - brg_lo < brg_L ? brg_hi - brg_lo : "
+			"brg_L;\n"
+			"\tfor (brg_s = 1; brg_s < brg_m; brg_s <<= 1) {\n"
+			"\t\tif (brg_l % (2 * brg_s) == 0 && brg_l + brg_s < "
+			"brg_m) {\n\t\t\tbrg_acc = ");
+		gen_load(g, t, b, el, "tmp", "brg_l");
+		sb_puts(b, ";\n\t\t\tbrg_x = ");
+		gen_load(g, t, b, el, "tmp", "brg_l + brg_s");
+		sb_puts(b, ";\n");
+		reduce_call(b, fn, "brg_x", "&brg_acc", "\t\t\t");
+		sb_puts(b, "\t\t\t");
+		gen_store(g, t, b, el, "tmp", "brg_l", "brg_acc");
+		sb_puts(b, ";\n\t\t}\n\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n\t}\n"
+			"\tif (brg_l == 0) {\n\t\tbrg_acc = ");
+		gen_load(g, t, b, el, "tmp", "0");
+		sb_puts(b, ";\n\t\t");
+		gen_store(g, t, b, el, "out", "brg_o * chunks + brg_c",
+			"brg_acc");
+		sb_puts(b, ";\n\t}\n}\n\n");
+		return;
+	}
+	/* CPU: brt.h, REDUCE: [begin, end) within one block, FIRST set */
+	sb_printf(b, "static void %s__cpu(const brt_cpu_call *brg_c, "
+		"int64_t brg_b, int64_t brg_e, int brg_first)\n{\n", name);
+	sb_puts(b, "\tconst ");
+	gen_type(g, t, b, el, NULL);
+	sb_puts(b, " *in = (const ");
+	gen_type(g, t, b, el, NULL);
+	sb_printf(b, " *)brg_c->data[%zu];\n\tconst brt_view in_v = "
+		"brg_c->views[%zu];\n\t", in_at, in_at);
+	gen_type(g, t, b, el, NULL);
+	sb_puts(b, " *brg_acc = (");
+	gen_type(g, t, b, el, NULL);
+	sb_printf(b, " *)brg_c->data[%zu];\n", r_at);
+	cpu_unpack(g, b, fn, 1);
+	sb_puts(b, "\tconst brg_ctx ctx = brg_noctx();\n"
+		"\tBRG_L brg_d[4];\n\tint64_t brg_i;\n\tint brg_k;\n"
+		"\tfor (brg_k = 0; brg_k < 4; brg_k++)\n"
+		"\t\tbrg_d[brg_k] = brg_c->dims[brg_k];\n"
+		"\tfor (brg_i = brg_b; brg_i < brg_e; brg_i++) {\n\t\tconst ");
+	gen_type(g, t, b, el, NULL);
+	sb_puts(b, " brg_x = in[brg_idx(&in_v, brg_i, brg_d)];\n"
+		"\t\tif (brg_first) {\n\t\t\t*brg_acc = brg_x;\n"
+		"\t\t\tbrg_first = 0;\n\t\t\tcontinue;\n\t\t}\n");
+	reduce_call(b, fn, "brg_x", "brg_acc", "\t\t");
+	sb_puts(b, "\t}\n}\n\n");
+	/* the combining rule: the same body on a partial result (values
+	 * the body may read are zero here: brt.h's combine has none) */
+	sb_printf(b, "static void %s__combine(const void *brg_val, "
+		"void *brg_accp)\n{\n\tconst brg_ctx ctx = brg_noctx();\n\t",
+		name);
+	gen_type(g, t, b, el, NULL);
+	sb_puts(b, " brg_x;\n");
+	json_array_foreach(params_of(fn), i, p) {
+		if (!is_role(p, "value"))
+			continue;
+		sb_puts(b, "\t");
+		gen_type(g, t, b, gen_resolve(g, ast_get(p, "type")),
+			ast_str(p, "name"));
+		sb_printf(b, ";\n\tmemset(&%s, 0, sizeof %s);\n",
+			ast_str(p, "name"), ast_str(p, "name"));
+	}
+	sb_puts(b, "\tmemcpy(&brg_x, brg_val, sizeof brg_x);\n");
+	{
+		strbuf acc = {0};
+		sb_puts(&acc, "(");
+		gen_type(g, t, &acc, el, NULL);
+		sb_puts(&acc, " *)brg_accp");
+		reduce_call(b, fn, "brg_x", acc.s, "\t");
+		sb_free(&acc);
+	}
+	sb_puts(b, "}\n\n");
+}
+
+/* Every entry point of kernel FN on target T, after its body function. */
+void gen_entries(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn);
+void gen_entries(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
+{
+	const char *cls = gen_kclass(fn);
+
+	if (gen_is_group(fn))
+		group_entry(g, t, b, fn);
+	else if (strcmp(cls, "reduce") == 0)
+		reduce_entry(g, t, b, fn);
+	else
+		map_entry(g, t, b, fn);
+}

@@ -1,0 +1,108 @@
+/* gen_int.h - what the parts of brgen share: the generator's context, the
+ * kernel-code printer (one printer, two targets: OpenCL C and the CPU
+ * backend's C99) and type helpers. Not installed; see gen.h for the API. */
+#ifndef BROOK_GEN_INT_H
+#define BROOK_GEN_INT_H
+
+#include <jansson.h>
+
+#include "brook/diag.h"
+#include "brook/gen.h"
+#include "brook/util.h"
+
+typedef enum gen_target {
+	GEN_CL,		/* OpenCL C, for the OpenCL backend */
+	GEN_CPU		/* C99, for the CPU backend (in PREFIX.c) */
+} gen_target;
+
+/* The whole run. */
+typedef struct gen_ctx {
+	const json_t *doc;
+	const gen_options *o;
+	diag_ctx *d;
+	json_t *byid;		/* "N" -> the declaration with "id": N */
+	json_t *typedefs;	/* typedef name -> its type */
+	json_t *tags;		/* struct/union tag -> its defining type */
+	json_t *done[2];	/* helper names already defined, per target */
+	strbuf help[2];		/* helper definitions, per target */
+	json_t *idxof;		/* "func id" -> object of param names that
+				   indexof() names in that function */
+	int uses_double;	/* the OpenCL program needs cl_khr_fp64 */
+	int nerrors;
+} gen_ctx;
+
+/* One function of kernel code being printed. */
+typedef struct gen_fn {
+	gen_ctx *g;
+	gen_target t;
+	const json_t *fn;	/* the "func" node */
+	json_t *names;		/* "id" -> how a name prints ("(*c)", "a_e[t]") */
+	int group;		/* a GroupSize kernel printed inline */
+	int phase_split;	/* top-level syncGroup() splits phases */
+	int depth;		/* statement nesting, for indentation */
+} gen_fn;
+
+/* --- gen.c: context, diagnostics, types -------------------------------- */
+void gen_error(gen_ctx *g, const json_t *n, const char *id,
+	const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+const json_t *gen_decl(gen_ctx *g, const json_t *idnode); /* by "ref" */
+const json_t *gen_resolve(gen_ctx *g, const json_t *ty);  /* typedefs */
+const char *gen_scalar(const json_t *ty);	/* canonical, NULL if none */
+int gen_ncomp(const json_t *ty);		/* 0 if not arithmetic */
+/* The name of an arithmetic type on target T ("float4", "signed char"). */
+const char *gen_arith_name(gen_target t, const char *scalar, int n);
+/* Prints the declaration of NAME (NULL: an abstract type) of type TY. */
+void gen_type(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty,
+	const char *name);
+/* Host layout (packed vectors, C struct rules) of an element type. */
+size_t gen_size(gen_ctx *g, const json_t *ty, size_t *align);
+/* The parameter's kernel role ("in", "out", ...); "" if none. */
+const char *gen_role(const json_t *param);
+int gen_has_qual(const json_t *n, const char *q);
+/* Element type of a stream or array parameter type; the type itself
+ * otherwise. */
+const json_t *gen_elem(gen_ctx *g, const json_t *ty);
+int gen_rank(gen_ctx *g, const json_t *ty);
+
+/* --- gen_kcode.c: kernel code, both targets ----------------------------- */
+void gen_kexpr(gen_fn *f, strbuf *b, const json_t *e);
+/* E converted to type TO (an arithmetic type): casts, splats, conversions. */
+void gen_kconv(gen_fn *f, strbuf *b, const json_t *e, const json_t *to);
+void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s);
+void gen_indent(strbuf *b, int depth);
+/* Whether the kernel code under N calls instance() (or indexof in a
+ * subkernel), syncGroup(), or indexof on a parameter. */
+int gen_uses(const json_t *n, const char *what);
+/* Helpers: defined once per target in g->help[t], named by the result. */
+const char *gen_helper_elem(gen_ctx *g, gen_target t, const char *op,
+	const json_t *ty);
+/* The body function of every kernel and subkernel: "K__body(...)". */
+void gen_body_function(gen_ctx *g, gen_target t, strbuf *b,
+	const json_t *fn);
+/* The parameters of the body function (without the ctx argument). */
+void gen_body_params(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn);
+/* Fixed prelude text shared by both targets (index arithmetic). */
+void gen_prelude_common(gen_target t, strbuf *b);
+/* Host layout loads for OpenCL structs. */
+int gen_is_group(const json_t *fn);
+void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
+	const char *thread_loop_open, const char *thread_loop_close,
+	const char *barrier);
+
+/* --- gen_cl.c ----------------------------------------------------------- */
+/* The OpenCL program: prelude, types, every kernel. */
+void gen_cl_program(gen_ctx *g, strbuf *b);
+
+/* --- gen_cpu.c ---------------------------------------------------------- */
+/* The CPU code of kernel FN: body and brt_cpu_fn entry points. */
+void gen_cpu_kernel(gen_ctx *g, strbuf *b, const json_t *fn);
+void gen_cpu_prelude(gen_ctx *g, strbuf *b);
+
+/* --- gen_c.c ------------------------------------------------------------ */
+void gen_host(gen_ctx *g, strbuf *c_out, strbuf *h_out, const char *cl);
+
+/* Iteration over the top-level kernel functions (with a body). */
+int gen_is_kernel(const json_t *n);
+const char *gen_kclass(const json_t *fn);	/* "map", "reduce", ... */
+
+#endif

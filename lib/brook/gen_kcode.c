@@ -1,0 +1,1653 @@
+/* gen_kcode.c - kernel code for both targets: one printer of kernel
+ * statements and expressions that writes OpenCL C (native vectors) or C99
+ * for the CPU backend (brt.h's vector structs and generated helpers), so
+ * the two backends compute the same thing by construction. Brook's
+ * built-in functions are generated on both sides from one definition
+ * (spec 5), never taken from a math library that defines them otherwise. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "brook/ast.h"
+#include "brook/gen_int.h"
+#include "brook/type.h"
+
+static const char comp[] = "xyzw";
+
+void gen_indent(strbuf *b, int depth)
+{
+	int i;
+	for (i = 0; i < depth; i++)
+		sb_putc(b, '\t');
+}
+
+/* ---- types ----------------------------------------------------------- */
+
+static const char *long_name(gen_target t)
+{
+	return t == GEN_CL ? "long" : "int64_t";
+}
+
+/* The struct or union a type names, printed as "struct tag". */
+static void type_base(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty)
+{
+	const char *k;
+	const json_t *r = gen_resolve(g, ty);
+
+	/* a typedef of a struct prints as its name (it may have no tag) */
+	if (strcmp(ast_str(ty, "t"), "typedef") == 0 && !gen_scalar(r)) {
+		sb_puts(b, ast_str(ty, "name"));
+		return;
+	}
+	ty = r;
+	k = ast_str(ty, "t");
+	if (gen_scalar(ty)) {
+		if (strcmp(k, "double") == 0 || strncmp(k, "double", 6) == 0)
+			g->uses_double = 1;
+		sb_puts(b, gen_arith_name(t, gen_scalar(ty), gen_ncomp(ty)));
+	} else if (strcmp(k, "struct") == 0 || strcmp(k, "union") == 0) {
+		sb_printf(b, "%s %s", k, ast_str(ty, "tag"));
+	} else if (strcmp(k, "void") == 0) {
+		sb_puts(b, "void");
+	} else if (strcmp(k, "typedef") == 0) {
+		sb_puts(b, ast_str(ty, "name"));
+	} else {
+		sb_puts(b, "int");
+	}
+}
+
+void gen_type(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty,
+	const char *name)
+{
+	const json_t *base = ty;
+	strbuf dims = {0};
+
+	if (strcmp(ast_str(gen_resolve(g, ty), "t"), "array") == 0)
+		base = gen_resolve(g, ty);
+	while (strcmp(ast_str(base, "t"), "array") == 0) {
+		const json_t *sz = ast_get(base, "size");
+		if (json_is_object(sz))
+			sb_printf(&dims, "[%lld]", ast_int(sz, "value"));
+		else
+			sb_puts(&dims, "[]");
+		base = ast_get(base, "of");
+		if (strcmp(ast_str(gen_resolve(g, base), "t"), "array") == 0)
+			base = gen_resolve(g, base);
+	}
+	type_base(g, t, b, base);
+	if (name)
+		sb_printf(b, " %s", name);
+	if (dims.s)
+		sb_puts(b, dims.s);
+	sb_free(&dims);
+}
+
+static const json_t *ety(const json_t *e)
+{
+	return ast_get(e, "ty");
+}
+
+static const char *tname(gen_target t, const json_t *ty)
+{
+	const char *s = gen_scalar(ty);
+	return s ? gen_arith_name(t, s, gen_ncomp(ty)) : "int";
+}
+
+/* A type object for scalar S with N components (static storage). */
+static json_t *mkty(const char *s, int n)
+{
+	return json_pack("{s:s}", "t", n > 1 ? ty_vector_name(s, n) : s);
+}
+
+/* The usual arithmetic conversions, extended to vectors (spec 6.3.3: the
+ * smaller type promotes to the larger; a vector widens a scalar). */
+static json_t *common_type(const json_t *a, const json_t *b)
+{
+	const char *sa = gen_scalar(a), *sb = gen_scalar(b);
+	int na = gen_ncomp(a), nb = gen_ncomp(b);
+	const char *s;
+
+	if (!sa || !sb)
+		return json_incref((json_t *)(sa ? a : b));
+	s = ty_promo_rank(sb) > ty_promo_rank(sa) ? sb : sa;
+	if (na > 1 && nb > 1 && strcmp(sa, sb) == 0)
+		s = sa;
+	return mkty(s, na > nb ? na : nb);
+}
+
+/* ---- helpers: defined once per target --------------------------------- */
+
+static int need(gen_ctx *g, gen_target t, const char *name)
+{
+	if (json_object_get(g->done[t], name))
+		return 0;
+	json_object_set_new(g->done[t], name, json_true());
+	return 1;
+}
+
+static const char *fnq(gen_target t)
+{
+	return t == GEN_CPU ? "static inline " : "";
+}
+
+/* The suffix of C's float math functions: sqrtf on the CPU; OpenCL's are
+ * overloaded. */
+static const char *msuf(gen_target t, const char *s)
+{
+	return t == GEN_CPU && strcmp(s, "float") == 0 ? "f" : "";
+}
+
+static int is_unsigned(const char *s)
+{
+	return s[0] == 'u';
+}
+
+/* spec 5: the scalar definition of built-in NAME for scalar type S. */
+static const char *scalar_builtin(gen_ctx *g, gen_target t, const char *name,
+	const char *s)
+{
+	static char fname[96];
+	const char *T = gen_arith_name(t, s, 1), *m = msuf(t, s);
+	strbuf *h = &g->help[t];
+	int flt = ty_scalar_is_float(s);
+
+	snprintf(fname, sizeof fname, "brg_f_%s_%s", name, s);
+	if (!need(g, t, fname))
+		return fname;
+	if (strcmp(s, "double") == 0)
+		g->uses_double = 1;
+	if (strcmp(name, "isnan") == 0 || strcmp(name, "isinf") == 0 ||
+			strcmp(name, "isfinite") == 0) {
+		sb_printf(h, "%sint %s(%s a) { return %s(a) ? 1 : 0; }\n",
+			fnq(t), fname, T, name);
+		return fname;
+	}
+#define ONE(body) sb_printf(h, "%s%s %s(%s a) { return %s; }\n", fnq(t), T, \
+	fname, T, body)
+#define TWO(body) sb_printf(h, "%s%s %s(%s a, %s b) { return %s; }\n", \
+	fnq(t), T, fname, T, T, body)
+#define THREE(body) sb_printf(h, \
+	"%s%s %s(%s a, %s b, %s c) { return %s; }\n", fnq(t), T, fname, T, \
+	T, T, body)
+	char body[256];
+	if (strcmp(name, "abs") == 0) {
+		if (flt)
+			snprintf(body, sizeof body, "fabs%s(a)", m);
+		else if (is_unsigned(s))
+			snprintf(body, sizeof body, "a");
+		else
+			snprintf(body, sizeof body, "(%s)(a < 0 ? -a : a)", T);
+		ONE(body);
+	} else if (strcmp(name, "sign") == 0) {
+		if (is_unsigned(s))
+			snprintf(body, sizeof body, "(%s)(a > 0)", T);
+		else
+			snprintf(body, sizeof body, "(%s)((a > 0) - (a < 0))",
+				T);
+		ONE(body);
+	} else if (strcmp(name, "frac") == 0) {
+		snprintf(body, sizeof body, "a - floor%s(a)", m);
+		ONE(body);
+	} else if (strcmp(name, "round") == 0) {
+		/* spec 5: add 0.5 and truncate (toward minus infinity) */
+		snprintf(body, sizeof body, "floor%s(a + (%s)0.5)", m, T);
+		ONE(body);
+	} else if (strcmp(name, "rsqrt") == 0) {
+		snprintf(body, sizeof body, "(%s)1 / sqrt%s(a)", T, m);
+		ONE(body);
+	} else if (strcmp(name, "normalize") == 0) {
+		snprintf(body, sizeof body, "a / fabs%s(a)", m);
+		ONE(body);
+	} else if (strcmp(name, "min") == 0) {
+		TWO("b < a ? b : a");
+	} else if (strcmp(name, "max") == 0) {
+		TWO("b > a ? b : a");
+	} else if (strcmp(name, "clamp") == 0) {
+		THREE("a < b ? b : (a > c ? c : a)");
+	} else if (strcmp(name, "lerp") == 0) {
+		/* spec 5: (1 - a)x + ay */
+		snprintf(body, sizeof body, "((%s)1 - c) * a + c * b", T);
+		THREE(body);
+	} else if (strcmp(name, "fmod") == 0 || strcmp(name, "pow") == 0 ||
+			strcmp(name, "atan2") == 0) {
+		snprintf(body, sizeof body, "%s%s(a, b)", name, m);
+		TWO(body);
+	} else if (strcmp(name, "dot") == 0) {
+		TWO("a * b");
+	} else if (strcmp(name, "length") == 0) {
+		snprintf(body, sizeof body, "fabs%s(a)", m);
+		ONE(body);
+	} else if (strcmp(name, "distance") == 0) {
+		snprintf(body, sizeof body, "fabs%s(a - b)", m);
+		TWO(body);
+	} else {
+		/* acos asin atan ceil cos exp exp2 floor log log2 sin sqrt
+		 * tan: C99 and OpenCL agree with spec 5 */
+		snprintf(body, sizeof body, "%s%s(a)", name, m);
+		ONE(body);
+	}
+#undef ONE
+#undef TWO
+#undef THREE
+	return fname;
+}
+
+/* Vector form of a built-in: component-wise over the scalar definition,
+ * or the vector rule (dot, length, distance, normalize, cross). */
+static const char *builtin_helper(gen_ctx *g, gen_target t, const char *name,
+	const char *s, int n, int nargs)
+{
+	static char fname[96];
+	char sc[96];
+	const char *V, *S;
+	strbuf *h = &g->help[t];
+	int i, k;
+
+	if (n <= 1)
+		return scalar_builtin(g, t, name, s);
+	V = ty_vector_name(s, n);
+	S = gen_arith_name(t, s, 1);
+	if (strcmp(name, "length") == 0 || strcmp(name, "distance") == 0 ||
+			strcmp(name, "normalize") == 0)
+		builtin_helper(g, t, "dot", s, n, 2);
+	if (strcmp(name, "dot") != 0 && strcmp(name, "length") != 0 &&
+			strcmp(name, "distance") != 0 &&
+			strcmp(name, "normalize") != 0 &&
+			strcmp(name, "cross") != 0)
+		snprintf(sc, sizeof sc, "%s", scalar_builtin(g, t, name, s));
+	snprintf(fname, sizeof fname, "brg_f_%s_%s", name, V);
+	if (!need(g, t, fname))
+		return fname;
+	if (strcmp(name, "dot") == 0) {
+		sb_printf(h, "%s%s %s(%s a, %s b) { return ", fnq(t), S, fname,
+			V, V);
+		for (k = 0; k < n; k++)
+			sb_printf(h, "%sa.%c * b.%c", k ? " + " : "", comp[k],
+				comp[k]);
+		sb_puts(h, "; }\n");
+	} else if (strcmp(name, "length") == 0) {
+		sb_printf(h, "%s%s %s(%s a) { return sqrt%s(brg_f_dot_%s(a, a));"
+			" }\n", fnq(t), S, fname, V, msuf(t, s), V);
+	} else if (strcmp(name, "distance") == 0) {
+		sb_printf(h, "%s%s %s(%s a, %s b) { %s d;", fnq(t), S, fname,
+			V, V, V);
+		for (k = 0; k < n; k++)
+			sb_printf(h, " d.%c = a.%c - b.%c;", comp[k], comp[k],
+				comp[k]);
+		sb_printf(h, " return sqrt%s(brg_f_dot_%s(d, d)); }\n",
+			msuf(t, s), V);
+	} else if (strcmp(name, "normalize") == 0) {
+		sb_printf(h, "%s%s %s(%s a) { %s r; %s l = sqrt%s(brg_f_dot_%s"
+			"(a, a));", fnq(t), V, fname, V, V, S, msuf(t, s), V);
+		for (k = 0; k < n; k++)
+			sb_printf(h, " r.%c = a.%c / l;", comp[k], comp[k]);
+		sb_puts(h, " return r; }\n");
+	} else if (strcmp(name, "cross") == 0) {
+		sb_printf(h, "%s%s %s(%s a, %s b) { %s r;"
+			" r.x = a.y * b.z - a.z * b.y;"
+			" r.y = a.z * b.x - a.x * b.z;"
+			" r.z = a.x * b.y - a.y * b.x; return r; }\n",
+			fnq(t), V, fname, V, V, V);
+	} else {
+		int pred = strcmp(name, "isnan") == 0 ||
+			strcmp(name, "isinf") == 0 ||
+			strcmp(name, "isfinite") == 0;
+		const char *R = pred ? ty_vector_name("int", n) : V;
+		sb_printf(h, "%s%s %s(", fnq(t), R, fname);
+		for (i = 0; i < nargs; i++)
+			sb_printf(h, "%s%s %c", i ? ", " : "", V, 'a' + i);
+		sb_printf(h, ") { %s r;", R);
+		for (k = 0; k < n; k++) {
+			sb_printf(h, " r.%c = %s(", comp[k], sc);
+			for (i = 0; i < nargs; i++)
+				sb_printf(h, "%s%c.%c", i ? ", " : "", 'a' + i,
+					comp[k]);
+			sb_puts(h, ");");
+		}
+		sb_puts(h, " return r; }\n");
+	}
+	return fname;
+}
+
+/* CPU: component-wise operators on brt.h's vector structs. KIND: 'b'
+ * binary (result V), 'r' relational (result R, 1 or 0), 'u' unary. */
+static const char *cpu_vop(gen_ctx *g, const char *opname, const char *op,
+	int kind, const json_t *vty, const json_t *rty)
+{
+	static char fname[96];
+	strbuf *h = &g->help[GEN_CPU];
+	const char *V = tname(GEN_CPU, vty), *R = tname(GEN_CPU, rty);
+	int n = gen_ncomp(vty), k;
+
+	snprintf(fname, sizeof fname, "brg_%s_%s%s%s", opname, V,
+		kind == 'r' ? "_" : "", kind == 'r' ? R : "");
+	if (!need(g, GEN_CPU, fname))
+		return fname;
+	if (kind == 'u')
+		sb_printf(h, "static inline %s %s(%s a) { %s r;", V, fname, V,
+			V);
+	else
+		sb_printf(h, "static inline %s %s(%s a, %s b) { %s r;",
+			kind == 'r' ? R : V, fname, V, V, kind == 'r' ? R : V);
+	for (k = 0; k < n; k++) {
+		if (kind == 'u')
+			sb_printf(h, " r.%c = %sa.%c;", comp[k], op, comp[k]);
+		else
+			sb_printf(h, " r.%c = a.%c %s b.%c;", comp[k],
+				comp[k], op, comp[k]);
+	}
+	sb_puts(h, " return r; }\n");
+	return fname;
+}
+
+/* CPU: conversion of a vector or scalar FROM to vector TO. */
+static const char *cpu_cvt(gen_ctx *g, const json_t *from, const json_t *to)
+{
+	static char fname[96];
+	strbuf *h = &g->help[GEN_CPU];
+	const char *F = tname(GEN_CPU, from), *T = tname(GEN_CPU, to);
+	const char *S = gen_arith_name(GEN_CPU, gen_scalar(to), 1);
+	int nf = gen_ncomp(from), nt = gen_ncomp(to), k;
+
+	if (nf <= 1)
+		snprintf(fname, sizeof fname, "brg_splat_%s_%s",
+			gen_scalar(from), T);
+	else
+		snprintf(fname, sizeof fname, "brg_cvt_%s_%s", F, T);
+	if (!need(g, GEN_CPU, fname))
+		return fname;
+	sb_printf(h, "static inline %s %s(%s a) { %s r;", T, fname, F, T);
+	for (k = 0; k < nt; k++) {
+		if (nf <= 1)
+			sb_printf(h, " r.%c = (%s)a;", comp[k], S);
+		else if (k < nf)
+			sb_printf(h, " r.%c = (%s)a.%c;", comp[k], S, comp[k]);
+		else
+			sb_printf(h, " r.%c = 0;", comp[k]);
+	}
+	sb_puts(h, " return r; }\n");
+	return fname;
+}
+
+static void swz_letters(const json_t *sw, char *out)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(sw, i, v)
+		out[i] = comp[json_integer_value(v) & 3];
+	out[json_array_size(sw)] = 0;
+}
+
+/* CPU: reading swizzle .LETTERS of vector V; writing it through a
+ * pointer (returns the value written). */
+static const char *cpu_swz(gen_ctx *g, const json_t *vty, const char *letters,
+	int write)
+{
+	static char fname[96];
+	strbuf *h = &g->help[GEN_CPU];
+	const char *V = tname(GEN_CPU, vty);
+	int n = (int)strlen(letters), k;
+	const char *R = gen_arith_name(GEN_CPU, gen_scalar(vty), n);
+
+	snprintf(fname, sizeof fname, "brg_%s_%s_%s", write ? "wswz" : "swz",
+		V, letters);
+	if (!need(g, GEN_CPU, fname))
+		return fname;
+	if (write) {
+		sb_printf(h, "static inline %s %s(%s *p, %s v) {", R, fname, V,
+			R);
+		for (k = 0; k < n; k++)
+			sb_printf(h, " p->%c = v.%c;", letters[k], comp[k]);
+		sb_puts(h, " return v; }\n");
+	} else {
+		sb_printf(h, "static inline %s %s(%s a) { %s r;", R, fname, V,
+			R);
+		for (k = 0; k < n; k++)
+			sb_printf(h, " r.%c = a.%c;", comp[k], letters[k]);
+		sb_puts(h, " return r; }\n");
+	}
+	return fname;
+}
+
+/* ---- conversions ------------------------------------------------------ */
+
+static int same_arith(const json_t *a, const json_t *b)
+{
+	const char *sa = gen_scalar(a), *sb = gen_scalar(b);
+	return sa && sb && strcmp(sa, sb) == 0 && gen_ncomp(a) == gen_ncomp(b);
+}
+
+void gen_kconv(gen_fn *f, strbuf *b, const json_t *e, const json_t *to)
+{
+	const json_t *from = ety(e);
+	int nf = gen_ncomp(from), nt = gen_ncomp(to);
+
+	if (!nf || !nt || same_arith(from, to)) {
+		gen_kexpr(f, b, e);
+		return;
+	}
+	if (nt == 1) {
+		/* a vector where a scalar is wanted: its x component */
+		sb_printf(b, "(%s)(", tname(f->t, to));
+		gen_kexpr(f, b, e);
+		sb_puts(b, nf > 1 ? ").x" : ")");
+		return;
+	}
+	if (f->t == GEN_CPU) {
+		sb_printf(b, "%s(", cpu_cvt(f->g, from, to));
+		gen_kexpr(f, b, e);
+		sb_putc(b, ')');
+		return;
+	}
+	/* OpenCL */
+	if (nf == 1) {
+		sb_printf(b, "(%s)((%s)(", tname(f->t, to),
+			gen_arith_name(GEN_CL, gen_scalar(to), 1));
+		gen_kexpr(f, b, e);
+		sb_puts(b, "))");
+	} else if (nf == nt) {
+		sb_printf(b, "convert_%s(", tname(f->t, to));
+		gen_kexpr(f, b, e);
+		sb_putc(b, ')');
+	} else if (nf < nt) {
+		int k;
+		sb_printf(b, "(%s)(convert_%s(", tname(f->t, to),
+			gen_arith_name(GEN_CL, gen_scalar(to), nf));
+		gen_kexpr(f, b, e);
+		sb_putc(b, ')');
+		for (k = nf; k < nt; k++)
+			sb_puts(b, ", 0");
+		sb_putc(b, ')');
+	} else {
+		sb_printf(b, "convert_%s((", tname(f->t, to));
+		gen_kexpr(f, b, e);
+		sb_printf(b, ").%.*s)", nt, nt == 3 ? "xyz" : "xyzw");
+	}
+}
+
+/* ---- expressions ------------------------------------------------------ */
+
+static const json_t *strip(const json_t *e)
+{
+	while (ast_is(e, "paren"))
+		e = ast_get(e, "e");
+	return e;
+}
+
+static int is_rel(const char *op)
+{
+	return strcmp(op, "<") == 0 || strcmp(op, ">") == 0 ||
+		strcmp(op, "<=") == 0 || strcmp(op, ">=") == 0 ||
+		strcmp(op, "==") == 0 || strcmp(op, "!=") == 0 ||
+		strcmp(op, "&&") == 0 || strcmp(op, "||") == 0;
+}
+
+static const char *opname(const char *op)
+{
+	static const char *const tab[][2] = {
+		{"+", "add"}, {"-", "sub"}, {"*", "mul"}, {"/", "div"},
+		{"%", "mod"}, {"&", "and"}, {"|", "or"}, {"^", "xor"},
+		{"<<", "shl"}, {">>", "shr"}, {"<", "lt"}, {">", "gt"},
+		{"<=", "le"}, {">=", "ge"}, {"==", "eq"}, {"!=", "ne"},
+		{"&&", "land"}, {"||", "lor"},
+	};
+	size_t i;
+	for (i = 0; i < sizeof tab / sizeof tab[0]; i++)
+		if (strcmp(tab[i][0], op) == 0)
+			return tab[i][1];
+	return "op";
+}
+
+/* A binary operation OP on L and R computed in type C, result type RTY. */
+static void binop(gen_fn *f, strbuf *b, const char *op, const json_t *l,
+	const json_t *r, const json_t *rty)
+{
+	json_t *c = common_type(ety(l), ety(r));
+	int vec = gen_ncomp(c) > 1;
+
+	if (!vec) {
+		gen_kexpr(f, b, l);
+		sb_printf(b, " %s ", op);
+		gen_kexpr(f, b, r);
+	} else if (is_rel(op) && gen_ncomp(rty) <= 1) {
+		/* a vector comparison where a scalar is wanted: the x
+		 * components (spec 2, relational operators) */
+		sb_puts(b, "((");
+		gen_kconv(f, b, l, c);
+		sb_printf(b, ").x %s (", op);
+		gen_kconv(f, b, r, c);
+		sb_puts(b, ").x)");
+	} else if (f->t == GEN_CL) {
+		if (is_rel(op)) {
+			/* OpenCL gives -1 for true; Brook gives 1 */
+			sb_printf(b, "convert_%s(-(", tname(f->t, rty));
+			gen_kconv(f, b, l, c);
+			sb_printf(b, " %s ", op);
+			gen_kconv(f, b, r, c);
+			sb_puts(b, "))");
+		} else {
+			gen_kconv(f, b, l, c);
+			sb_printf(b, " %s ", op);
+			gen_kconv(f, b, r, c);
+		}
+	} else {
+		const char *op2 = op;
+		if (strcmp(op, "&&") == 0)
+			op2 = "&&";
+		sb_printf(b, "%s(", cpu_vop(f->g, opname(op), op2,
+			is_rel(op) ? 'r' : 'b', c, is_rel(op) ? rty : c));
+		gen_kconv(f, b, l, c);
+		sb_puts(b, ", ");
+		gen_kconv(f, b, r, c);
+		sb_putc(b, ')');
+	}
+	json_decref(c);
+}
+
+/* The parameter a name refers to, if it is one of F's parameters. */
+static const json_t *param_of(gen_fn *f, const json_t *e)
+{
+	const json_t *d = gen_decl(f->g, strip(e));
+	return d && ast_is(d, "param") ? d : NULL;
+}
+
+/* index chains: a[i][j] -> base a, indices i, j (slowest first) */
+static const json_t *index_base(const json_t *e, const json_t **idx, int *n)
+{
+	const json_t *chain[8];
+	int k = 0, i;
+
+	e = strip(e);
+	while (ast_is(e, "index") && k < 8) {
+		chain[k++] = ast_get(e, "i");
+		e = strip(ast_get(e, "a"));
+	}
+	for (i = 0; i < k; i++)
+		idx[i] = chain[k - 1 - i];
+	*n = k;
+	return e;
+}
+
+static void idx_scalar(gen_fn *f, strbuf *b, const json_t *i)
+{
+	const char *s = gen_scalar(ety(i));
+
+	if (s && ty_scalar_is_float(s)) {
+		sb_puts(b, "brg_fi((float)(");
+		gen_kexpr(f, b, i);
+		sb_puts(b, "))");
+	} else {
+		sb_printf(b, "(%s)(", long_name(f->t));
+		gen_kexpr(f, b, i);
+		sb_putc(b, ')');
+	}
+}
+
+/* A vector index V of a gather or scatter: components x, y, z, w are the
+ * coordinates (reading 3: v.x is the column). */
+static const char *vidx_helper(gen_ctx *g, gen_target t, const json_t *vty,
+	int scatter)
+{
+	static char fname[96];
+	strbuf *h = &g->help[t];
+	const char *V = tname(t, vty);
+	int n = gen_ncomp(vty), k, flt = ty_scalar_is_float(gen_scalar(vty));
+
+	snprintf(fname, sizeof fname, "brg_%sv_%s", scatter ? "s" : "g", V);
+	if (!need(g, t, fname))
+		return fname;
+	sb_printf(h, "%s%s %s(const brt_view *v, %s i) { return brg_%sidx(v",
+		fnq(t), long_name(t), fname, V, scatter ? "s" : "g");
+	for (k = 0; k < 4; k++) {
+		if (k >= n)
+			sb_puts(h, ", 0");
+		else if (flt)
+			sb_printf(h, ", brg_fi((float)i.%c)", comp[k]);
+		else
+			sb_printf(h, ", (%s)i.%c", long_name(t), comp[k]);
+	}
+	sb_puts(h, "); }\n");
+	return fname;
+}
+
+/* The element offset of a gather or scatter access P[idx..]. */
+static void access_index(gen_fn *f, strbuf *b, const json_t *p,
+	const json_t **idx, int n, int scatter)
+{
+	const char *name = ast_str(p, "name");
+	int k;
+
+	if (n == 1 && gen_ncomp(ety(idx[0])) > 1) {
+		sb_printf(b, "%s(&%s_v, ", vidx_helper(f->g, f->t,
+			ety(idx[0]), scatter), name);
+		gen_kexpr(f, b, idx[0]);
+		sb_putc(b, ')');
+		return;
+	}
+	sb_printf(b, "brg_%sidx(&%s_v", scatter ? "s" : "g", name);
+	for (k = 0; k < 4; k++) {
+		sb_puts(b, ", ");
+		if (k < n)
+			idx_scalar(f, b, idx[n - 1 - k]);
+		else
+			sb_putc(b, '0');
+	}
+	sb_putc(b, ')');
+}
+
+/* Reads element IDX (an expression already printed) of buffer PTR holding
+ * elements of type TY. OpenCL reads 3-vectors with vload3 from the packed
+ * layout and structs field by field. */
+void gen_load(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty,
+	const char *ptr, const char *idx);
+void gen_load(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty,
+	const char *ptr, const char *idx)
+{
+	ty = gen_resolve(g, ty);
+	if (t == GEN_CL && gen_ncomp(ty) == 3)
+		sb_printf(b, "vload3(%s, %s)", idx, ptr);
+	else if (t == GEN_CL && !gen_scalar(ty))
+		sb_printf(b, "brg_ld_%s(%s, %s)", ast_str(ty, "tag"), ptr, idx);
+	else
+		sb_printf(b, "%s[%s]", ptr, idx);
+}
+
+void gen_store(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty,
+	const char *ptr, const char *idx, const char *val);
+void gen_store(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty,
+	const char *ptr, const char *idx, const char *val)
+{
+	ty = gen_resolve(g, ty);
+	if (t == GEN_CL && gen_ncomp(ty) == 3)
+		sb_printf(b, "vstore3(%s, %s, %s)", val, idx, ptr);
+	else if (t == GEN_CL && !gen_scalar(ty))
+		sb_printf(b, "brg_st_%s(%s, %s, %s)", ast_str(ty, "tag"), ptr,
+			idx, val);
+	else
+		sb_printf(b, "%s[%s] = %s", ptr, idx, val);
+}
+
+static void gather_read(gen_fn *f, strbuf *b, const json_t *p,
+	const json_t **idx, int n)
+{
+	strbuf ix = {0};
+	char ptr[160];
+
+	access_index(f, &ix, p, idx, n, 0);
+	snprintf(ptr, sizeof ptr, "%s", ast_str(p, "name"));
+	gen_load(f->g, f->t, b, gen_elem(f->g, ast_get(p, "type")), ptr, ix.s);
+	sb_free(&ix);
+}
+
+/* out T s[] ... s[i] = v: an index outside the array drops the write. */
+static void scatter_write(gen_fn *f, strbuf *b, const json_t *p,
+	const json_t **idx, int n, const json_t *val)
+{
+	strbuf ix = {0}, v = {0};
+	const json_t *el = gen_elem(f->g, ast_get(p, "type"));
+	const char *name = ast_str(p, "name");
+
+	access_index(f, &ix, p, idx, n, 1);
+	gen_kconv(f, &v, val, el);
+	sb_printf(b, "{ %s brg_k = %s; if (brg_k >= 0) ", long_name(f->t),
+		ix.s);
+	gen_store(f->g, f->t, b, el, name, "brg_k", v.s);
+	sb_puts(b, "; }");
+	sb_free(&ix);
+	sb_free(&v);
+}
+
+static void print_name(gen_fn *f, strbuf *b, const json_t *e)
+{
+	const json_t *d = gen_decl(f->g, e);
+	const char *name = ast_str(e, "name");
+
+	if (d && f->names) {
+		char k[32];
+		json_t *m;
+		snprintf(k, sizeof k, "%lld", ast_int(d, "id"));
+		m = json_object_get(f->names, k);
+		if (json_is_string(m)) {
+			sb_puts(b, json_string_value(m));
+			return;
+		}
+	}
+	sb_puts(b, name);
+}
+
+static void print_swizzle(gen_fn *f, strbuf *b, const json_t *e)
+{
+	const json_t *base = ast_get(e, "e");
+	const json_t *sw = ast_get(e, "swizzle");
+	char letters[8];
+
+	swz_letters(sw, letters);
+	if (f->t == GEN_CPU && strlen(letters) > 1) {
+		sb_printf(b, "%s(", cpu_swz(f->g, ety(base), letters, 0));
+		gen_kexpr(f, b, base);
+		sb_putc(b, ')');
+		return;
+	}
+	gen_kexpr(f, b, base);
+	sb_printf(b, ".%s", letters);
+}
+
+static const json_t *callee(gen_fn *f, const json_t *e)
+{
+	return gen_decl(f->g, strip(ast_get(e, "fn")));
+}
+
+static const char *call_name(const json_t *e)
+{
+	const char *b = ast_str(e, "builtin");
+	return b[0] ? b : ast_str(strip(ast_get(e, "fn")), "name");
+}
+
+static void builtin_call(gen_fn *f, strbuf *b, const json_t *e)
+{
+	const char *name = call_name(e);
+	const ty_builtin *bi = ty_builtin_find(name);
+	json_t *args = ast_arr(e, "args");
+	const json_t *T = ety(e);
+	json_t *own = NULL;
+	size_t i;
+	json_t *a;
+
+	if (strcmp(name, "instance") == 0) {
+		sb_puts(b, "ctx.inst");
+		return;
+	}
+	if (strcmp(name, "instanceInGroup") == 0) {
+		sb_puts(b, f->group ? "brg_ing" : "ctx.inst");
+		return;
+	}
+	if (strcmp(name, "syncGroup") == 0) {
+		if (f->t == GEN_CL)
+			sb_puts(b, "barrier(CLK_LOCAL_MEM_FENCE | "
+				"CLK_GLOBAL_MEM_FENCE)");
+		else
+			sb_puts(b, "(void)0");
+		return;
+	}
+	if (!bi) {
+		gen_error(f->g, e, "E-gen-builtin",
+			"built-in function '%s' is not supported in kernels",
+			name);
+		return;
+	}
+	if (bi->sig == TY_B_DOT || bi->sig == TY_B_LENGTH ||
+			bi->sig == TY_B_PRED) {
+		own = json_incref((json_t *)ety(json_array_get(args, 0)));
+		for (i = 1; i < json_array_size(args); i++) {
+			json_t *c = common_type(own, ety(json_array_get(args,
+				i)));
+			json_decref(own);
+			own = c;
+		}
+		T = own;
+	}
+	if (!gen_scalar(T)) {
+		gen_error(f->g, e, "E-gen-builtin",
+			"no type for built-in function '%s'", name);
+		json_decref(own);
+		return;
+	}
+	sb_printf(b, "%s(", builtin_helper(f->g, f->t, name, gen_scalar(T),
+		gen_ncomp(T), (int)json_array_size(args)));
+	json_array_foreach(args, i, a) {
+		if (i)
+			sb_puts(b, ", ");
+		gen_kconv(f, b, a, T);
+	}
+	sb_putc(b, ')');
+	json_decref(own);
+}
+
+/* A call of another kernel or reduce function (spec 4.3: subkernels are
+ * expanded inline; here a function call the compilers inline). */
+static void sub_call(gen_fn *f, strbuf *b, const json_t *e)
+{
+	const json_t *fn = callee(f, e);
+	json_t *params = ast_arr(ast_get(fn, "type"), "params");
+	json_t *args = ast_arr(e, "args"), *p;
+	json_t *idx = json_object_get(f->g->idxof, ast_str(fn, "name"));
+	size_t i;
+	int first = 1;
+
+	sb_printf(b, "%s__body(", ast_str(fn, "name"));
+	json_array_foreach(params, i, p) {
+		const json_t *a = json_array_get(args, i);
+		const char *role = gen_role(p);
+		const json_t *ap = param_of(f, a);
+		if (!first)
+			sb_puts(b, ", ");
+		first = 0;
+		if (strcmp(role, "out") == 0 || strcmp(role, "reduce") == 0) {
+			sb_puts(b, "&(");
+			gen_kexpr(f, b, a);
+			sb_putc(b, ')');
+		} else if (strcmp(role, "gather") == 0 ||
+				strcmp(role, "scatter") == 0) {
+			if (!ap) {
+				gen_error(f->g, a, "E-gen-subkernel-array",
+					"an array argument of a subkernel must "
+					"be an array parameter");
+				continue;
+			}
+			sb_printf(b, "%s, %s_v", ast_str(ap, "name"),
+				ast_str(ap, "name"));
+		} else {
+			gen_kconv(f, b, a, strcmp(role, "in") == 0 ?
+				gen_elem(f->g, ast_get(p, "type")) :
+				gen_resolve(f->g, ast_get(p, "type")));
+		}
+	}
+	json_array_foreach(params, i, p) {
+		const json_t *a = json_array_get(args, i);
+		const json_t *ap = param_of(f, a);
+		json_t *mine = json_object_get(f->g->idxof,
+			ast_str(f->fn, "name"));
+		if (!json_object_get(idx, ast_str(p, "name")))
+			continue;
+		if (!first)
+			sb_puts(b, ", ");
+		first = 0;
+		if (ap && json_object_get(mine, ast_str(ap, "name")) &&
+				!f->group)
+			sb_printf(b, "%s__idx", ast_str(ap, "name"));
+		else
+			sb_puts(b, "brg_posf(ctx)");
+	}
+	sb_printf(b, "%sctx)", first ? "" : ", ");
+}
+
+static void call(gen_fn *f, strbuf *b, const json_t *e)
+{
+	const char *k = ast_str(e, "callee");
+	const json_t *fn = callee(f, e);
+
+	if (strcmp(k, "builtin") == 0 || (!fn && ty_builtin_find(
+			call_name(e))) || strcmp(call_name(e), "instance") == 0 ||
+			strcmp(call_name(e), "instanceInGroup") == 0 ||
+			strcmp(call_name(e), "syncGroup") == 0) {
+		builtin_call(f, b, e);
+		return;
+	}
+	if (fn && ast_is(fn, "func") && ast_get(fn, "body") &&
+			!json_is_null(ast_get(fn, "body"))) {
+		sub_call(f, b, e);
+		return;
+	}
+	gen_error(f->g, e, "E-gen-call",
+		"kernel code can call only kernels and built-in functions");
+}
+
+static void ctor(gen_fn *f, strbuf *b, const json_t *e)
+{
+	const json_t *ty = ety(e) ? ety(e) : ast_get(e, "type");
+	const char *s = gen_scalar(ty);
+	json_t *st;
+	size_t i;
+	json_t *a;
+
+	if (!s) {
+		gen_error(f->g, e, "E-gen-ctor", "not a vector constructor");
+		return;
+	}
+	st = mkty(s, 1);
+	if (f->t == GEN_CL)
+		sb_printf(b, "(%s)(", tname(f->t, ty));
+	else
+		sb_printf(b, "%s_(", tname(f->t, ty));
+	json_array_foreach(ast_arr(e, "args"), i, a) {
+		if (i)
+			sb_puts(b, ", ");
+		if (gen_ncomp(ety(a)) > 1 && f->t == GEN_CL)
+			gen_kconv(f, b, a, mkty(s, gen_ncomp(ety(a))));
+		else
+			gen_kconv(f, b, a, st);
+	}
+	sb_putc(b, ')');
+	json_decref(st);
+}
+
+static void indexof_expr(gen_fn *f, strbuf *b, const json_t *e)
+{
+	const json_t *p = param_of(f, ast_get(e, "e"));
+	json_t *mine = json_object_get(f->g->idxof, ast_str(f->fn, "name"));
+
+	if (p && json_object_get(mine, ast_str(p, "name")) && !f->group)
+		sb_printf(b, "%s__idx", ast_str(p, "name"));
+	else
+		sb_puts(b, "brg_posf(ctx)");
+}
+
+static int is_swizzle(const json_t *e)
+{
+	e = strip(e);
+	return ast_is(e, "member") && json_array_size(ast_get(e, "swizzle")) >
+		1;
+}
+
+static void assign(gen_fn *f, strbuf *b, const json_t *e)
+{
+	const char *op = ast_str(e, "op");
+	const json_t *l = strip(ast_get(e, "l")), *r = ast_get(e, "r");
+	const json_t *lt = ety(l);
+	const json_t *idx[8];
+	int n;
+	const json_t *base = index_base(l, idx, &n);
+	const json_t *p = n ? param_of(f, base) : NULL;
+	char bop[4];
+
+	snprintf(bop, sizeof bop, "%.*s", (int)strlen(op) - 1, op);
+	if (p && strcmp(gen_role(p), "scatter") == 0) {
+		if (strcmp(op, "=") != 0) {
+			gen_error(f->g, e, "E-gen-scatter-op",
+				"a scatter array takes only '=' assignments");
+			return;
+		}
+		scatter_write(f, b, p, idx, n, r);
+		return;
+	}
+	if (f->t == GEN_CPU && is_swizzle(l)) {
+		char letters[8];
+		const json_t *vb = ast_get(l, "e");
+		swz_letters(ast_get(l, "swizzle"), letters);
+		sb_printf(b, "%s(&(", cpu_swz(f->g, ety(vb), letters, 1));
+		gen_kexpr(f, b, vb);
+		sb_puts(b, "), ");
+		if (strcmp(op, "=") == 0)
+			gen_kconv(f, b, r, lt);
+		else
+			binop(f, b, bop, l, r, lt);
+		sb_putc(b, ')');
+		return;
+	}
+	if (f->t == GEN_CPU && gen_ncomp(lt) > 1 && strcmp(op, "=") != 0) {
+		gen_kexpr(f, b, l);
+		sb_puts(b, " = ");
+		binop(f, b, bop, l, r, lt);
+		return;
+	}
+	gen_kexpr(f, b, l);
+	sb_printf(b, " %s ", op);
+	if (strcmp(op, "<<=") == 0 || strcmp(op, ">>=") == 0 ||
+			!gen_ncomp(lt))
+		gen_kexpr(f, b, r);
+	else
+		gen_kconv(f, b, r, lt);
+}
+
+static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
+{
+	const char *op = ast_str(e, "op");
+	const json_t *x = ast_get(e, "e"), *ty = ety(e);
+
+	if (gen_ncomp(ety(x)) > 1 && (strcmp(op, "&") == 0 ||
+			strcmp(op, "*") == 0)) {
+		gen_error(f->g, e, "E-gen-pointer", "pointers in kernel code");
+		return;
+	}
+	if (gen_ncomp(ety(x)) <= 1 || (f->t == GEN_CL && strcmp(op, "!") != 0)) {
+		if (!postfix)
+			sb_puts(b, op);
+		gen_kexpr(f, b, x);
+		if (postfix)
+			sb_puts(b, op);
+		return;
+	}
+	if (strcmp(op, "!") == 0) {
+		if (f->t == GEN_CL) {
+			sb_printf(b, "convert_%s(-(!", tname(f->t, ty));
+			gen_kexpr(f, b, x);
+			sb_puts(b, "))");
+		} else {
+			sb_printf(b, "%s(", cpu_vop(f->g, "lnot", "!", 'u',
+				ety(x), ety(x)));
+			gen_kexpr(f, b, x);
+			sb_putc(b, ')');
+		}
+		return;
+	}
+	if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0) {
+		/* CPU vectors: (x = x +- 1), the value after; postfix forms
+		 * are only used for their effect in kernel loops */
+		json_t *one = mkty(gen_scalar(ety(x)), 1);
+		sb_putc(b, '(');
+		gen_kexpr(f, b, x);
+		sb_printf(b, " = %s(", cpu_vop(f->g, op[0] == '+' ? "add" :
+			"sub", op[0] == '+' ? "+" : "-", 'b', ety(x), ety(x)));
+		gen_kexpr(f, b, x);
+		sb_printf(b, ", %s(1)))", cpu_cvt(f->g, one, ety(x)));
+		json_decref(one);
+		return;
+	}
+	sb_printf(b, "%s(", cpu_vop(f->g, strcmp(op, "-") == 0 ? "neg" :
+		strcmp(op, "~") == 0 ? "bnot" : "pos", strcmp(op, "+") == 0 ?
+		"" : op, 'u', ety(x), ety(x)));
+	gen_kexpr(f, b, x);
+	sb_putc(b, ')');
+}
+
+/* A condition: a vector uses its x component (reading 2, with -a). */
+static void cond_expr(gen_fn *f, strbuf *b, const json_t *c)
+{
+	if (gen_ncomp(ety(c)) > 1) {
+		sb_putc(b, '(');
+		gen_kexpr(f, b, c);
+		sb_puts(b, ").x");
+	} else {
+		gen_kexpr(f, b, c);
+	}
+}
+
+void gen_kexpr(gen_fn *f, strbuf *b, const json_t *e)
+{
+	const char *k = ast_kind(e);
+
+	if (strcmp(k, "id") == 0) {
+		print_name(f, b, e);
+	} else if (strcmp(k, "int") == 0 || strcmp(k, "float") == 0 ||
+			strcmp(k, "char") == 0) {
+		const char *text = ast_str(e, "text");
+		if (strcmp(k, "float") == 0 && !strpbrk(text, "fF"))
+			f->g->uses_double = 1;
+		sb_puts(b, text);
+	} else if (strcmp(k, "string") == 0) {
+		gen_error(f->g, e, "E-gen-string",
+			"String constant in kernel not allowed");
+	} else if (strcmp(k, "binop") == 0) {
+		binop(f, b, ast_str(e, "op"), ast_get(e, "l"), ast_get(e, "r"),
+			ety(e));
+	} else if (strcmp(k, "assign") == 0) {
+		assign(f, b, e);
+	} else if (strcmp(k, "unop") == 0) {
+		unop(f, b, e, 0);
+	} else if (strcmp(k, "postfix") == 0) {
+		unop(f, b, e, 1);
+	} else if (strcmp(k, "cond") == 0) {
+		cond_expr(f, b, ast_get(e, "c"));
+		sb_puts(b, " ? ");
+		gen_kconv(f, b, ast_get(e, "t"), ety(e));
+		sb_puts(b, " : ");
+		gen_kconv(f, b, ast_get(e, "f"), ety(e));
+	} else if (strcmp(k, "comma") == 0) {
+		gen_kexpr(f, b, ast_get(e, "l"));
+		sb_puts(b, ", ");
+		gen_kexpr(f, b, ast_get(e, "r"));
+	} else if (strcmp(k, "call") == 0) {
+		call(f, b, e);
+	} else if (strcmp(k, "ctor") == 0) {
+		ctor(f, b, e);
+	} else if (strcmp(k, "index") == 0) {
+		const json_t *idx[8];
+		int n;
+		const json_t *base = index_base(e, idx, &n);
+		const json_t *p = param_of(f, base);
+		if (p && (strcmp(gen_role(p), "gather") == 0 ||
+				strcmp(gen_role(p), "scatter") == 0)) {
+			gather_read(f, b, p, idx, n);
+		} else {
+			gen_kexpr(f, b, ast_get(e, "a"));
+			sb_putc(b, '[');
+			idx_scalar(f, b, ast_get(e, "i"));
+			sb_putc(b, ']');
+		}
+	} else if (strcmp(k, "member") == 0) {
+		if (json_is_array(ast_get(e, "swizzle"))) {
+			print_swizzle(f, b, e);
+		} else {
+			gen_kexpr(f, b, ast_get(e, "e"));
+			sb_printf(b, ".%s", ast_str(e, "name"));
+		}
+	} else if (strcmp(k, "cast") == 0) {
+		const json_t *to = ety(e) ? ety(e) : ast_get(e, "type");
+		if (gen_ncomp(to) > 1 || gen_ncomp(ety(ast_get(e, "e"))) > 1) {
+			gen_kconv(f, b, ast_get(e, "e"), to);
+		} else {
+			sb_putc(b, '(');
+			gen_type(f->g, f->t, b, ast_get(e, "type"), NULL);
+			sb_puts(b, ")");
+			gen_kexpr(f, b, ast_get(e, "e"));
+		}
+	} else if (strcmp(k, "indexof") == 0) {
+		indexof_expr(f, b, e);
+	} else if (strcmp(k, "paren") == 0) {
+		sb_putc(b, '(');
+		gen_kexpr(f, b, ast_get(e, "e"));
+		sb_putc(b, ')');
+	} else {
+		gen_error(f->g, e, "E-gen-expr",
+			"'%s' expressions are not supported in kernels", k);
+	}
+}
+
+/* ---- statements ------------------------------------------------------- */
+
+static void init_list(gen_fn *f, strbuf *b, const json_t *init)
+{
+	size_t i;
+	json_t *it;
+
+	if (!ast_is(init, "initlist")) {
+		gen_kexpr(f, b, init);
+		return;
+	}
+	sb_puts(b, "{");
+	json_array_foreach(ast_arr(init, "items"), i, it) {
+		sb_puts(b, i ? ", " : " ");
+		init_list(f, b, ast_get(it, "value"));
+	}
+	sb_puts(b, " }");
+}
+
+/* A local declaration; in a split group kernel a hoisted variable only
+ * gets its initial value here (HOISTED). */
+static void local_decl(gen_fn *f, strbuf *b, const json_t *d, int hoisted)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(ast_arr(d, "vars"), i, v) {
+		const json_t *init = ast_get(v, "init");
+		const json_t *ty = gen_resolve(f->g, ast_get(v, "type"));
+		int shared = gen_has_qual(v, "shared");
+		if (shared)
+			continue;	/* declared at kernel scope */
+		if (hoisted) {
+			json_t *id;
+			if (!init || json_is_null(init))
+				continue;
+			id = json_pack("{s:s,s:I}", "k", "id", "ref",
+				(json_int_t)ast_int(v, "id"));
+			json_object_set(id, "name", ast_get(v, "name"));
+			gen_indent(b, f->depth);
+			print_name(f, b, id);
+			sb_puts(b, " = ");
+			gen_kconv(f, b, init, ty);
+			sb_puts(b, ";\n");
+			json_decref(id);
+			continue;
+		}
+		gen_indent(b, f->depth);
+		gen_type(f->g, f->t, b, ty, ast_str(v, "name"));
+		if (init && !json_is_null(init)) {
+			sb_puts(b, " = ");
+			if (ast_is(init, "initlist"))
+				init_list(f, b, init);
+			else
+				gen_kconv(f, b, init, ty);
+		}
+		sb_puts(b, ";\n");
+	}
+}
+
+static void sub_stmt(gen_fn *f, strbuf *b, const json_t *s)
+{
+	if (ast_is(s, "block")) {
+		gen_kstmt(f, b, s);
+	} else {
+		f->depth++;
+		gen_kstmt(f, b, s);
+		f->depth--;
+	}
+}
+
+static void line_directive(gen_fn *f, strbuf *b, const json_t *s)
+{
+	const char *file;
+	int line, col;
+
+	if (f->t == GEN_CPU && f->g->o && f->g->o->line_directives &&
+			ast_at(f->g->doc, s, &file, &line, &col) == 0)
+		sb_printf(b, "#line %d \"%s\"\n", line, file);
+}
+
+void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
+{
+	const char *k = ast_kind(s);
+	size_t i;
+	json_t *it;
+
+	if (!ast_is(s, "block") && !ast_is(s, "decl"))
+		line_directive(f, b, s);
+	if (strcmp(k, "block") == 0) {
+		gen_indent(b, f->depth);
+		sb_puts(b, "{\n");
+		f->depth++;
+		json_array_foreach(ast_arr(s, "items"), i, it)
+			gen_kstmt(f, b, it);
+		f->depth--;
+		gen_indent(b, f->depth);
+		sb_puts(b, "}\n");
+		return;
+	}
+	if (strcmp(k, "decl") == 0) {
+		local_decl(f, b, s, 0);
+		return;
+	}
+	if (strcmp(k, "directive") == 0) {
+		sb_printf(b, "%s\n", ast_str(s, "text"));
+		return;
+	}
+	gen_indent(b, f->depth);
+	if (strcmp(k, "expr") == 0) {
+		gen_kexpr(f, b, ast_get(s, "e"));
+		sb_puts(b, ";\n");
+	} else if (strcmp(k, "empty") == 0) {
+		sb_puts(b, ";\n");
+	} else if (strcmp(k, "if") == 0) {
+		sb_puts(b, "if (");
+		cond_expr(f, b, ast_get(s, "cond"));
+		sb_puts(b, ")\n");
+		sub_stmt(f, b, ast_get(s, "then"));
+		if (ast_get(s, "else") && !json_is_null(ast_get(s, "else"))) {
+			gen_indent(b, f->depth);
+			sb_puts(b, "else\n");
+			sub_stmt(f, b, ast_get(s, "else"));
+		}
+	} else if (strcmp(k, "while") == 0) {
+		sb_puts(b, "while (");
+		cond_expr(f, b, ast_get(s, "cond"));
+		sb_puts(b, ")\n");
+		sub_stmt(f, b, ast_get(s, "body"));
+	} else if (strcmp(k, "do") == 0) {
+		sb_puts(b, "do\n");
+		sub_stmt(f, b, ast_get(s, "body"));
+		gen_indent(b, f->depth);
+		sb_puts(b, "while (");
+		cond_expr(f, b, ast_get(s, "cond"));
+		sb_puts(b, ");\n");
+	} else if (strcmp(k, "for") == 0) {
+		const json_t *init = ast_get(s, "init");
+		if (ast_is(init, "decl")) {
+			/* for (T i = 0; ...): its own block */
+			sb_puts(b, "{\n");
+			f->depth++;
+			local_decl(f, b, init, 0);
+			gen_indent(b, f->depth);
+			init = NULL;
+		}
+		sb_puts(b, "for (");
+		if (init && !json_is_null(init))
+			gen_kexpr(f, b, init);
+		sb_puts(b, "; ");
+		if (ast_get(s, "cond") && !json_is_null(ast_get(s, "cond")))
+			cond_expr(f, b, ast_get(s, "cond"));
+		sb_puts(b, "; ");
+		if (ast_get(s, "step") && !json_is_null(ast_get(s, "step")))
+			gen_kexpr(f, b, ast_get(s, "step"));
+		sb_puts(b, ")\n");
+		sub_stmt(f, b, ast_get(s, "body"));
+		if (ast_is(ast_get(s, "init"), "decl")) {
+			f->depth--;
+			gen_indent(b, f->depth);
+			sb_puts(b, "}\n");
+		}
+	} else if (strcmp(k, "break") == 0) {
+		sb_puts(b, "break;\n");
+	} else if (strcmp(k, "continue") == 0) {
+		sb_puts(b, "continue;\n");
+	} else if (strcmp(k, "return") == 0) {
+		const json_t *e = ast_get(s, "e");
+		if (f->group) {
+			gen_error(f->g, s, "E-gen-group-return",
+				"return in a GroupSize kernel is not "
+				"supported: every thread must reach each "
+				"syncGroup()");
+			return;
+		}
+		if (e && !json_is_null(e)) {
+			sb_puts(b, "return ");
+			gen_kconv(f, b, e, gen_resolve(f->g, ast_get(ast_get(
+				f->fn, "type"), "ret")));
+			sb_puts(b, ";\n");
+		} else {
+			sb_puts(b, "return;\n");
+		}
+	} else if (strcmp(k, "switch") == 0) {
+		sb_puts(b, "switch (");
+		gen_kexpr(f, b, ast_get(s, "cond"));
+		sb_puts(b, ")\n");
+		sub_stmt(f, b, ast_get(s, "body"));
+	} else if (strcmp(k, "case") == 0) {
+		sb_puts(b, "case ");
+		gen_kexpr(f, b, ast_get(s, "e"));
+		sb_puts(b, ":\n");
+		sub_stmt(f, b, ast_get(s, "stmt"));
+	} else if (strcmp(k, "default") == 0) {
+		sb_puts(b, "default:\n");
+		sub_stmt(f, b, ast_get(s, "stmt"));
+	} else {
+		gen_error(f->g, s, "E-gen-stmt",
+			"'%s' statements are not supported in kernels", k);
+	}
+}
+
+/* ---- uses ------------------------------------------------------------- */
+
+int gen_uses(const json_t *n, const char *what)
+{
+	if (json_is_object(n)) {
+		const char *key;
+		json_t *v;
+		if (ast_is(n, "call")) {
+			const json_t *fn = strip(ast_get(n, "fn"));
+			const char *name = ast_str(n, "builtin")[0] ?
+				ast_str(n, "builtin") : ast_str(fn, "name");
+			if (strcmp(name, what) == 0)
+				return 1;
+		}
+		if (ast_is(n, what))
+			return 1;
+		json_object_foreach((json_t *)n, key, v)
+			if (strcmp(key, "ty") != 0 && strcmp(key, "at") != 0 &&
+					gen_uses(v, what))
+				return 1;
+	} else if (json_is_array(n)) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(n, i, v)
+			if (gen_uses(v, what))
+				return 1;
+	}
+	return 0;
+}
+
+/* ---- body functions --------------------------------------------------- */
+
+static void set_name(json_t *names, const json_t *decl, const char *fmt,
+	const char *name)
+{
+	char k[32], v[256];
+
+	snprintf(k, sizeof k, "%lld", ast_int(decl, "id"));
+	snprintf(v, sizeof v, fmt, name, name);
+	json_object_set_new(names, k, json_string(v));
+}
+
+void gen_body_params(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
+{
+	json_t *params = ast_arr(ast_get(fn, "type"), "params"), *p;
+	json_t *idx = json_object_get(g->idxof, ast_str(fn, "name"));
+	size_t i;
+	int first = 1;
+
+	json_array_foreach(params, i, p) {
+		const char *role = gen_role(p), *name = ast_str(p, "name");
+		const json_t *el = gen_elem(g, ast_get(p, "type"));
+		if (!first)
+			sb_puts(b, ", ");
+		first = 0;
+		if (strcmp(role, "out") == 0 || strcmp(role, "reduce") == 0) {
+			char nm[160];
+			snprintf(nm, sizeof nm, "*%s", name);
+			gen_type(g, t, b, el, nm);
+		} else if (strcmp(role, "gather") == 0 ||
+				strcmp(role, "scatter") == 0) {
+			const json_t *s = el;
+			int three = gen_ncomp(el) == 3, st = !gen_scalar(el);
+			if (t == GEN_CL)
+				sb_printf(b, "__global %s", strcmp(role,
+					"gather") == 0 ? "const " : "");
+			else if (strcmp(role, "gather") == 0)
+				sb_puts(b, "const ");
+			if (t == GEN_CL && three)
+				sb_printf(b, "%s *%s", gen_arith_name(t,
+					gen_scalar(s), 1), name);
+			else if (t == GEN_CL && st)
+				sb_printf(b, "uchar *%s", name);
+			else {
+				char nm[160];
+				snprintf(nm, sizeof nm, "*%s", name);
+				gen_type(g, t, b, el, nm);
+			}
+			sb_printf(b, ", const brt_view %s_v", name);
+		} else {
+			sb_puts(b, "const ");
+			gen_type(g, t, b, strcmp(role, "in") == 0 ? el :
+				gen_resolve(g, ast_get(p, "type")), name);
+		}
+	}
+	json_array_foreach(params, i, p) {
+		if (!json_object_get(idx, ast_str(p, "name")))
+			continue;
+		if (!first)
+			sb_puts(b, ", ");
+		first = 0;
+		sb_printf(b, "const float4 %s__idx", ast_str(p, "name"));
+	}
+	sb_printf(b, "%sconst brg_ctx ctx", first ? "" : ", ");
+}
+
+/* The names map of a function: out and reduce parameters through their
+ * pointers. */
+json_t *gen_param_names(gen_ctx *g, const json_t *fn);
+json_t *gen_param_names(gen_ctx *g, const json_t *fn)
+{
+	json_t *names = json_object(), *p;
+	size_t i;
+
+	(void)g;
+	json_array_foreach(ast_arr(ast_get(fn, "type"), "params"), i, p) {
+		const char *role = gen_role(p);
+		if (strcmp(role, "out") == 0 || strcmp(role, "reduce") == 0)
+			set_name(names, p, "(*%s)", ast_str(p, "name"));
+	}
+	return names;
+}
+
+void gen_body_function(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
+{
+	gen_fn f;
+	json_t *p;
+	size_t i;
+	const json_t *ret = gen_resolve(g, ast_get(ast_get(fn, "type"), "ret"));
+
+	memset(&f, 0, sizeof f);
+	f.g = g;
+	f.t = t;
+	f.fn = fn;
+	f.names = gen_param_names(g, fn);
+	sb_puts(b, fnq(t));
+	if (ret)
+		gen_type(g, t, b, ret, NULL);
+	else
+		sb_puts(b, "void");
+	sb_printf(b, " %s__body(", ast_str(fn, "name"));
+	gen_body_params(g, t, b, fn);
+	sb_puts(b, ")\n{\n");
+	json_array_foreach(ast_arr(ast_get(fn, "type"), "params"), i, p) {
+		sb_printf(b, "\t(void)%s;\n", ast_str(p, "name"));
+		if (strcmp(gen_role(p), "gather") == 0 ||
+				strcmp(gen_role(p), "scatter") == 0)
+			sb_printf(b, "\t(void)%s_v;\n", ast_str(p, "name"));
+	}
+	sb_puts(b, "\t(void)ctx;\n");
+	f.depth = 1;
+	{
+		json_t *it;
+		json_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it)
+			gen_kstmt(&f, b, it);
+	}
+	sb_puts(b, "}\n\n");
+	json_decref(f.names);
+}
+
+/* ---- group kernels: phases between top-level syncGroup() calls --------- */
+
+static int is_sync_stmt(const json_t *s)
+{
+	const json_t *e = strip(ast_get(s, "e"));
+	return ast_is(s, "expr") && ast_is(e, "call") &&
+		(strcmp(ast_str(e, "builtin"), "syncGroup") == 0 ||
+		strcmp(ast_str(strip(ast_get(e, "fn")), "name"),
+		"syncGroup") == 0);
+}
+
+/* Prints the body of a GroupSize kernel as phases: each phase runs for
+ * every active thread (OPEN ... CLOSE around it), BARRIER between them. A
+ * syncGroup() nested in a statement is refused: both backends run the
+ * threads of a group phase by phase (guide 1.17.7 allows it only where
+ * the whole group takes the same path; brgen asks for it at top level). */
+void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
+	const char *open, const char *close, const char *barrier)
+{
+	size_t i;
+	json_t *it;
+	int inphase = 0;
+
+	json_array_foreach(ast_arr(body, "items"), i, it) {
+		if (is_sync_stmt(it)) {
+			if (inphase) {
+				f->depth--;
+				gen_indent(b, f->depth);
+				sb_puts(b, close);
+				inphase = 0;
+			}
+			gen_indent(b, f->depth);
+			sb_puts(b, barrier);
+			continue;
+		}
+		if (!ast_is(it, "decl") && gen_uses(it, "syncGroup")) {
+			gen_error(f->g, it, "E-gen-sync-nested",
+				"syncGroup() must be a statement of the "
+				"kernel's outermost block");
+			continue;
+		}
+		if (!inphase) {
+			gen_indent(b, f->depth);
+			sb_puts(b, open);
+			f->depth++;
+			inphase = 1;
+		}
+		if (ast_is(it, "decl"))
+			local_decl(f, b, it, 1);
+		else
+			gen_kstmt(f, b, it);
+	}
+	if (inphase) {
+		f->depth--;
+		gen_indent(b, f->depth);
+		sb_puts(b, close);
+	}
+}
+
+/* ---- the common prelude: index arithmetic (brt.h, view addressing) ---- */
+
+void gen_prelude_common(gen_target t, strbuf *b)
+{
+	if (t == GEN_CL)
+		sb_puts(b, "#define BRG_FN\n#define BRG_L long\n");
+	else
+		sb_puts(b, "#define BRG_FN static inline\n"
+			"#define BRG_L int64_t\n");
+	sb_puts(b,
+"/* coordinates C of linear index I over extents D, x fastest */\n"
+"BRG_FN void brg_coords(BRG_L i, const BRG_L *d, BRG_L *c)\n"
+"{\n"
+"	c[0] = i % d[0]; i /= d[0];\n"
+"	c[1] = i % d[1]; i /= d[1];\n"
+"	c[2] = i % d[2]; c[3] = i / d[2];\n"
+"}\n"
+"/* the element of a stream argument at domain point I (brt.h, views) */\n"
+"BRG_FN BRG_L brg_idx(const brt_view *v, BRG_L i, const BRG_L *d)\n"
+"{\n"
+"	BRG_L c[4], o;\n"
+"	int k;\n"
+"	if (v->map == 0)\n"
+"		return v->base + i;\n"
+"	brg_coords(i, d, c);\n"
+"	o = v->base;\n"
+"	for (k = 0; k < 4; k++)\n"
+"		o += (v->map == 2 ? c[k] * v->dims[k] / d[k] : c[k]) * v->pitch[k];\n"
+"	return o;\n"
+"}\n"
+"/* an argument's own coordinates at domain point I */\n"
+"BRG_FN void brg_own(const brt_view *v, BRG_L i, const BRG_L *d, BRG_L *e)\n"
+"{\n"
+"	int k;\n"
+"	brg_coords(i, d, e);\n"
+"	if (v->map >= 2)\n"
+"		for (k = 0; k < 4; k++)\n"
+"			e[k] = e[k] * v->dims[k] / d[k];\n"
+"}\n"
+"/* gather: clamped to the array (an index outside reads the nearest\n"
+"   element, never outside the buffer) */\n"
+"BRG_FN BRG_L brg_gidx(const brt_view *v, BRG_L x, BRG_L y, BRG_L z, BRG_L w)\n"
+"{\n"
+"	BRG_L c[4], o = v->base;\n"
+"	int k;\n"
+"	c[0] = x; c[1] = y; c[2] = z; c[3] = w;\n"
+"	for (k = 0; k < 4; k++) {\n"
+"		BRG_L e = c[k] < 0 ? 0 : c[k] >= v->dims[k] ? v->dims[k] - 1 : c[k];\n"
+"		o += e * v->pitch[k];\n"
+"	}\n"
+"	return o;\n"
+"}\n"
+"/* scatter: -1 (the write is dropped) for an index outside the array */\n"
+"BRG_FN BRG_L brg_sidx(const brt_view *v, BRG_L x, BRG_L y, BRG_L z, BRG_L w)\n"
+"{\n"
+"	BRG_L c[4], o = v->base;\n"
+"	int k;\n"
+"	c[0] = x; c[1] = y; c[2] = z; c[3] = w;\n"
+"	for (k = 0; k < 4; k++) {\n"
+"		if (c[k] < 0 || c[k] >= v->dims[k])\n"
+"			return -1;\n"
+"		o += c[k] * v->pitch[k];\n"
+"	}\n"
+"	return o;\n"
+"}\n"
+"/* a float index: its floor, saturated to the range of BRG_L */\n"
+"BRG_FN BRG_L brg_fi(float f)\n"
+"{\n"
+"	if (!(f >= 0.0f))\n"
+"		return f <= -1.0f ? (BRG_L)-1 : 0;\n"
+"	if (f >= 9.0e18f)\n"
+"		return (BRG_L)9000000000000000000;\n"
+"	return (BRG_L)f;\n"
+"}\n"
+"typedef struct brg_ctx { int4 inst; } brg_ctx;\n"
+"BRG_FN brg_ctx brg_mkctx(BRG_L i, const BRG_L *d, const BRG_L *o)\n"
+"{\n"
+"	brg_ctx r;\n"
+"	BRG_L c[4];\n"
+"	brg_coords(i, d, c);\n"
+"	r.inst.x = (int)(c[0] + o[0]);\n"
+"	r.inst.y = (int)(c[1] + o[1]);\n"
+"	r.inst.z = (int)(c[2] + o[2]);\n"
+"	r.inst.w = (int)(c[3] + o[3]);\n"
+"	return r;\n"
+"}\n"
+"BRG_FN float4 brg_posf(brg_ctx c)\n"
+"{\n"
+"	float4 r;\n"
+"	r.x = (float)c.inst.x; r.y = (float)c.inst.y;\n"
+"	r.z = (float)c.inst.z; r.w = (float)c.inst.w;\n"
+"	return r;\n"
+"}\n"
+"/* indexof(s): the coordinates of s's element, as floats (spec 5) */\n"
+"BRG_FN float4 brg_idxof(const brt_view *v, BRG_L i, const BRG_L *d, const BRG_L *o)\n"
+"{\n"
+"	BRG_L e[4];\n"
+"	float4 r;\n"
+"	brg_own(v, i, d, e);\n"
+"	if (v->map < 2) {\n"
+"		e[0] += o[0]; e[1] += o[1]; e[2] += o[2]; e[3] += o[3];\n"
+"	}\n"
+"	r.x = (float)e[0]; r.y = (float)e[1];\n"
+"	r.z = (float)e[2]; r.w = (float)e[3];\n"
+"	return r;\n"
+"}\n"
+"/* iterator streams: component j is lo[j] + step[j] * e[rank == 1 ? 0 : j]\n"
+"   (brt.h, BRT_MAP_ITER) */\n"
+"BRG_FN float brg_iter1(const brt_view *v, BRG_L i, const BRG_L *d, int j)\n"
+"{\n"
+"	BRG_L e[4];\n"
+"	brg_own(v, i, d, e);\n"
+"	return v->lo[j] + v->step[j] * (float)e[v->rank == 1 ? 0 : j];\n"
+"}\n");
+}
