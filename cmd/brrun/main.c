@@ -683,8 +683,22 @@ static int stream_failed(brrun *r, brt_stream *s, const char *name)
 	return 1;
 }
 
-/* The identity of a reduce variable's operator ... is the caller's: an
- * output reduction with no value starts from 0 (DESIGN.md reading 8). */
+/* A reduction given no value starts from its operator's identity (the
+ * caller's value otherwise, DESIGN.md reading 8). */
+static void reduce_start(brrun *r, binding *b)
+{
+	const brt_type et = b->p->desc.type;
+	int ones;
+	double v = run_reduce_identity(r->sig.reduce_op, &ones);
+	for (unsigned c = 0; c < et.ncomp; c++)
+		if (ones)
+			memset(b->value_buf, 0xff, et.size);
+		else
+			run_put(et.scalar, b->value_buf, c, v);
+}
+
+/* Streams for every stream, gather and scatter argument; values and
+ * scalar reductions point into their bindings. */
 static int make_streams(brrun *r)
 {
 	for (unsigned i = 0; i < r->sig.nparams; i++) {
@@ -694,6 +708,8 @@ static int make_streams(brrun *r)
 			memset(b->value_buf, 0, sizeof b->value_buf);
 			if (b->has_data)
 				memcpy(b->value_buf, b->data.data, d->type.size);
+			else
+				reduce_start(r, b);
 			memcpy(b->value_init, b->value_buf, sizeof b->value_init);
 			r->args[i].value = b->value_buf;
 			continue;

@@ -443,7 +443,7 @@ static int binop_code(const char *op)
 	case B_MUL: r.F = (T)((UT)a.F * (UT)b.F); break; \
 	case B_DIV: r.F = b.F == 0 ? 0 : (S && b.F == (T)-1) ? \
 		(T)(0 - (UT)a.F) : a.F / b.F; break; \
-	case B_MOD: r.F = b.F == 0 || (S && b.F == (T)-1) ? 0 : \
+	case B_MOD: r.F = b.F == 0 ? a.F : (S && b.F == (T)-1) ? 0 : \
 		a.F % b.F; break; \
 	case B_SHL: r.F = (T)((UT)a.F << ((UT)b.F & (UT)(bits - 1))); break; \
 	case B_SHR: r.F = a.F >> ((UT)b.F & (UT)(bits - 1)); break; \
@@ -2137,42 +2137,6 @@ static long long max_id(const json_t *j, int depth)
 	return m;
 }
 
-/* The operator of the reduce variable's updates (b += a: "+="), from
- * "reduce_op" or the assignment's own operator. */
-static int find_reduce_op(const json_t *j, int depth)
-{
-	if (depth > 10000)
-		return -1;
-	if (json_is_object(j)) {
-		if (ast_is(j, "assign") && ast_get(j, "reduce_op")) {
-			const char *op = ast_str(j, "reduce_op");
-			if (!*op)
-				op = ast_str(j, "op");
-			int b = assign_code(op);
-			if (b < 0)
-				b = binop_code(op);
-			if (b >= 0 && b != B_NONE)
-				return b;
-		}
-		const char *key;
-		json_t *v;
-		json_object_foreach((json_t *)j, key, v) {
-			int b = find_reduce_op(v, depth + 1);
-			if (b >= 0)
-				return b;
-		}
-	} else if (json_is_array(j)) {
-		size_t i;
-		json_t *v;
-		json_array_foreach(j, i, v) {
-			int b = find_reduce_op(v, depth + 1);
-			if (b >= 0)
-				return b;
-		}
-	}
-	return -1;
-}
-
 run_prog *run_interp_compile(const json_t *doc, const run_sig *sig,
 	diag_ctx *d)
 {
@@ -2210,7 +2174,7 @@ run_prog *run_interp_compile(const json_t *doc, const run_sig *sig,
 		if (rp->kind == BRT_ARG_IN && p->in_arg < 0)
 			p->in_arg = i;
 	}
-	p->reduce_op = find_reduce_op(ast_get(sig->func, "body"), 0);
+	p->reduce_op = sig->reduce_op ? binop_code(sig->reduce_op) : -1;
 	if (sig->kclass == BRT_KERNEL_REDUCE) {
 		if (p->reduce_arg < 0) {
 			cfail(&c, sig->func, "a reduce kernel needs a reduce "

@@ -115,6 +115,44 @@ int run_const_int(const json_t *e, long long *v)
 	return -1;
 }
 
+/* The operator of the first update of a reduce variable in J ("+" from
+ * "reduce_op": "+="), or NULL. */
+static const char *find_reduce_op(const json_t *j, int depth)
+{
+	if (depth > 10000)
+		return NULL;
+	if (json_is_object(j)) {
+		const char *op = ast_str(j, "reduce_op");
+		size_t n = strlen(op);
+		static const char *const ops[] = {"+=", "*=", "|=", "^=", "&="};
+		for (size_t i = 0; n == 2 && i < sizeof ops / sizeof ops[0]; i++)
+			if (strcmp(op, ops[i]) == 0)
+				return ops[i][0] == '+' ? "+" : ops[i][0] == '*' ?
+					"*" : ops[i][0] == '|' ? "|" :
+					ops[i][0] == '^' ? "^" : "&";
+		const char *key;
+		json_t *v;
+		json_object_foreach((json_t *)j, key, v)
+			if ((op = find_reduce_op(v, depth + 1)))
+				return op;
+	} else if (json_is_array(j)) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(j, i, v) {
+			const char *op = find_reduce_op(v, depth + 1);
+			if (op)
+				return op;
+		}
+	}
+	return NULL;
+}
+
+double run_reduce_identity(const char *op, int *all_ones)
+{
+	*all_ones = op && strcmp(op, "&") == 0;
+	return op && strcmp(op, "*") == 0 ? 1 : 0;
+}
+
 /* The kernel called NAME: a func node with a body and "kernel" or
  * "reduce" set. */
 static const json_t *find_kernel(const json_t *doc, const char *name)
@@ -224,6 +262,7 @@ int run_sig_build(const json_t *doc, const char *name, run_sig *sig,
 	sig->reduce_init = ast_bool(f, "reduce") ? BRT_REDUCE_FIRST :
 		BRT_REDUCE_VALUE;
 	sig->group[0] = sig->group[1] = sig->group[2] = 1;
+	sig->reduce_op = find_reduce_op(ast_get(f, "body"), 0);
 	size_t i;
 	json_t *a;
 	json_array_foreach(ast_arr(f, "attrs"), i, a) {

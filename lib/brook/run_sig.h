@@ -22,6 +22,8 @@ typedef struct run_sig {
 	brt_kclass kclass;
 	brt_reduce_init reduce_init;
 	unsigned group[3];	/* GroupSize, 1 where not given */
+	const char *reduce_op;	/* a reduce variable's operator ("+"), or
+				   NULL */
 	unsigned nparams;
 	run_param *params;
 } run_sig;
@@ -31,6 +33,10 @@ typedef struct run_sig {
 int run_sig_build(const json_t *doc, const char *name, run_sig *sig,
 	diag_ctx *d);
 void run_sig_free(run_sig *sig);
+
+/* The identity of a reduce variable's operator: 1 for *, all ones for &,
+ * else 0. */
+double run_reduce_identity(const char *op, int *all_ones);
 
 /* The kernels of DOC, one name a line, for messages. */
 void run_sig_list(const json_t *doc, char *buf, size_t len);
