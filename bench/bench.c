@@ -212,3 +212,24 @@ float *bench_bodies(long n, unsigned seed)
 		p[4 * i + 3] = 0.5f + 0.25f * (p[4 * i + 3] + 1.0f);
 	return p;
 }
+
+float *bench_rows(const float *m, long n, long first, long step)
+{
+	long count = (n - first + step - 1) / step;
+	float *p = malloc((size_t)(count * n) * sizeof *p);
+
+	for (long r = 0; p && r < count; r++)
+		memcpy(p + r * n, m + (first + r * step) * n,
+			(size_t)n * sizeof *p);
+	return p;
+}
+
+void bench_put_rows(float *m, long n, long first, long step,
+	const float *rows)
+{
+	long count = (n - first + step - 1) / step;
+
+	for (long r = 0; r < count; r++)
+		memcpy(m + (first + r * step) * n, rows + r * n,
+			(size_t)n * sizeof *m);
+}

@@ -30,6 +30,8 @@ void bench_stop(struct bench *b);
 void bench_record(struct bench *b, double ms);
 /* Where it ran: BACKEND "opencl" or "cpu", DEVICE the device's name. */
 void bench_device(struct bench *b, const char *backend, const char *device);
+/* The same from libbrt's current device (brook_device.c, Brook versions). */
+void bench_brook_device(struct bench *b);
 /* Work of one run, for GB/s and GFLOP/s (0 when not meaningful). */
 void bench_work(struct bench *b, double bytes, double flops);
 /* Records a failed check with its message; the line says ok=0. */
@@ -44,6 +46,12 @@ int bench_threads(void);		/* BENCH_THREADS, else online CPUs */
 float *bench_floats(long n, unsigned seed, float lo, float hi);
 float *bench_zeros(long n);
 void bench_free(void *p);
+
+/* Rows FIRST, FIRST + STEP, ... of the N x N matrix M, as a new array;
+ * bench_put_rows stores them back (the guide's matrix slices, 1.3.2). */
+float *bench_rows(const float *m, long n, long first, long step);
+void bench_put_rows(float *m, long n, long first, long step,
+	const float *rows);
 
 /* --- reference checks (ref.c): each returns 1 when OUT is right, else
  * records why through bench_fail and returns 0. --------------------------- */

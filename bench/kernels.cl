@@ -91,31 +91,33 @@ __kernel void matmult_opt(const int n, __global const float4 *A,
 		C[(8 * y + r) * w + x] = acc[r];
 }
 
-/* 32 x 32 tiles of A and B in local memory; each work-item of a 16 x 16
- * group computes 2 x 2 elements of C */
-#define TILE 32
-__kernel void matmult_tiled(const int n, __global const float *A,
+/* matmult_tiled.br by hand: a group of 256 work-items computes a 32 x 32
+ * tile of C, each 2 x 2 elements, from 32 x 32 tiles of A and B in local
+ * memory as float4 (A: four consecutive k of a row; B: four consecutive k
+ * of a column), so a step of the inner loop is four dot products. */
+__kernel void matmult_tiled(const int n, __global const float4 *A,
 	__global const float *B, __global float *C)
 {
-	__local float As[TILE][TILE + 1], Bs[TILE][TILE + 1];
-	int tx = get_local_id(0), ty = get_local_id(1);
-	int x0 = get_group_id(0) * TILE, y0 = get_group_id(1) * TILE;
-	float c00 = 0, c01 = 0, c10 = 0, c11 = 0;
+	__local float4 As[256], Bs[256];
+	int tid = get_local_id(0), grp = get_group_id(0), tiles = n / 32;
+	int y0 = grp / tiles * 32, x0 = grp % tiles * 32;
+	int ty = tid / 16, tx = tid % 16, ar = tid / 8, ak = tid % 8;
+	int bk = 4 * (tid / 32), bc = x0 + tid % 32;
+	float c00 = 0.0f, c01 = 0.0f, c10 = 0.0f, c11 = 0.0f;
 
-	for (int k0 = 0; k0 < n; k0 += TILE) {
-		for (int r = ty; r < TILE; r += 16)
-			for (int c = tx; c < TILE; c += 16) {
-				As[r][c] = A[(y0 + r) * n + k0 + c];
-				Bs[r][c] = B[(k0 + r) * n + x0 + c];
-			}
+	for (int k0 = 0; k0 < n; k0 += 32) {
+		As[tid] = A[(y0 + ar) * (n / 4) + k0 / 4 + ak];
+		Bs[tid] = (float4)(B[(k0 + bk) * n + bc],
+			B[(k0 + bk + 1) * n + bc], B[(k0 + bk + 2) * n + bc],
+			B[(k0 + bk + 3) * n + bc]);
 		barrier(CLK_LOCAL_MEM_FENCE);
-		for (int k = 0; k < TILE; k++) {
-			float a0 = As[ty][k], a1 = As[ty + 16][k];
-			float b0 = Bs[k][tx], b1 = Bs[k][tx + 16];
-			c00 += a0 * b0;
-			c01 += a0 * b1;
-			c10 += a1 * b0;
-			c11 += a1 * b1;
+		for (int k4 = 0; k4 < 8; k4++) {
+			float4 a0 = As[ty * 8 + k4], a1 = As[(ty + 16) * 8 + k4];
+			float4 b0 = Bs[k4 * 32 + tx], b1 = Bs[k4 * 32 + tx + 16];
+			c00 += dot(a0, b0);
+			c01 += dot(a0, b1);
+			c10 += dot(a1, b0);
+			c11 += dot(a1, b1);
 		}
 		barrier(CLK_LOCAL_MEM_FENCE);
 	}

@@ -284,7 +284,7 @@ static void run_rowsum(struct ocl *o, struct bench *b)
 }
 
 /* KIND: "matmult_simple" (a point per element), "matmult_opt" (per 8 x 4
- * block) or "matmult_tiled" (32 x 32 tiles, 16 x 16 groups) */
+ * block) or "matmult_tiled" (32 x 32 tiles, groups of 256) */
 static void run_matmult_kind(struct ocl *o, struct bench *b,
 	const char *kind)
 {
@@ -296,13 +296,14 @@ static void run_matmult_kind(struct ocl *o, struct bench *b,
 	cl_mem dC = ocl_buffer(o, 4 * nn, NULL);
 	cl_kernel k = ocl_kernel(o, kind);
 	struct karg a[] = { ARG(n), ARG(dA), ARG(dB), ARG(dC) };
-	size_t g[2] = { (size_t)n, (size_t)n }, l[2] = { 16, 16 };
+	size_t g[2] = { (size_t)n, (size_t)n }, l[2] = { 256, 1 };
 
 	if (!strcmp(kind, "matmult_opt")) {
 		g[0] = (size_t)n / 4;
 		g[1] = (size_t)n / 8;
 	} else if (!strcmp(kind, "matmult_tiled")) {
-		g[0] = g[1] = (size_t)n / 2;
+		g[0] = nn / 4;
+		g[1] = 1;
 	}
 	ocl_args(o, k, a, NARGS(a));
 	ocl_time(o, k, 2, g, strcmp(kind, "matmult_tiled") ? NULL : l);

@@ -1,0 +1,45 @@
+#!/bin/sh
+# frontend.sh - times the whole front end, brpp | brparse | brcheck |
+# brgen, on the 4,000-line program of gen-big.sh (about 100 kernels):
+# the median wall time of RUNS runs (default 21) after one warm-up,
+# processes started included, as a user runs the pipeline.
+#
+#   bench/frontend.sh [RUNS]
+#
+# Prints one result line in bench.h's format (case=frontend). The tools
+# come from BROOK_TOOLS when set, else from the PATH.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+runs=${1:-21}
+tools=${BROOK_TOOLS:+$BROOK_TOOLS/}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$here/gen-big.sh" >"$work/big.br"
+lines=$(wc -l <"$work/big.br")
+
+pipeline() {
+	"${tools}brpp" "$work/big.br" | "${tools}brparse" | "${tools}brcheck" |
+		"${tools}brgen" -o "$work/big"
+}
+
+if ! pipeline 2>"$work/err"; then
+	echo "frontend: the pipeline failed on the generated program:" >&2
+	head -n 20 "$work/err" >&2
+	echo "case=frontend size=$lines impl=brook backend=host device=\"-\" runs=0 median_ms=0 min_ms=0 gbs=0 gflops=0 ok=0"
+	exit 1
+fi
+i=0
+while [ $i -lt "$runs" ]; do
+	t0=$(date +%s%N)
+	pipeline 2>/dev/null
+	t1=$(date +%s%N)
+	echo $(((t1 - t0) / 1000))
+	i=$((i + 1))
+done | sort -n | awk -v lines="$lines" -v bytes="$(wc -c <"$work/big.br")" \
+	-v cpu="$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)" '
+	{ t[NR] = $1 / 1000 }
+	END {
+		med = NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2
+		printf "case=frontend size=%d impl=brook backend=host device=\"%s\" runs=%d median_ms=%.3f min_ms=%.3f gbs=%.3f gflops=0 ok=1\n",
+			lines, cpu, NR, med, t[1], bytes / med * 1e-6
+	}'

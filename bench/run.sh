@@ -1,0 +1,167 @@
+#!/bin/sh
+# run.sh - runs every benchmark case in its three versions on the same
+# device and data, then writes the table, the CSV and the chart.
+#
+#   bench/run.sh [--profile cpu|gpu] [--bin DIR] [--out DIR] [--repeat K]
+#                [--only CASE,...] [--no-cpu] [--extra FILE]
+#
+#   --profile  the sizes: cpu (this kind of machine, the default) or gpu
+#              (large enough to fill an H100/H200)
+#   --bin      where build.sh put the programs (default: bench-build in
+#              the current folder)
+#   --out      where results go (default: --bin's folder): raw.txt (every
+#              result line), results-HOST.csv, table.md, ratios.png
+#   --repeat   run each program K times, interleaving the versions, and
+#              keep the median run (default 1; BENCH_REPEAT)
+#   --only     only these cases
+#   --no-cpu   skip the CPU rows (the CPU backend against plain C)
+#   --extra    result lines measured elsewhere, for the same table (the
+#              front end's time, cuBLAS)
+#
+# The OpenCL rows compare the Brook program (BRT_RUNTIME=opencl) with the
+# hand-written OpenCL on the device both pick (a GPU first, else a CPU).
+# The CPU rows compare the Brook program on libbrt's CPU backend
+# (BRT_RUNTIME=cpu) with plain C, both on BENCH_THREADS threads (default:
+# every online CPU; BRT_CPU_THREADS is set to the same).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+profile=cpu bin=bench-build out= repeat=${BENCH_REPEAT:-1} only= cpurows=1
+extra=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--profile) profile=$2; shift ;;
+	--bin) bin=$2; shift ;;
+	--out) out=$2; shift ;;
+	--repeat) repeat=$2; shift ;;
+	--only) only=$2; shift ;;
+	--no-cpu) cpurows= ;;
+	--extra) extra=$2; shift ;;
+	-h|--help) sed -n '2,28s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+bin=$(cd "$bin" && pwd) || exit 2
+out=${out:-$bin}
+mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 2
+threads=${BENCH_THREADS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+export BENCH_THREADS=$threads BRT_CPU_THREADS=$threads
+host=$(hostname 2>/dev/null || echo host)
+raw=$out/raw.txt
+log=$out/run.log
+: >"$raw"
+: >"$log"
+
+# The cases: NAME SIZE RUNS REPEAT-CAP, per profile. Sizes: elements, or
+# the side of a square, or the bodies (bench.h). REPEAT-CAP bounds --repeat
+# for slow cases.
+cases_cpu() {
+	cat <<'END'
+copy 16777216 9 9
+saxpy 16777216 9 9
+sum 16777216 9 9
+rowsum 4096 9 9
+matmult_simple 2048 1 1
+matmult_opt 2048 3 1
+matmult_tiled 2048 3 1
+bsearch 1048576 5 9
+mandel 2048 5 9
+nbody 8192 5 9
+stencil 4096 9 9
+chain 4096 9 9
+startup 1024 1 9
+END
+}
+cases_gpu() {
+	cat <<'END'
+copy 67108864 20 3
+saxpy 67108864 20 3
+sum 67108864 20 3
+rowsum 4096 20 3
+matmult_simple 2048 10 3
+matmult_simple 4096 5 3
+matmult_opt 2048 10 3
+matmult_opt 4096 5 3
+matmult_tiled 2048 10 3
+matmult_tiled 4096 10 3
+bsearch 16777216 20 3
+mandel 8192 10 3
+nbody 65536 10 3
+stencil 8192 20 3
+chain 4096 20 3
+startup 1024 1 9
+END
+}
+
+# One run of one version; appends its result line (or a failure line) to
+# $dest (raw.txt). IMPL: brook, opencl or c; BACKEND: opencl or cpu.
+dest=$raw
+run_one() {
+	impl=$1 backend=$2 name=$3 size=$4 runs=$5
+	case $impl in
+	brook) prog="$bin/brook-$name" ;;
+	opencl) prog="$bin/bench-opencl $name" ;;
+	c) prog="$bin/bench-c $name" ;;
+	esac
+	if [ ! -x "${prog%% *}" ]; then
+		echo "case=$name size=$size impl=$impl backend=$backend device=\"-\" runs=0 median_ms=0 min_ms=0 gbs=0 gflops=0 ok=missing" >>"$dest"
+		return
+	fi
+	echo "-- $impl/$backend $name $size $runs" >>"$log"
+	# shellcheck disable=SC2086
+	line=$(BRT_RUNTIME=$backend timeout "${BENCH_TIMEOUT:-900}" \
+		$prog "$size" "$runs" 2>>"$log" | grep '^case=' | tail -n 1)
+	[ -n "$line" ] ||
+		line="case=$name size=$size impl=$impl backend=$backend device=\"-\" runs=0 median_ms=0 min_ms=0 gbs=0 gflops=0 ok=failed"
+	echo "$line" >>"$log"
+	echo "$line" >>"$dest"
+}
+
+versions() {
+	echo "brook opencl"
+	echo "opencl opencl"
+	if [ -n "$cpurows" ]; then
+		echo "brook cpu"
+		echo "c cpu"
+	fi
+}
+
+echo "== bench: profile $profile, $threads threads, repeat $repeat, $(uptime | sed 's/.*load/load/')"
+"cases_$profile" | while read -r name size runs cap; do
+	if [ -n "$only" ]; then
+		case ",$only," in *",$name,"*) ;; *) continue ;; esac
+	fi
+	k=$repeat
+	[ "$k" -gt "$cap" ] && k=$cap
+	# startup: a first run fills the program caches, then each run is a
+	# fresh process; at least 5 of them
+	if [ "$name" = startup ]; then
+		[ "$k" -lt 5 ] && k=5
+		versions | while read -r impl backend; do
+			dest=/dev/null
+			run_one "$impl" "$backend" "$name" "$size" 1
+		done
+	fi
+	printf '   %s %s:' "$name" "$size"
+	i=0
+	while [ $i -lt "$k" ]; do
+		versions | while read -r impl backend; do
+			run_one "$impl" "$backend" "$name" "$size" "$runs"
+		done
+		i=$((i + 1))
+		printf ' %d' $i
+	done
+	echo
+done
+
+[ -n "$extra" ] && [ -f "$extra" ] && grep '^case=' "$extra" >>"$raw"
+awk -v host="$host" -v date="$(date -u +%Y-%m-%dT%H:%MZ)" \
+	-v csv="$out/results-$host.csv" -v dat="$out/ratios.dat" \
+	-f "$here/report.awk" "$raw" | tee "$out/table.md"
+if command -v gnuplot >/dev/null 2>&1 && [ -s "$out/ratios.dat" ]; then
+	gnuplot -e "dat='$out/ratios.dat'; png='$out/ratios.png'; title='brook: generated code against hand-written ($host, $profile)'" \
+		"$here/ratios.gp" && echo "chart: $out/ratios.png"
+else
+	echo "no chart: gnuplot is missing (apt-get install gnuplot-nox)"
+fi
+echo "csv: $out/results-$host.csv"
