@@ -314,6 +314,10 @@ typedef struct brt_kernel {
 					   called instead of combine, as
 					   combine_data(kernel_data, val,
 					   acc); NULL in generated code */
+	const char *cl_name;		/* the OpenCL kernel's name when it is
+					   not NAME (a kernel named like an
+					   OpenCL built-in, such as mad,
+					   is renamed); NULL: NAME */
 } brt_kernel;
 
 /* One actual argument. */
@@ -336,6 +340,7 @@ typedef struct brt_exec {
 void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
 
 /* OpenCL kernel names and parameters, for a kernel K of class:
+ * K is brt_kernel.cl_name when set, else brt_kernel.name.
  *   MAP, SCATTER: __kernel void K(ARGS, const long4 dom, const long4 off)
  *   GROUP:        same; launched with local size = GroupSize
  *   REDUCE:       __kernel void K__reduce(__global const T *in,

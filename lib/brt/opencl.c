@@ -553,7 +553,8 @@ brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int reduce,
 		return NULL;
 	}
 	char name[300];
-	snprintf(name, sizeof name, "%s%s", k->name, reduce ? "__reduce" : "");
+	snprintf(name, sizeof name, "%s%s", k->cl_name ? k->cl_name : k->name,
+		reduce ? "__reduce" : "");
 	cl_int err;
 	cl_kernel kern = cl->clCreateKernel(p->program, name, &err);
 	if (!kern) {
