@@ -270,6 +270,53 @@ static void scan_indexof(gen_ctx *g, const json_t *n, json_t *set)
 	}
 }
 
+/* OpenCL C's built-in functions and reserved words a kernel may be named
+ * after (OpenCL C 1.2, section 6.12, and 6.1.9). */
+static const char *const cl_reserved[] = {
+	"abs", "abs_diff", "acos", "acosh", "acospi", "add_sat", "all", "any",
+	"asin", "asinh", "asinpi", "atan", "atan2", "atan2pi", "atanh",
+	"atanpi", "barrier", "bitselect", "cbrt", "ceil", "clamp", "clz",
+	"copysign", "cos", "cosh", "cospi", "cross", "degrees", "distance",
+	"dot", "erf", "erfc", "exp", "exp10", "exp2", "expm1", "fabs", "fdim",
+	"floor", "fma", "fmax", "fmin", "fmod", "fract", "frexp", "hadd",
+	"hypot", "ilogb", "isequal", "isfinite", "isgreater",
+	"isgreaterequal", "isinf", "isless", "islessequal", "islessgreater",
+	"isnan", "isnormal", "isnotequal", "isordered", "isunordered",
+	"kernel", "ldexp", "length", "lgamma", "lgamma_r", "log", "log10",
+	"log1p", "log2", "logb", "mad", "mad24", "mad_hi", "mad_sat", "max",
+	"maxmag", "mem_fence", "min", "minmag", "mix", "modf", "mul24",
+	"mul_hi", "nan", "nextafter", "normalize", "popcount", "pow", "pown",
+	"powr", "printf", "radians", "read_mem_fence", "remainder", "remquo",
+	"rhadd", "rint", "rootn", "rotate", "round", "rsqrt", "select",
+	"shuffle", "shuffle2", "sign", "signbit", "sin", "sincos", "sinh",
+	"sinpi", "smoothstep", "sqrt", "step", "sub_sat", "tan", "tanh",
+	"tanpi", "tgamma", "trunc", "upsample", "write_mem_fence",
+	"prefetch", "wait_group_events", "half", "quad", "complex",
+	"imaginary", "image2d_t", "image3d_t", "sampler_t", "event_t",
+	"global", "local", "constant", "private", "read_only", "write_only",
+	"read_write", "uniform", "pipe", NULL
+};
+
+static const char *const cl_reserved_prefix[] = {
+	"convert_", "as_", "vload", "vstore", "atom_", "atomic_", "get_",
+	"native_", "half_", "fast_", "async_", "read_image", "write_image",
+	"brg_", NULL
+};
+
+const char *gen_cl_name(const char *name, char *buf, size_t len)
+{
+	size_t i;
+	int clash = 0;
+
+	for (i = 0; cl_reserved[i] && !clash; i++)
+		clash = strcmp(cl_reserved[i], name) == 0;
+	for (i = 0; cl_reserved_prefix[i] && !clash; i++)
+		clash = strncmp(cl_reserved_prefix[i], name,
+			strlen(cl_reserved_prefix[i])) == 0;
+	snprintf(buf, len, "%s%s", clash ? "brk_" : "", name);
+	return buf;
+}
+
 static int check_doc_stage(gen_ctx *g)
 {
 	const json_t *v = json_object_get(g->doc, "brast");

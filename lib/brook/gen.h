@@ -24,4 +24,9 @@ typedef struct gen_options {
 int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 	strbuf *h_out, strbuf *cl_out, diag_ctx *d);
 
+/* The name of kernel NAME in the OpenCL program: NAME itself, or
+ * "brk_NAME" when NAME is an OpenCL C built-in or reserved word (a kernel
+ * called mad, as in spec 4.1.1). Returns BUF. */
+const char *gen_cl_name(const char *name, char *buf, size_t len);
+
 #endif

@@ -156,6 +156,11 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 			name, ast_bool(fn, "reduce") ? "BRT_REDUCE_FIRST" :
 			"BRT_REDUCE_VALUE");
 	sb_printf(b, "\t.group = {%ld, %ld, %ld},\n", gs[0], gs[1], gs[2]);
+	{
+		char cln[256];
+		if (strcmp(gen_cl_name(name, cln, sizeof cln), name) != 0)
+			sb_printf(b, "\t.cl_name = \"%s\",\n", cln);
+	}
 	if (gen_is_group(fn)) {
 		size_t j, k;
 		json_t *it, *v;

@@ -240,9 +240,11 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 static void map_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 {
 	const char *name = ast_str(fn, "name");
+	char cln[256];
 
 	if (t == GEN_CL) {
-		sb_printf(b, "__kernel void %s(", name);
+		sb_printf(b, "__kernel void %s(", gen_cl_name(name, cln,
+			sizeof cln));
 		cl_params(g, b, fn);
 		sb_puts(b, ",\n\tconst long4 dom, const long4 off)\n{\n");
 		dom_setup(t, b);
@@ -348,6 +350,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	const char *name = ast_str(fn, "name");
 	long gs[3], n;
 	gen_fn f;
+	char cln[256];
 	json_t *p;
 	size_t i;
 
@@ -361,7 +364,8 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	f.names = gen_param_names(g, fn);
 	if (t == GEN_CL) {
 		sb_printf(b, "__kernel __attribute__((reqd_work_group_size("
-			"%ld, %ld, %ld))) void %s(", gs[0], gs[1], gs[2], name);
+			"%ld, %ld, %ld))) void %s(", gs[0], gs[1], gs[2],
+			gen_cl_name(name, cln, sizeof cln));
 		cl_params(g, b, fn);
 		sb_puts(b, ",\n\tconst long4 dom, const long4 off)\n{\n");
 		dom_setup(t, b);
@@ -508,6 +512,7 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 	const json_t *in = role_param(fn, "in", &in_at);
 	const json_t *r = role_param(fn, "reduce", &r_at), *p;
 	const json_t *el;
+	char cln[256];
 
 	if (!in || !r) {
 		gen_error(g, fn, "E-gen-reduce",
@@ -522,7 +527,8 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 				"reductions of structs are not supported");
 			return;
 		}
-		sb_printf(b, "__kernel void %s__reduce(__global const ", name);
+		sb_printf(b, "__kernel void %s__reduce(__global const ",
+			gen_cl_name(name, cln, sizeof cln));
 		gen_storage(g, t, b, el);
 		sb_puts(b, " *in, const brt_view vin, __global ");
 		gen_storage(g, t, b, el);
