@@ -140,6 +140,9 @@ static char *build_log(brt_device *d, cl_program prog)
 		    NULL) != CL_SUCCESS)
 		n = 0;
 	log[n] = '\0';
+	while (n > 0 && (log[n - 1] == '\n' || log[n - 1] == ' '
+		|| log[n - 1] == '\0'))
+		log[--n] = '\0';
 	return log;
 }
 

@@ -254,9 +254,9 @@ static const brt_argdesc two_out_args[] = {
 	{ BRT_ARG_IN, { BRT_FLOAT, 1, 4 }, 0, 0 },
 	{ BRT_ARG_OUT, { BRT_FLOAT, 1, 4 }, 0, 0 },
 	{ BRT_ARG_OUT, { BRT_FLOAT, 1, 4 }, 0, 0 } };
-static const brt_kernel k_two = { "two", &rt_program, BRT_KERNEL_MAP, 3,
-	two_out_args, copy_cpu, NULL, BRT_REDUCE_FIRST, { 0, 0, 0 }, 0, "rt.br",
-	1, NULL, NULL };
+static const brt_kernel k_two = { .name = "two", .program = &rt_program,
+	.kclass = BRT_KERNEL_MAP, .nargs = 3, .args = two_out_args,
+	.cpu = copy_cpu };
 
 static void c_outputs(void)
 {

@@ -311,9 +311,11 @@ static const brt_argdesc red_stream_args[] = { A(BRT_ARG_IN, T_F, 0, 0),
 static const brt_argdesc red_scalar_args[] = { A(BRT_ARG_IN, T_F, 0, 0),
 	A(BRT_ARG_REDUCE, T_F, 0, 0) };
 
-#define KMAP(N, CLASS) { #N, &rt_program, CLASS, \
-	sizeof N##_args / sizeof N##_args[0], N##_args, N##_cpu, NULL, \
-	BRT_REDUCE_FIRST, { 0, 0, 0 }, 0, "rt.br", __LINE__, NULL, NULL }
+/* designated initializers: fields added to brt_kernel later stay 0 */
+#define KMAP(N, CLASS) { .name = #N, .program = &rt_program, \
+	.kclass = CLASS, .nargs = sizeof N##_args / sizeof N##_args[0], \
+	.args = N##_args, .cpu = N##_cpu, .src_file = "rt.br", \
+	.src_line = __LINE__ }
 static const brt_kernel k_add = KMAP(add, BRT_KERNEL_MAP);
 static const brt_kernel k_copy = KMAP(copy, BRT_KERNEL_MAP);
 static const brt_kernel k_scale = KMAP(scale, BRT_KERNEL_MAP);
@@ -322,12 +324,14 @@ static const brt_kernel k_iter2 = KMAP(iter2, BRT_KERNEL_MAP);
 static const brt_kernel k_where = KMAP(where, BRT_KERNEL_MAP);
 static const brt_kernel k_gather = KMAP(gather, BRT_KERNEL_MAP);
 static const brt_kernel k_scatter = KMAP(scatter, BRT_KERNEL_SCATTER);
-static const brt_kernel k_rev4 = { "rev4", &rt_program, BRT_KERNEL_GROUP, 2,
-	copy_args, rev4_cpu, NULL, BRT_REDUCE_FIRST, { 4, 1, 1 },
-	4 * sizeof(float), "rt.br", __LINE__, NULL, NULL };
-#define KRED(N, ARGS, INIT) { #N, &rt_program, BRT_KERNEL_REDUCE, 2, ARGS, \
-	N##_cpu, N##_combine, INIT, { 0, 0, 0 }, 0, "rt.br", __LINE__, NULL, \
-	NULL }
+static const brt_kernel k_rev4 = { .name = "rev4", .program = &rt_program,
+	.kclass = BRT_KERNEL_GROUP, .nargs = 2, .args = copy_args,
+	.cpu = rev4_cpu, .group = { 4, 1, 1 }, .shared_bytes = 4 * sizeof(float),
+	.src_file = "rt.br", .src_line = __LINE__ };
+#define KRED(N, ARGS, INIT) { .name = #N, .program = &rt_program, \
+	.kclass = BRT_KERNEL_REDUCE, .nargs = 2, .args = ARGS, .cpu = N##_cpu, \
+	.combine = N##_combine, .reduce_init = INIT, .src_file = "rt.br", \
+	.src_line = __LINE__ }
 static const brt_kernel k_sum = KRED(sum, red_stream_args, BRT_REDUCE_FIRST);
 static const brt_kernel k_sum_scalar = KRED(sum, red_scalar_args,
 	BRT_REDUCE_FIRST);

@@ -1,0 +1,316 @@
+#!/usr/bin/env bats
+# rt.bats - libbrt, the runtime (brt(3)). The C programs in t/rt/ call
+# brt.h directly, with hand-written kernels (t/rt/kernels.h), so the
+# runtime is tested without the compiler. Each runs under BRT_RUNTIME=cpu
+# and BRT_RUNTIME=opencl; both must print the same, and the golden file
+# t/rt/NAME.out where there is one.
+
+load helper
+
+setup() {
+	RT=$BATS_FILE_TMPDIR
+	export BRT_CACHE_DIR=$RT/cache
+	unset BRT_LOG_FILE BRT_ADAPTER BRT_PERMIT_READ_WRITE_ALIASING \
+		BRT_FAIL_ALLOC BRT_FAIL_LAUNCH BRT_RUNTIME
+}
+
+# rt_build NAME [LIBS]: compiles t/rt/NAME.c once into $RT/NAME.
+rt_build() {
+	local name=$1 libs=${2-$BROOK_LIBS -ldl}
+	[ -x "$RT/$name" ] && return 0
+	$BROOK_CC $BROOK_CFLAGS "$top_srcdir/t/rt/$name.c" -o "$RT/$name" $libs
+}
+
+# rt_golden NAME [ARGS]: both backends agree with t/rt/NAME.out.
+rt_golden() {
+	local name=$1
+	shift
+	rt_build "$name"
+	run_both "$RT/$name" "$@"
+	echo "$output" > "$RT/$name.actual"
+	diff_golden "$top_srcdir/t/rt/$name.out" "$RT/$name.actual"
+}
+
+# rt_error CASE MESSAGE...: errors CASE prints each MESSAGE on both backends.
+rt_error() {
+	local case=$1 m
+	shift
+	rt_build errors
+	run_both "$RT/errors" "$case"
+	for m in "$@"; do
+		if ! grep -qF -- "$m" <<<"$output"; then
+			echo "$output"
+			echo "missing: $m" >&2
+			return 1
+		fi
+	done
+}
+
+@test "map kernels: 1D, 2D, a value argument, packed float3, a large stream" {
+	rt_golden basic
+}
+
+@test "implicit resize: the spec's copy examples, 2D as in BrookGPU" {
+	rt_golden resize
+}
+
+@test "iterator streams: BrookGPU's value tables in 1D and 2D" {
+	rt_golden iter
+}
+
+@test "reductions: scalar, partial, reduce variable, large, errors" {
+	rt_golden reduce
+}
+
+@test "domain views, ranges, fill, assign, exec domain, gather, scatter, group" {
+	rt_golden views
+}
+
+@test "asynchrony: isSync, finish, async and nocopy, the four-tile pipeline" {
+	rt_golden async
+}
+
+@test "threads: kernels at once on the CPU and OpenCL devices" {
+	rt_golden threads
+}
+
+# --- spec 8 messages, one test each ----------------------------------------
+@test "error: Stream Read: Stream can't read from a NULL pointer" {
+	rt_error read_null "s: error 2" \
+		"Stream Read: Stream can't read from a NULL pointer" \
+		"NULL stream: last error 2: Stream Read: NULL stream"
+}
+
+@test "error: Stream Write: Stream can't write to a NULL pointer" {
+	rt_error write_null "s: error 3" \
+		"Stream Write: Stream can't write to a NULL pointer"
+}
+
+@test "error: Stream Write: Uninitialized stream" {
+	rt_error write_uninit "s: error 3" "Stream Write: Uninitialized stream"
+}
+
+@test "error: an unknown read flag" {
+	rt_error flags "s: error 2" 'Stream Read: unknown flag "fast"'
+}
+
+@test "error: Stream Allocation: Stream of this type not supported on the device" {
+	rt_error alloc_type "float5: error 1" \
+		"Stream Allocation: Stream of this type not supported on the device"
+}
+
+@test "error: Stream Allocation: Rank and dimension of stream doesn't support this stream type" {
+	rt_error alloc_rank "rank 0: error 1" "rank 5: error 1" \
+		"a zero extent: error 1" "NULL dims: error 1" \
+		"Stream Allocation: Rank and dimension of stream doesn't support this stream type"
+}
+
+@test "error: a dimension product that overflows is BR_ERROR_DECLARATION" {
+	rt_error alloc_overflow "overflow: error 1" "count 0" \
+		"Stream Allocation: This dimension not supported on underlying hardware"
+}
+
+@test "error: Stream Allocation: Failed to create buffer (BRT_FAIL_ALLOC)" {
+	export BRT_FAIL_ALLOC=2
+	rt_error alloc_fail "b: error 1" \
+		"Stream Allocation: Failed to create buffer (16 bytes: BRT_FAIL_ALLOC)" \
+		"Kernel Execution: Output stream is not allocated" \
+		"Kernel Execution: Input streams Allocation failed" \
+		"Internal buffer is not initialized"
+}
+
+@test "error: Stream Allocation: Struct streams doesn't support this stream type" {
+	rt_error iter_struct "struct iterator: error 1" \
+		"Stream Allocation: Struct streams doesn't support this stream type" \
+		"int iterator: error 7" "Kernel Execution: Invalid output stream" \
+		"Stream Read: an iterator stream can't be read"
+}
+
+@test "error: Stream Assign messages" {
+	rt_error assign "Stream Assign: Invalid input stream" \
+		"Stream Assign: Input stream rank and dimension doesn't match with destination" \
+		"Stream Assign: Uninitialized input stream" \
+		"Stream Assign: Input stream type doesn't match with destination" \
+		"NULL destination: last error 6"
+}
+
+@test "error: Domain Operator messages" {
+	rt_error domain "NULL start: error 5" \
+		"Domain Operator: Domain start point can't be NULL" \
+		"Domain Operator: Domain end point can't be NULL" \
+		"Domain Operator: Start point is more than end point, failed to create domain stream" \
+		"Domain Operator: Domain dimensions are bigger than original stream, failed to create domain stream" \
+		"empty: error 5" "Domain Operator: Failed to create domain stream" \
+		"NULL stream: (nil)"
+}
+
+@test "error: Exec Domain messages" {
+	rt_error exec "size 0: error 4" \
+		"Exec Domain: Number of threads must be more than 0" \
+		"Exec Domain: Number of threads specified more than stream dimension" \
+		"Exec Domain: domain rank 3 is more than the stream's rank"
+}
+
+@test "error: Kernel Execution: Invalid output stream, Invalid Input stream, NULL values" {
+	rt_error kernel_null \
+		"NULL output: last error 4: Kernel Execution: Invalid output stream" \
+		"NULL input: error 4" "Kernel Execution: Invalid Input stream" \
+		"argument 1 of scale can't be a NULL pointer" \
+		"NULL kernel: last error 6" "NULL reduce target: last error 6"
+}
+
+@test "error: Kernel Execution: Uninitialized Input streams (the kernel still runs)" {
+	rt_error uninit "b: error 4" \
+		"Kernel Execution: Uninitialized Input streams. The results might be undefined" \
+		"b (ran): 0 0 0 0"
+}
+
+@test "error: Kernel Execution: Input stream is same as output stream" {
+	rt_error alias "a: error 4" \
+		"Kernel Execution: Input stream is same as output stream. Binding kernels read-write is prohibited" \
+		"a: 0 1 2 3"
+}
+
+@test "BRT_PERMIT_READ_WRITE_ALIASING lets a stream be input and output" {
+	export BRT_PERMIT_READ_WRITE_ALIASING=1
+	rt_error alias "a: error 0" "a: 0 2 4 6"
+}
+
+@test "error: Kernel Execution: input stream rank doesn't match with first output rank" {
+	rt_error shapes "2D input, 1D output: error 4" \
+		"Kernel Execution: input stream rank doesn't match with first output rank" \
+		"input stream rank doesn't match with the kernel's declaration (2, not 1)"
+}
+
+@test "error: Kernel Execution: output stream rank and dimension messages" {
+	rt_error outputs \
+		"Kernel Execution: output stream dimension doesn't match with first output dimension. The results might be undefined" \
+		"Kernel Execution: output stream rank doesn't match with first output rank. The results might be undefined"
+}
+
+@test "error: an input's error propagates to the outputs" {
+	rt_error propagate "c: error 2" \
+		"Stream Read: Stream can't read from a NULL pointer" \
+		"Kernel Execution: Error with input streams" "after error(): 0"
+}
+
+@test "error: Kernel Execution: stream device is different from current device" {
+	rt_error device \
+		"Kernel Execution: Input stream device is different from current device" \
+		"Kernel Execution: Output stream device is different from current device" \
+		"assigned across devices: 0 1 2 3" "d: error 0"
+}
+
+@test "error: a lost device (BRT_FAIL_LAUNCH)" {
+	export BRT_FAIL_LAUNCH=1
+	rt_error lost "b: error 4" \
+		"Kernel Execution: Failed to run kernel (copy: the device was lost (BRT_FAIL_LAUNCH))" \
+		"Stream Write: Failed to Initiate DMA (the device was lost)"
+}
+
+@test "error: NULL everywhere in the API, never a crash" {
+	rt_error null_api "error(NULL) 6" 'errorLog(NULL) ""' \
+		"finish(NULL): last error 6: Stream Finish: NULL stream" \
+		"Stream Fill: Stream can't fill from a NULL pointer" \
+		"Stream Read: range [1, 9) of dimension 0 is outside the stream's extent 4" \
+		"Stream Write: range start point can't be NULL" \
+		"streamSwap(NULL): last error 6" "getDevices(\"gpu\") (nil)"
+}
+
+@test "error: Kernel Execution: Failed to create Program, with the build log" {
+	rt_build build_fail
+	run env BRT_RUNTIME=opencl "$RT/build_fail"
+	[ "$status" -eq 0 ]
+	if [ "$(env BRT_RUNTIME=opencl "$RT/devices" 2>/dev/null | head -1)" != "current opencl" ]; then
+		skip "no OpenCL device"
+	fi
+	grep -qF "Kernel Execution: Failed to create Program bad.br for" <<<"$output"
+	grep -qF "undeclared_x" <<<"$output"
+	run env BRT_RUNTIME=cpu "$RT/build_fail"
+	[ "$output" = "b: error 0" ]
+}
+
+# --- devices and environment -------------------------------------------------
+@test "BRT_RUNTIME picks the backend; unset, OpenCL when there is a device" {
+	rt_build devices
+	run env BRT_RUNTIME=cpu "$RT/devices"
+	[ "${lines[0]}" = "current cpu" ]
+	[ "${lines[2]}" = "list consistent: yes" ]
+	[ "${lines[4]}" = "1 2 3" ]
+	run env BRT_RUNTIME=opencl "$RT/devices"
+	[ "${lines[4]}" = "1 2 3" ]
+	case ${lines[1]} in
+	"all 1 = opencl 0 + cpu 1; cal 0") [ "${lines[0]}" = "current cpu" ] ;;
+	*) [ "${lines[0]}" = "current opencl" ]
+	   run env BRT_RUNTIME=cal "$RT/devices"
+	   [ "${lines[0]}" = "current opencl" ]
+	   run "$RT/devices"
+	   [ "${lines[0]}" = "current opencl" ] ;;
+	esac
+}
+
+@test "no OpenCL ICD at all: the CPU backend runs the program" {
+	rt_build devices
+	rt_build basic
+	for rt in "" opencl cal cpu; do
+		run env OCL_ICD_VENDORS=/nonexistent-dir BRT_RUNTIME=$rt "$RT/devices"
+		[ "$status" -eq 0 ]
+		[ "${lines[0]}" = "current cpu" ]
+		[ "${lines[1]}" = "all 1 = opencl 0 + cpu 1; cal 0" ]
+		[ "${lines[4]}" = "1 2 3" ]
+	done
+	OCL_ICD_VENDORS=/nonexistent-dir "$RT/basic" > "$RT/noicd.out"
+	diff_golden "$top_srcdir/t/rt/basic.out" "$RT/noicd.out"
+}
+
+@test "a program links without -lOpenCL (libOpenCL is loaded at run time)" {
+	local libs=${BROOK_LIBS//-lOpenCL/}
+	rt_build devices "$libs -ldl"
+	run env BRT_RUNTIME=cpu "$RT/devices"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "current cpu" ]
+}
+
+@test "BRT_ADAPTER out of range falls back to the first device, with a log line" {
+	rt_build devices
+	run env BRT_ADAPTER=99 BRT_LOG_FILE="$RT/adapter.log" "$RT/devices"
+	[ "$status" -eq 0 ]
+	[ "${lines[4]}" = "1 2 3" ]
+	if [ "${lines[0]}" = "current opencl" ]; then
+		grep -q "BRT_ADAPTER=99: there are" "$RT/adapter.log"
+	fi
+	run env BRT_RUNTIME=gpu BRT_LOG_FILE="$RT/bad.log" "$RT/devices"
+	[ "$status" -eq 0 ]
+	grep -q "BRT_RUNTIME=gpu is not cpu, opencl or cal; ignored" "$RT/bad.log"
+}
+
+@test "program cache: the second run compiles nothing (BRT_LOG_FILE, BRT_CACHE_DIR)" {
+	rt_build basic
+	export BRT_CACHE_DIR=$RT/fresh-cache BRT_RUNTIME=opencl
+	rm -rf "$BRT_CACHE_DIR"
+	BRT_LOG_FILE=$RT/first.log "$RT/basic" > /dev/null
+	grep -q "runtime: 1 OpenCL devices" "$RT/first.log" ||
+		skip "no OpenCL device"
+	grep -q "^brt: compiled: rt.br for " "$RT/first.log"
+	ls "$BRT_CACHE_DIR"/*.bin
+	BRT_LOG_FILE=$RT/second.log "$RT/basic" > /dev/null
+	grep -q "^brt: cache hit: rt.br for " "$RT/second.log"
+	! grep -q "compiled" "$RT/second.log"
+	# an empty BRT_CACHE_DIR turns the disk cache off
+	BRT_CACHE_DIR= BRT_LOG_FILE=$RT/third.log "$RT/basic" > /dev/null
+	grep -q "^brt: compiled: rt.br for " "$RT/third.log"
+}
+
+# PoCL itself is not valgrind-clean, so the ICD is hidden here
+@test "valgrind: no errors and no leaks on the CPU backend" {
+	case "$BROOK_CFLAGS" in *-fsanitize*) skip "sanitizer build" ;; esac
+	command -v valgrind > /dev/null || skip "no valgrind"
+	for p in basic reduce views errors; do
+		rt_build $p
+	done
+	for args in basic reduce views "errors alloc_rank" "errors null_api" \
+		"errors assign" "errors propagate"; do
+		OCL_ICD_VENDORS=/nonexistent-dir BRT_RUNTIME=cpu valgrind -q --error-exitcode=9 --leak-check=full \
+			--errors-for-leak-kinds=definite $RT/$args > /dev/null
+	done
+}
