@@ -70,6 +70,8 @@ typedef struct binding {
 	run_array data;			/* input data (typed, element shape
 					   plus the vector axis) */
 	int has_data;
+	int iter;			/* an iterator: no data, ITER_LO/HI */
+	float iter_lo[4], iter_hi[4];
 	size_t eshape[BRT_MAX_RANK];	/* element shape, slowest first */
 	unsigned erank;
 	int is_output;			/* OUT, SCATTER, REDUCE */
@@ -617,8 +619,9 @@ static int bind_data(brrun *r)
 	for (int pass = 0; pass < 2; pass++)
 		for (unsigned i = 0; i < r->sig.nparams; i++) {
 			binding *b = &r->b[i];
-			if (!b->value || b->has_data ||
-				run_is_generator(b->value) != pass)
+			int gen = run_is_generator(b->value ? b->value : "") ||
+				run_is_iter(b->value ? b->value : "");
+			if (!b->value || b->has_data || gen != pass)
 				continue;
 			if (pass == 0) {
 				int s = load_data(r, b);
@@ -627,6 +630,22 @@ static int bind_data(brrun *r)
 			} else {
 				if (bind_shape(r, b, "generated input") != 0)
 					return EXIT_DATA;
+				if (run_is_iter(b->value)) {
+					if (b->p->desc.kind != BRT_ARG_IN) {
+						diag_report(&r->d, DIAG_ERROR, NULL, 0, 0,
+							ARG_ID, "'%s': only an input stream "
+							"takes an iterator", b->p->name);
+						return EXIT_DATA;
+					}
+					if (run_parse_iter(b->value, b->p->desc.type,
+						b->p->name, b->iter_lo, b->iter_hi,
+						&r->d) != 0)
+						return EXIT_DATA;
+					b->iter = b->has_data = 1;
+					b->data.ndim = run_full_shape(b->eshape,
+						b->erank, b->p->desc.type, b->data.shape);
+					continue;
+				}
 				if (run_generate(b->value, b->p->desc.type, b->eshape,
 					b->erank, &b->data, &r->d) != 0)
 					return EXIT_DATA;
@@ -724,8 +743,9 @@ static int make_streams(brrun *r)
 					"'%s' is too large", b->p->name);
 				return -1;
 			}
-		b->s = brt_stream_new(brt_type_make(d->type.scalar,
-			d->type.ncomp), rank, dims);
+		brt_type bt = brt_type_make(d->type.scalar, d->type.ncomp);
+		b->s = b->iter ? brt_stream_new_iter(bt, rank, dims, b->iter_lo,
+			b->iter_hi) : brt_stream_new(bt, rank, dims);
 		if (!b->s) {
 			const char *msg = NULL;
 			brt_lastError(&msg);
@@ -734,7 +754,9 @@ static int make_streams(brrun *r)
 				"cannot create the stream");
 			return -1;
 		}
-		if (b->has_data) {
+		if (b->iter) {
+			/* computed inside the kernel */
+		} else if (b->has_data) {
 			brt_stream_read(b->s, b->data.data, NULL);
 		} else {
 			/* outputs start as zeros: a scatter leaves the rest */
@@ -985,7 +1007,7 @@ static int bench(brrun *r)
 	for (unsigned i = 0; i < r->sig.nparams; i++) {
 		const binding *b = &r->b[i];
 		double sz = (double)elem_count(b) * (double)b->p->desc.type.size;
-		if (b->s)
+		if (b->s && !b->iter)
 			bytes += sz;
 		if ((b->p->desc.kind == BRT_ARG_OUT && points == 0) ||
 			(r->sig.kclass == BRT_KERNEL_REDUCE &&

@@ -124,6 +124,69 @@ int run_load(const char *text, brt_type et, const char *pname,
 	return r;
 }
 
+int run_is_iter(const char *text)
+{
+	return strncmp(text, "iter(", 5) == 0;
+}
+
+/* One end of an iterator: ET's components, a number widened to all. */
+static int iter_end(const char *text, brt_type et, const char *pname,
+	float *v, diag_ctx *d)
+{
+	run_array a;
+	if (run_literal_parse(text, pname, &a, d) != 0)
+		return -1;
+	int ok = a.count == 1 || (a.ndim == 1 && a.count == et.ncomp);
+	if (!ok) {
+		diag_report(d, DIAG_ERROR, NULL, 0, 0, VALUE_ID,
+			"%s: an end of iter() has 1 or %u numbers, not '%s'", pname,
+			et.ncomp, text);
+		run_array_free(&a);
+		return -1;
+	}
+	for (unsigned c = 0; c < et.ncomp; c++)
+		v[c] = (float)run_get(&a, a.count == 1 ? 0 : c);
+	run_array_free(&a);
+	return 0;
+}
+
+/* iter = "iter(" literal "," literal ")" (BrookGPU's iterator streams) */
+int run_parse_iter(const char *text, brt_type et, const char *pname,
+	float *lo, float *hi, diag_ctx *d)
+{
+	size_t n = strlen(text);
+	if (et.scalar != BRT_FLOAT) {
+		diag_report(d, DIAG_ERROR, NULL, 0, 0, TYPE_ID,
+			"%s: iterators are float, float2, float3 or float4 streams",
+			pname);
+		return -1;
+	}
+	/* the comma between the ends: outside brackets */
+	const char *comma = NULL;
+	int depth = 0;
+	for (const char *p = text + 5; *p; p++) {
+		if (*p == '[')
+			depth++;
+		else if (*p == ']')
+			depth--;
+		else if (*p == ',' && depth == 0 && !comma)
+			comma = p;
+	}
+	if (n < 7 || text[n - 1] != ')' || !comma) {
+		diag_report(d, DIAG_ERROR, NULL, 0, 0, VALUE_ID,
+			"%s: write an iterator as iter(START, END), not '%s'",
+			pname, text);
+		return -1;
+	}
+	char *a = xstrndup(text + 5, (size_t)(comma - text - 5));
+	char *b = xstrndup(comma + 1, (size_t)(text + n - 1 - comma - 1));
+	int r = iter_end(a, et, pname, lo, d) == 0 &&
+		iter_end(b, et, pname, hi, d) == 0 ? 0 : -1;
+	free(a);
+	free(b);
+	return r;
+}
+
 /* A small, fixed generator (splitmix64), so rand:SEED gives the same
  * numbers on every machine. */
 static uint64_t mix_next(uint64_t *s)

@@ -22,6 +22,13 @@ int run_is_generator(const char *text);
 int run_load(const char *text, brt_type et, const char *pname,
 	run_array *out, diag_ctx *d);
 
+/* True when TEXT is an iterator, iter(START, END). */
+int run_is_iter(const char *text);
+/* The start and end of iterator TEXT for elements of type ET (float,
+ * float2, float3 or float4): a number, or [x, y, ..] of ET's components. */
+int run_parse_iter(const char *text, brt_type et, const char *pname,
+	float *lo, float *hi, diag_ctx *d);
+
 /* Fills OUT with generator TEXT for elements of type ET in shape ESHAPE
  * (element axes, slowest first; ERANK of them). */
 int run_generate(const char *text, brt_type et, const size_t *eshape,
