@@ -191,7 +191,11 @@ typedef struct brt_argdesc {
 	brt_type type;
 	unsigned rank;		/* streams, gathers, scatters: declared rank,
 				   0 when any (a<>) */
-	int reduce_stream;	/* BRT_ARG_REDUCE: 1 when declared r<> */
+	int reduce_stream;	/* BRT_ARG_REDUCE: 1 when the actual
+				   argument is a stream (brt_arg.s), 0
+				   when a host scalar (brt_arg.target);
+				   a kernel called both ways has one
+				   descriptor per way */
 } brt_argdesc;
 
 typedef enum brt_kclass {
@@ -364,7 +368,8 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  *     size dom.xyz rounded up to multiples of it (dom.w is 1); work-items
  *     outside dom must not write, and must still reach every barrier.
  *   REDUCE: a one-dimensional NDRange of nout * chunks work-groups of
- *     get_local_size(0) work-items, a power of two. Group g serves output
+ *     get_local_size(0) work-items, a power of two and at most 256. Group g
+ *     serves output
  *     element o = g / chunks, whose coordinates are o over vin.dims[i] /
  *     block[i] (x fastest) and whose block is the input box
  *     [coord * block, (coord + 1) * block). With n the element count of
