@@ -33,8 +33,11 @@
  *        "proto":bool}   proto false for K&R "int f()"
  *   {"t":"struct"|"union", "tag":"name"|null, "fields":[FIELD...]}
  *       "fields" present only where the body is written; a reference to a
- *       tag declared elsewhere has no "fields".
+ *       tag declared elsewhere has no "fields". brparse adds "at" (where
+ *       the keyword stands) to struct, union and enum types.
  *   {"t":"enum", "tag":"name"|null, "items":[{"name":"A","value":EXPR|null}]}
+ *       "items" present only where the body is written; each item has
+ *       "at" too.
  *   {"t":"typedef", "name":"size_t"}        a typedef name, as written
  *   Any type may carry "quals":["const","volatile","restrict"] (C
  *   qualifiers, in source order).
@@ -61,9 +64,15 @@
  *        "attrs":[ATTR...], "type":{"t":"func",...}, "body":BLOCK|null}
  *       "kernel": declared with the kernel keyword; "reduce": declared with
  *       the reduce keyword (reduce void f(...)). body null: a prototype.
- *       "noret": true when a kernel was written with no return type.
+ *       "noret": true when a kernel was written with no return type (its
+ *       "ret" is then void). A declaration whose declarator is a function
+ *       (not a typedef) is a func node with body null; one that declares
+ *       functions and variables together ("int f(void), x;") becomes
+ *       several nodes, in order.
  *   PARAM: {"k":"param", "at":AT, "name":"a"|null, "type":TYPE,
  *           "quals":["out"|"reduce"|"iter"|"const"...]}
+ *       "const" is listed when the type is const (the type's "quals"
+ *       say so too; a printer prints it from the type).
  *       Stream parameters have a stream type (float a<>); gather parameters
  *       an array type (float b[][], float b[5][5]: sizes as written, null
  *       where empty); scatter parameters an array type with "out".

@@ -142,7 +142,9 @@ void parse_syntax_error(parse_ctx *c, const lex_token *t, const int *expected,
 {
 	strbuf what = {0};
 	int nwords = 0;
-	if (has(expected, nexpected, TK_IDENT) && has(expected, nexpected,
+	if (t->code == 0 && has(expected, nexpected, TK_RBRACE)) {
+		sb_puts(&what, "expected '}'");
+	} else if (has(expected, nexpected, TK_IDENT) && has(expected, nexpected,
 		TK_INTCONST)) {
 		sb_puts(&what, "expected expression");
 	} else {
@@ -337,12 +339,13 @@ static void raw_next(parse_ctx *c, lex_token *t)
 			t->file = c->L.file;
 		}
 		if (t->code == LEX_ERROR) {
-			if (t->len == 1 || strcmp(c->L.errmsg, "stray character in "
-				"program") != 0)
+			unsigned char ch = (unsigned char)t->s[0];
+			if (strcmp(c->L.errmsg, "stray character in program") != 0)
 				error_tok(c, t, "parse-lex", "%s", c->L.errmsg);
+			else if (ch > ' ' && ch < 127)
+				error_tok(c, t, "parse-lex", "stray '%c' in program", ch);
 			else
-				error_tok(c, t, "parse-lex", "stray '\\%o' in program",
-					(unsigned char)t->s[0]);
+				error_tok(c, t, "parse-lex", "stray '\\%o' in program", ch);
 			continue;
 		}
 		int g = gnu_noise(t);
@@ -422,8 +425,10 @@ static void classify(parse_ctx *c, lex_token *t)
 		break;
 	}
 	case TK_OUT: case TK_ITER: case TK_SHARED: case TK_REDUCE:
-		/* spec 6.2: qualifiers, where a type follows; names elsewhere */
-		if (!starts_type(c, peek(c, 0)))
+		/* spec 6.2: qualifiers where a type follows, or between the type
+		 * and the name ("void reduce sum(...)"); names elsewhere */
+		if (!starts_type(c, peek(c, 0)) && !(after_type_spec(c)
+			&& peek(c, 0)->code == TK_IDENT))
 			t->code = TK_IDENT;
 		break;
 	case TK_ATTRIBUTE:
@@ -577,9 +582,58 @@ char *brast_dump(const json_t *doc)
 	return dump(doc, JSON_COMPACT);
 }
 
+/* One value of the indented form: what fits in 64 columns on one line,
+ * the rest one member a line. */
+static void pretty(strbuf *b, const json_t *v, int indent)
+{
+	char *flat = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	size_t n = flat ? strlen(flat) : 0;
+	if (!flat || n + (size_t)indent <= 64 || (!json_is_object(v)
+		&& !json_is_array(v))) {
+		sb_puts(b, flat ? flat : "null");
+		free(flat);
+		return;
+	}
+	free(flat);
+	int obj = json_is_object(v);
+	sb_putc(b, obj ? '{' : '[');
+	size_t i = 0, count = obj ? json_object_size(v) : json_array_size(v);
+	const char *k;
+	json_t *x;
+	void *it = obj ? json_object_iter((json_t *)v) : NULL;
+	for (i = 0; i < count; i++) {
+		sb_putc(b, '\n');
+		for (int j = 0; j < indent + 1; j++)
+			sb_putc(b, ' ');
+		if (obj) {
+			k = json_object_iter_key(it);
+			x = json_object_iter_value(it);
+			it = json_object_iter_next((json_t *)v, it);
+			json_t *key = json_string(k);
+			char *ks = json_dumps(key, JSON_ENCODE_ANY);
+			sb_puts(b, ks);
+			sb_puts(b, ": ");
+			free(ks);
+			json_decref(key);
+		} else {
+			x = json_array_get(v, i);
+		}
+		pretty(b, x, indent + 1);
+		if (i + 1 < count)
+			sb_putc(b, ',');
+	}
+	sb_putc(b, '\n');
+	for (int j = 0; j < indent; j++)
+		sb_putc(b, ' ');
+	sb_putc(b, obj ? '}' : ']');
+}
+
 char *brast_dump_pretty(const json_t *doc)
 {
-	return dump(doc, JSON_INDENT(1));
+	strbuf b = {0};
+	pretty(&b, doc, 0);
+	sb_putc(&b, '\n');
+	return sb_take(&b);
 }
 
 json_t *brast_strip_locations(const json_t *doc)

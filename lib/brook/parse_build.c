@@ -420,6 +420,7 @@ void pb_specs_token(parse_ctx *c, parse_specs *s, const lex_token *t)
 			json_t *at = pb_at(c, t);
 			parse_error_at(c, at, "parse-type", "'long long long' is too long");
 			json_decref(at);
+			s->nlong = 2;
 		}
 		return;
 	case TK_VECTYPE: case TK_SCALARNAME:

@@ -1,0 +1,177 @@
+#!/usr/bin/env bats
+# t/parse.bats - brparse, the parser (man/brparse.1) and the AST file
+# (man/brast.5).
+#
+# Golden files, run from t/parse/: NAME.br + NAME.ast.json, the output of
+# `brparse --pretty NAME.br`; err-NAME.br + err-NAME.err, the standard
+# error of `brparse err-NAME.br` (exit status 1).
+
+load helper
+
+setup() {
+	cd "$top_srcdir/t/parse"
+	T=$BATS_TEST_TMPDIR
+}
+
+@test "every golden case gives its AST" {
+	local f failed=0
+	for f in *.br; do
+		case $f in err-*) continue ;; esac
+		if ! brparse --pretty "$f" >"$T/out" 2>"$T/err"; then
+			echo "$f: brparse failed:"; cat "$T/err"; failed=1; continue
+		fi
+		diff -u "${f%.br}.ast.json" "$T/out" || {
+			echo "$f: AST differs from ${f%.br}.ast.json"; failed=1; }
+	done
+	[ "$failed" = 0 ]
+}
+
+@test "every error case gives its diagnostics and exit status 1" {
+	local f failed=0 rc
+	for f in err-*.br; do
+		brparse "$f" >"$T/out" 2>"$T/err" && rc=0 || rc=$?
+		[ "$rc" = 1 ] || { echo "$f: exit status $rc"; failed=1; }
+		[ ! -s "$T/out" ] || { echo "$f: wrote an AST"; failed=1; }
+		diff -u "${f%.br}.err" "$T/err" || failed=1
+	done
+	[ "$failed" = 0 ]
+}
+
+@test "every diagnostic ID has an error case and a man page entry" {
+	local id missing=0
+	for id in $(grep -oh '"parse-[a-z-]*"\|"brast-[a-z-]*"' \
+		"$top_srcdir"/lib/brook/parse*.c | tr -d '"' | sort -u); do
+		grep -q "\[$id\]" err-*.err || [ "${id%%-*}" = brast ] || [ "$id" = parse-too-deep ] || {
+			echo "no case for $id"; missing=1; }
+		grep -q -- "$id" "$top_srcdir/man/brparse.1" || {
+			echo "$id not in man/brparse.1"; missing=1; }
+	done
+	[ "$missing" = 0 ]
+}
+
+# The property of DESIGN.md: parse, print, parse again gives the same AST.
+@test "print then parse gives the same AST for every .br of t/ and examples/" {
+	local f failed=0 n=0
+	cd "$top_srcdir"
+	while IFS= read -r f; do
+		case $f in t/parse/err-*) continue ;; esac
+		brpp "$f" >"$T/i" 2>/dev/null || continue   # brpp's own error cases
+		if ! brparse -o "$T/a.json" "$T/i" 2>"$T/err"; then
+			echo "$f: does not parse:"; cat "$T/err"; failed=1; continue
+		fi
+		brparse --print "$T/a.json" >"$T/p.c"
+		if ! brparse --no-locations "$T/p.c" >"$T/b" 2>"$T/err"; then
+			echo "$f: printed C does not parse:"; cat "$T/err"; failed=1
+			continue
+		fi
+		brparse --no-locations "$T/a.json" >"$T/a"
+		cmp -s "$T/a" "$T/b" || { echo "$f: AST changed by printing"; failed=1; }
+		n=$((n + 1))
+	done < <(find t examples -name '*.br' | sort)
+	echo "$n files"
+	[ "$failed" = 0 ] && [ "$n" -gt 10 ]
+}
+
+@test "the printer writes C that a C compiler accepts" {
+	local f
+	for f in decls stmts exprs; do
+		brparse --print "$f.br" >"$T/$f.c"
+		$BROOK_CC -std=c99 -fsyntax-only -w "$T/$f.c"
+	done
+}
+
+@test "brpp's linemarkers give the original file and line" {
+	brpp sum.br | brparse -o "$T/a.json"
+	brparse --pretty "$T/a.json" >"$T/p"
+	grep -q '"files": \["sum.br"\]' "$T/p"
+	# kernel void sum on line 4, column 1
+	grep -q '"at": \[0,4,1\]' "$T/p"
+}
+
+@test "an AST file reads back unchanged" {
+	brparse exprs.br >"$T/a.json"
+	brparse "$T/a.json" >"$T/b.json"
+	cmp "$T/a.json" "$T/b.json"
+	[ "$(wc -l <"$T/a.json")" = 1 ]
+}
+
+@test "an AST of another version is rejected" {
+	echo '{"brast": 99, "stage": "parsed", "files": [], "decls": []}' >"$T/v.json"
+	run brparse "$T/v.json"
+	[ "$status" = 1 ]
+	[[ "$output" == *"unknown version"*"[brast-version]"* ]]
+	echo '{"brast": 1, "decls": [' >"$T/bad.json"
+	run brparse "$T/bad.json"
+	[ "$status" = 1 ]
+	[[ "$output" == *"[brast-json]"* ]]
+}
+
+@test "--typedef declares more typedef names" {
+	printf 'my_t x;\nmy_t *f(my_t a);\n' >"$T/t.i"
+	run brparse "$T/t.i"
+	[ "$status" = 1 ]
+	brparse --typedef my_t --typedef other_t "$T/t.i" >"$T/a.json"
+	grep -q '"t":"typedef","name":"my_t"' "$T/a.json"
+}
+
+@test "deep nesting gives a diagnostic, not a crash" {
+	local kind
+	for kind in paren block chain unary index if; do
+		python3 - "$kind" >"$T/deep.i" <<'EOF'
+import sys
+n = 10000
+k = sys.argv[1]
+if k == "paren": print("int x = " + "(" * n + "1" + ")" * n + ";")
+if k == "block": print("void f(void) " + "{" * n + "}" * n)
+if k == "chain": print("int x = 1" + " + 1" * 100000 + ";")
+if k == "unary": print("int x = " + "-" * n + "1;")
+if k == "index": print("int y = a" + "[0]" * n + ";")
+if k == "if": print("void f(void) {" + "if (1) " * n + ";}")
+EOF
+		run brparse "$T/deep.i"
+		[ "$status" = 1 ] || { echo "$kind: status $status"; false; }
+		[[ "$output" == *"[parse-too-deep]"* ]] || { echo "$kind: $output"; false; }
+	done
+}
+
+@test "nesting within the limits reads back from the AST file" {
+	python3 -c 'print("int x = " + "(" * 300 + "1" + ")" * 300 + ";")' >"$T/d.i"
+	brparse "$T/d.i" >"$T/a.json"
+	brparse --print "$T/a.json" >/dev/null
+}
+
+@test "-o writes the file whole, and nothing on error" {
+	brparse -o "$T/a.json" sum.br
+	[ -s "$T/a.json" ]
+	run brparse -o "$T/b.json" err-syntax.br
+	[ "$status" = 1 ]
+	[ ! -e "$T/b.json" ]
+}
+
+@test "--diagnostics=json writes one object a line" {
+	run brparse --diagnostics=json err-syntax.br
+	[ "$status" = 1 ]
+	[[ "${lines[0]}" == "{"*'"parse-syntax"'* ]]
+}
+
+@test "usage errors, missing files, --help and --version" {
+	run brparse --no-such-option
+	[ "$status" = 2 ]
+	run brparse no-such-file.br
+	[ "$status" = 2 ]
+	run brparse a.br b.br
+	[ "$status" = 2 ]
+	run brparse --diagnostics=xml sum.br
+	[ "$status" = 2 ]
+	run brparse --help
+	[ "$status" = 0 ]
+	[[ "$output" == *"--typedef"* ]]
+	run brparse --version
+	[ "$status" = 0 ]
+	[[ "$output" == "brparse (brook) "* ]]
+}
+
+@test "standard input is read when no file is given" {
+	brparse <sum.br >"$T/a.json"
+	grep -q '"files":\["<stdin>"\]' "$T/a.json"
+}
