@@ -252,7 +252,10 @@ enum {
 				   coordinates through pitch */
 	BRT_MAP_RESIZE = 2,	/* other shape: coordinate c of the domain
 				   reads floor(c * dims / domain dims) */
-	BRT_MAP_ITER = 3	/* iterator: value computed, no buffer */
+	BRT_MAP_ITER = 3,	/* iterator: value computed, no buffer */
+	BRT_MAP_PARTIAL = 4	/* REDUCE, second launch: vin holds partial
+				   results, combined by the reduction's
+				   operator rather than its body */
 };
 
 /* A kernel call as the CPU backend sees it. */
@@ -377,7 +380,9 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  *     (x fastest) [s * n / chunks, (s + 1) * n / chunks), never empty; a
  *     work-item may get no element. The second launch, when chunks > 1
  *     in the first, reads the partials as a packed rank-2 vin of dims
- *     (chunks, nout) with block (chunks, 1, 1, 1) and chunks == 1. The
+ *     (chunks, nout) with block (chunks, 1, 1, 1), chunks == 1 and
+ *     vin.map == BRT_MAP_PARTIAL (a reduce variable's kernel combines
+ *     partials with its operator, not its body). The
  *     VALUE arguments of a reduce kernel, in order, follow tmp.
  *   A VALUE of a 3-component type is passed as the OpenCL 3-vector, 16
  *   bytes; every other VALUE as its packed bytes. */

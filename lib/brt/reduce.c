@@ -311,6 +311,7 @@ static void red_ocl(red *R)
 		vp.pitch[0] = 1;
 		vp.pitch[1] = chunks;
 		vp.rank = 2;
+		vp.map = BRT_MAP_PARTIAL;
 		size_t l2 = pow2_below((size_t)chunks < lsz ? (size_t)chunks
 			: lsz);
 		if (red_pass(R, ck, part->mem, &vp, out, pb, 1, l2, &ev2, &msg))
