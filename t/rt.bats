@@ -217,6 +217,13 @@ rt_error() {
 		"streamSwap(NULL): last error 6" "getDevices(\"gpu\") (nil)"
 }
 
+@test "error: Kernel Execution: Unable to create temporary stream required for reduction" {
+	export BRT_FAIL_ALLOC=2
+	rt_error reduce_alloc \
+		"sum: last error 4: Kernel Execution: Unable to create temporary stream required for reduction" \
+		"again: 2016"
+}
+
 @test "error: Kernel Execution: Failed to create Program, with the build log" {
 	rt_build build_fail
 	run env BRT_RUNTIME=opencl "$RT/build_fail"

@@ -186,7 +186,9 @@ static void red_cpu(red *R)
 	C.nitems = R->nout * C.cpo;
 	int scalar = !R->dst;
 	if (C.cpo > 1 || scalar) {
-		C.scratch = malloc((size_t)C.nitems * R->esize);
+		/* counted as a buffer, for BRT_FAIL_ALLOC, as on OpenCL */
+		C.scratch = brt_fault_alloc() ? NULL
+			: malloc((size_t)C.nitems * R->esize);
 		if (!C.scratch) {
 			brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Unable "
 				"to create temporary stream required for "

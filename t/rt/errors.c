@@ -338,6 +338,19 @@ static void c_lost(void)
 	brt_stream_free(c);
 }
 
+/* run with BRT_FAIL_ALLOC=2: the reduction's temporary cannot be had */
+static void c_reduce_alloc(void)
+{
+	brt_stream *a = filled(64);
+	float t = -1;
+	brt_arg r[2] = { { .s = a }, { .target = &t } };
+	brt_run(&k_sum_scalar, r, NULL);
+	rt_last("sum");
+	brt_run(&k_sum_scalar, r, NULL);
+	printf("again: %g\n", t);
+	brt_stream_free(a);
+}
+
 static void c_null_api(void)
 {
 	printf("error(NULL) %d\n", (int)brt_stream_error(NULL));
@@ -381,7 +394,7 @@ static const struct {
 	{ "kernel_null", c_kernel_null }, { "uninit", c_uninit },
 	{ "alias", c_alias }, { "shapes", c_shapes }, { "outputs", c_outputs },
 	{ "propagate", c_propagate }, { "device", c_device }, { "lost", c_lost },
-	{ "null_api", c_null_api },
+	{ "null_api", c_null_api }, { "reduce_alloc", c_reduce_alloc },
 };
 
 int main(int argc, char **argv)
