@@ -504,6 +504,77 @@ static void reduce_call(strbuf *b, const json_t *fn, const char *x,
 	sb_puts(b, json_array_size(params_of(fn)) ? ", ctx);\n" : "ctx);\n");
 }
 
+/* The operator of a reduce variable (spec 4.1.2: += *= |= ^= &=), or
+ * NULL for a reduce function, whose body is its own combining rule. */
+static const char *scan_reduce_op(const json_t *n)
+{
+	if (json_is_object(n)) {
+		const char *key;
+		json_t *v;
+		if (ast_is(n, "assign") && ast_str(n, "reduce_op")[0] &&
+				strcmp(ast_str(n, "reduce_op"), "=") != 0)
+			return ast_str(n, "reduce_op");
+		json_object_foreach((json_t *)n, key, v) {
+			const char *op;
+			if (strcmp(key, "ty") == 0 || strcmp(key, "at") == 0)
+				continue;
+			if ((op = scan_reduce_op(v)))
+				return op;
+		}
+	} else if (json_is_array(n)) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(n, i, v) {
+			const char *op = scan_reduce_op(v);
+			if (op)
+				return op;
+		}
+	}
+	return NULL;
+}
+
+const char *gen_reduce_op(const json_t *fn);
+const char *gen_reduce_op(const json_t *fn)
+{
+	if (ast_bool(fn, "reduce"))
+		return NULL;
+	return scan_reduce_op(ast_get(fn, "body"));
+}
+
+/* VAR = the identity of OP (DESIGN.md reading 8), component-wise. */
+static void reduce_identity(gen_ctx *g, gen_target t, strbuf *b,
+	const json_t *el, const char *op, const char *var, const char *ind)
+{
+	const char *S = gen_arith_name(t, gen_scalar(el), 1);
+	const char *v = strcmp(op, "*=") == 0 ? "1" : strcmp(op, "&=") == 0 ?
+		"~0" : "0";
+	int n = gen_ncomp(el), k;
+
+	(void)g;
+	if (n <= 1) {
+		sb_printf(b, "%s%s = (%s)%s;\n", ind, var, S, v);
+		return;
+	}
+	for (k = 0; k < n; k++)
+		sb_printf(b, "%s%s.%c = (%s)%s;\n", ind, var, comp[k], S, v);
+}
+
+/* ACC = ACC op X, component-wise. */
+static void reduce_combine(gen_ctx *g, strbuf *b, const json_t *el,
+	const char *op, const char *acc, const char *x, const char *ind)
+{
+	int n = gen_ncomp(el), k;
+
+	(void)g;
+	if (n <= 1) {
+		sb_printf(b, "%s%s = %s %.1s %s;\n", ind, acc, acc, op, x);
+		return;
+	}
+	for (k = 0; k < n; k++)
+		sb_printf(b, "%s%s.%c = %s.%c %.1s %s.%c;\n", ind, acc, comp[k],
+			acc, comp[k], op, x, comp[k]);
+}
+
 static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 	const json_t *fn)
 {
@@ -513,6 +584,7 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 	const json_t *r = role_param(fn, "reduce", &r_at), *p;
 	const json_t *el;
 	char cln[256];
+	const char *op = gen_reduce_op(fn);
 
 	if (!in || !r) {
 		gen_error(g, fn, "E-gen-reduce",
@@ -551,7 +623,14 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 			"get_local_size(0);\n\tint brg_k, brg_have = 0;\n"
 			"\tconst brg_ctx ctx = brg_noctx();\n\t");
 		gen_type(g, t, b, el, NULL);
-		sb_puts(b, " brg_acc, brg_x;\n"
+		sb_puts(b, " brg_acc, brg_x;\n");
+		if (op) {
+			/* a reduce variable: every work-item starts from the
+			 * identity */
+			reduce_identity(g, t, b, el, op, "brg_acc", "\t");
+			sb_puts(b, "\tbrg_have = 1;\n");
+		}
+		sb_puts(b, ""
 			"\tbrg_bd[0] = block.x; brg_bd[1] = block.y; "
 			"brg_bd[2] = block.z; brg_bd[3] = block.w;\n"
 			"\tfor (brg_k = 0; brg_k < 4; brg_k++)\n"
@@ -567,8 +646,17 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 			"\t\t\tbrg_e += (brg_oc[brg_k] * brg_bd[brg_k] + "
 			"brg_bc[brg_k]) * vin.pitch[brg_k];\n\t\tbrg_x = ");
 		gen_load(g, t, b, el, "in", "brg_e");
-		sb_puts(b, ";\n\t\tif (!brg_have) {\n\t\t\tbrg_acc = brg_x;\n"
-			"\t\t\tbrg_have = 1;\n\t\t\tcontinue;\n\t\t}\n");
+		sb_puts(b, ";\n");
+		if (op) {
+			sb_puts(b, "\t\tif (vin.map == 4) {\n");
+			reduce_combine(g, b, el, op, "brg_acc", "brg_x",
+				"\t\t\t");
+			sb_puts(b, "\t\t\tcontinue;\n\t\t}\n");
+		} else {
+			sb_puts(b, "\t\tif (!brg_have) {\n\t\t\tbrg_acc = "
+				"brg_x;\n\t\t\tbrg_have = 1;\n"
+				"\t\t\tcontinue;\n\t\t}\n");
+		}
 		reduce_call(b, fn, "brg_x", "&brg_acc", "\t\t");
 		sb_puts(b, "\t}\n\tif (brg_have)\n\t\t");
 		gen_store(g, t, b, el, "tmp", "brg_l", "brg_acc");
@@ -582,7 +670,11 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 		sb_puts(b, ";\n\t\t\tbrg_x = ");
 		gen_load(g, t, b, el, "tmp", "brg_l + brg_s");
 		sb_puts(b, ";\n");
-		reduce_call(b, fn, "brg_x", "&brg_acc", "\t\t\t");
+		if (op)
+			reduce_combine(g, b, el, op, "brg_acc", "brg_x",
+				"\t\t\t");
+		else
+			reduce_call(b, fn, "brg_x", "&brg_acc", "\t\t\t");
 		sb_puts(b, "\t\t\t");
 		gen_store(g, t, b, el, "tmp", "brg_l", "brg_acc");
 		sb_puts(b, ";\n\t\t}\n\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n\t}\n"
@@ -614,9 +706,15 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 		"\t\tbrg_d[brg_k] = brg_c->dims[brg_k];\n"
 		"\tfor (brg_i = brg_b; brg_i < brg_e; brg_i++) {\n\t\tconst ");
 	gen_type(g, t, b, el, NULL);
-	sb_puts(b, " brg_x = in[brg_idx(&in_v, brg_i, brg_d)];\n"
-		"\t\tif (brg_first) {\n\t\t\t*brg_acc = brg_x;\n"
-		"\t\t\tbrg_first = 0;\n\t\t\tcontinue;\n\t\t}\n");
+	sb_puts(b, " brg_x = in[brg_idx(&in_v, brg_i, brg_d)];\n");
+	if (op) {
+		sb_puts(b, "\t\tif (brg_first) {\n");
+		reduce_identity(g, t, b, el, op, "*brg_acc", "\t\t\t");
+		sb_puts(b, "\t\t\tbrg_first = 0;\n\t\t}\n");
+	} else {
+		sb_puts(b, "\t\tif (brg_first) {\n\t\t\t*brg_acc = brg_x;\n"
+			"\t\t\tbrg_first = 0;\n\t\t\tcontinue;\n\t\t}\n");
+	}
 	reduce_call(b, fn, "brg_x", "brg_acc", "\t\t");
 	sb_puts(b, "\t}\n}\n\n");
 	/* the combining rule: the same body on a partial result (values
@@ -636,7 +734,15 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 			ast_str(p, "name"), ast_str(p, "name"));
 	}
 	sb_puts(b, "\tmemcpy(&brg_x, brg_val, sizeof brg_x);\n");
-	{
+	if (op) {
+		strbuf acc = {0};
+		sb_puts(&acc, "(*(");
+		gen_type(g, t, &acc, el, NULL);
+		sb_puts(&acc, " *)brg_accp)");
+		sb_puts(b, "\t(void)ctx;\n");
+		reduce_combine(g, b, el, op, acc.s, "brg_x", "\t");
+		sb_free(&acc);
+	} else {
 		strbuf acc = {0};
 		sb_puts(&acc, "(");
 		gen_type(g, t, &acc, el, NULL);
