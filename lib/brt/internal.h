@@ -89,7 +89,8 @@ struct brt_device {
 	/* OpenCL */
 	cl_device_id id;
 	cl_context ctx;
-	cl_command_queue queue;
+	cl_command_queue queue;	/* kernels */
+	cl_command_queue xfer;	/* transfers */
 	int gpu;
 	brt_clprog *progs;
 	brt_clkernel *kernels;
@@ -236,8 +237,15 @@ void brt_reduce(brt_launch *L);
 size_t brt_cl_size(brt_type t);
 /* Marks EV (owned by the caller) as the last command of buffer B. */
 void brt_ocl_touch(brt_buffer *b, cl_event ev);
+/* A wait list: the last commands of the buffers a command touches. */
+typedef struct brt_waits {
+	cl_uint n;
+	cl_event ev[16];
+} brt_waits;
+void brt_ocl_wait(brt_waits *w, const brt_buffer *b);
 int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
-	const size_t *global, const size_t *local, cl_event *ev, brt_str *msg);
+	const size_t *global, const size_t *local, const brt_waits *w,
+	cl_event *ev, brt_str *msg);
 
 /* --- the program cache (cache.c) --------------------------------------- */
 cl_program brt_cache_build(brt_device *d, const brt_program *p, char **blog);

@@ -452,7 +452,11 @@ static void run_ocl(brt_launch *L)
 		global[0] = (total + local[0] - 1) / local[0] * local[0];
 	}
 	cl_event ev;
-	if (brt_ocl_enqueue(d, ck, dims, global, local, &ev, &msg)) {
+	brt_waits w = { .n = 0 };
+	for (unsigned i = 0; i < k->nargs; i++)
+		if (is_stream(&k->args[i]))
+			brt_ocl_wait(&w, L->args[i].s->reg.buf);
+	if (brt_ocl_enqueue(d, ck, dims, global, local, &w, &ev, &msg)) {
 		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to run "
 			"kernel (%s: %s)", k->name, msg.p);
 		goto out;

@@ -123,8 +123,12 @@ static brt_device *device_open(brt_runtime *rt, cl_platform_id pid,
 	cl_command_queue_properties qp = prof && *prof && strcmp(prof, "0")
 		? CL_QUEUE_PROFILING_ENABLE : 0;
 	d->queue = cl->clCreateCommandQueue(d->ctx, id, qp, &err);
-	if (!d->queue) {
+	if (d->queue)
+		d->xfer = cl->clCreateCommandQueue(d->ctx, id, qp, &err);
+	if (!d->xfer) {
 		brt_log("device %s: no queue: %s", d->name, brt_cl_error(err));
+		if (d->queue)
+			cl->clReleaseCommandQueue(d->queue);
 		cl->clReleaseContext(d->ctx);
 		free(d);
 		return NULL;
@@ -216,6 +220,7 @@ void brt_ocl_shutdown(brt_runtime *rt, brt_device *d)
 {
 	brt_cl *cl = &rt->cl;
 	cl->clFinish(d->queue);
+	cl->clFinish(d->xfer);
 	for (brt_clkernel *k = d->kernels, *next; k; k = next) {
 		next = k->next;
 		cl->clReleaseKernel(k->kernel);
@@ -231,11 +236,28 @@ void brt_ocl_shutdown(brt_runtime *rt, brt_device *d)
 		free(p);
 	}
 	cl->clReleaseCommandQueue(d->queue);
+	cl->clReleaseCommandQueue(d->xfer);
 	cl->clReleaseContext(d->ctx);
 }
 
-/* --- buffers and transfers ------------------------------------------------ */
+/* --- buffers and transfers ------------------------------------------------
+ * Kernels go to the device's compute queue, transfers to its transfer
+ * queue, so that they overlap (guide 1.13.2). Each command waits for the
+ * last command of every buffer it touches, then becomes that command. */
 static int cl_failed(brt_device *d, cl_int err, brt_str *msg);
+
+/* Adds the last command of B to the wait list W (of room for N). */
+void brt_ocl_wait(brt_waits *w, const brt_buffer *b)
+{
+	if (!b || !b->last || w->n == sizeof w->ev / sizeof w->ev[0])
+		return;
+	for (cl_uint i = 0; i < w->n; i++)
+		if (w->ev[i] == b->last)
+			return;
+	w->ev[w->n++] = b->last;
+}
+
+#define WAITS(w) (w).n, (w).n ? (w).ev : NULL
 
 int brt_ocl_alloc(brt_buffer *b, brt_str *msg)
 {
@@ -251,10 +273,10 @@ int brt_ocl_alloc(brt_buffer *b, brt_str *msg)
 	cl_uint zero = 0;
 	cl_event ev = NULL;
 	if (b->bytes % sizeof zero == 0)
-		err = cl->clEnqueueFillBuffer(b->dev->queue, b->mem, &zero,
+		err = cl->clEnqueueFillBuffer(b->dev->xfer, b->mem, &zero,
 			sizeof zero, 0, b->bytes, 0, NULL, &ev);
 	else
-		err = cl->clEnqueueFillBuffer(b->dev->queue, b->mem, &zero, 1,
+		err = cl->clEnqueueFillBuffer(b->dev->xfer, b->mem, &zero, 1,
 			0, b->bytes, 0, NULL, &ev);
 	if (err != CL_SUCCESS) {
 		cl->clReleaseMemObject(b->mem);
@@ -262,6 +284,7 @@ int brt_ocl_alloc(brt_buffer *b, brt_str *msg)
 		return cl_failed(b->dev, err, msg);
 	}
 	b->last = ev;
+	cl->clFlush(b->dev->xfer);
 	return 0;
 }
 
@@ -359,29 +382,32 @@ int brt_ocl_write(const brt_region *r, const void *host, int nocopy,
 	}
 	cl_event ev = NULL;
 	cl_int err = CL_SUCCESS;
+	brt_waits w = { .n = 0 };
+	brt_ocl_wait(&w, r->buf);
 	if (brt_region_contig(r)) {
-		err = cl->clEnqueueWriteBuffer(d->queue, r->buf->mem, CL_FALSE,
-			region_offset(r), bytes, src, 0, NULL, &ev);
+		err = cl->clEnqueueWriteBuffer(d->xfer, r->buf->mem, CL_FALSE,
+			region_offset(r), bytes, src, WAITS(w), &ev);
 	} else {
 		size_t hrow = (size_t)r->dims[0] * r->esize;
 		size_t hslice = hrow * (size_t)r->dims[1];
 		size_t horigin[3] = { 0, 0, 0 };
-		for (int64_t w = 0; w < r->dims[3] && err == CL_SUCCESS; w++) {
-			rect q = region_rect(r, w);
+		for (int64_t s4 = 0; s4 < r->dims[3] && err == CL_SUCCESS;
+		     s4++) {
+			rect q = region_rect(r, s4);
 			if (ev)
 				cl->clReleaseEvent(ev);
 			ev = NULL;
-			err = cl->clEnqueueWriteBufferRect(d->queue, r->buf->mem,
+			err = cl->clEnqueueWriteBufferRect(d->xfer, r->buf->mem,
 				CL_FALSE, q.origin, horigin, q.region, q.row,
 				q.slice, hrow, hslice, (const char *)src
-				+ (size_t)w * hslice * (size_t)r->dims[2], 0,
-				NULL, &ev);
+				+ (size_t)s4 * hslice * (size_t)r->dims[2],
+				WAITS(w), &ev);
 		}
 	}
 	if (err != CL_SUCCESS) {
 		if (ev)
 			cl->clWaitForEvents(1, &ev), cl->clReleaseEvent(ev);
-		cl->clFinish(d->queue);
+		cl->clFinish(d->xfer);
 		free(staging);
 		return cl_failed(d, err, msg);
 	}
@@ -390,7 +416,7 @@ int brt_ocl_write(const brt_region *r, const void *host, int nocopy,
 		cl->clWaitForEvents(1, &ev);
 		free(staging);
 	}
-	cl->clFlush(d->queue);
+	cl->clFlush(d->xfer);
 	brt_ocl_set_last(r->buf, ev);
 	return 0;
 }
@@ -403,31 +429,34 @@ int brt_ocl_read(const brt_region *r, void *host, int async, brt_str *msg)
 	cl_bool block = async ? CL_FALSE : CL_TRUE;
 	cl_event ev = NULL;
 	cl_int err = CL_SUCCESS;
+	brt_waits w = { .n = 0 };
+	brt_ocl_wait(&w, r->buf);
 	if (brt_region_contig(r)) {
-		err = cl->clEnqueueReadBuffer(d->queue, r->buf->mem, block,
-			region_offset(r), region_bytes(r), host, 0, NULL, &ev);
+		err = cl->clEnqueueReadBuffer(d->xfer, r->buf->mem, block,
+			region_offset(r), region_bytes(r), host, WAITS(w), &ev);
 	} else {
 		size_t hrow = (size_t)r->dims[0] * r->esize;
 		size_t hslice = hrow * (size_t)r->dims[1];
 		size_t horigin[3] = { 0, 0, 0 };
-		for (int64_t w = 0; w < r->dims[3] && err == CL_SUCCESS; w++) {
-			rect q = region_rect(r, w);
+		for (int64_t s4 = 0; s4 < r->dims[3] && err == CL_SUCCESS;
+		     s4++) {
+			rect q = region_rect(r, s4);
 			if (ev)
 				cl->clReleaseEvent(ev);
 			ev = NULL;
-			err = cl->clEnqueueReadBufferRect(d->queue, r->buf->mem,
+			err = cl->clEnqueueReadBufferRect(d->xfer, r->buf->mem,
 				block, q.origin, horigin, q.region, q.row, q.slice,
-				hrow, hslice, (char *)host + (size_t)w * hslice
-				* (size_t)r->dims[2], 0, NULL, &ev);
+				hrow, hslice, (char *)host + (size_t)s4 * hslice
+				* (size_t)r->dims[2], WAITS(w), &ev);
 		}
 	}
 	if (err != CL_SUCCESS) {
 		if (ev)
 			cl->clReleaseEvent(ev);
-		cl->clFinish(d->queue);
+		cl->clFinish(d->xfer);
 		return cl_failed(d, err, msg);
 	}
-	cl->clFlush(d->queue);
+	cl->clFlush(d->xfer);
 	brt_ocl_set_last(r->buf, ev);
 	return 0;
 }
@@ -439,19 +468,24 @@ int brt_ocl_copy(const brt_region *dst, const brt_region *src, brt_str *msg)
 	brt_cl *cl = &brt_rt()->cl;
 	cl_event ev = NULL;
 	cl_int err = CL_SUCCESS;
+	brt_waits w = { .n = 0 };
+	brt_ocl_wait(&w, src->buf);
+	brt_ocl_wait(&w, dst->buf);
 	if (brt_region_contig(dst) && brt_region_contig(src)) {
-		err = cl->clEnqueueCopyBuffer(d->queue, src->buf->mem,
+		err = cl->clEnqueueCopyBuffer(d->xfer, src->buf->mem,
 			dst->buf->mem, region_offset(src), region_offset(dst),
-			region_bytes(dst), 0, NULL, &ev);
+			region_bytes(dst), WAITS(w), &ev);
 	} else {
-		for (int64_t w = 0; w < dst->dims[3] && err == CL_SUCCESS; w++) {
-			rect qs = region_rect(src, w), qd = region_rect(dst, w);
+		for (int64_t s4 = 0; s4 < dst->dims[3] && err == CL_SUCCESS;
+		     s4++) {
+			rect qs = region_rect(src, s4), qd = region_rect(dst, s4);
 			if (ev)
 				cl->clReleaseEvent(ev);
 			ev = NULL;
-			err = cl->clEnqueueCopyBufferRect(d->queue, src->buf->mem,
+			err = cl->clEnqueueCopyBufferRect(d->xfer, src->buf->mem,
 				dst->buf->mem, qs.origin, qd.origin, qd.region,
-				qs.row, qs.slice, qd.row, qd.slice, 0, NULL, &ev);
+				qs.row, qs.slice, qd.row, qd.slice, WAITS(w),
+				&ev);
 		}
 	}
 	if (err != CL_SUCCESS) {
@@ -459,7 +493,8 @@ int brt_ocl_copy(const brt_region *dst, const brt_region *src, brt_str *msg)
 			cl->clReleaseEvent(ev);
 		return cl_failed(d, err, msg);
 	}
-	cl->clFlush(d->queue);
+	cl->clFlush(d->xfer);
+	brt_ocl_touch(src->buf, ev);
 	brt_ocl_set_last(dst->buf, ev);
 	return 0;
 }
@@ -475,11 +510,13 @@ int brt_ocl_fill(const brt_region *r, const void *value, brt_str *msg)
 	if (!brt_region_contig(r) || e > 128 || (e & (e - 1)))
 		return 1;
 	cl_event ev = NULL;
-	cl_int err = cl->clEnqueueFillBuffer(d->queue, r->buf->mem, value, e,
-		region_offset(r), region_bytes(r), 0, NULL, &ev);
+	brt_waits w = { .n = 0 };
+	brt_ocl_wait(&w, r->buf);
+	cl_int err = cl->clEnqueueFillBuffer(d->xfer, r->buf->mem, value, e,
+		region_offset(r), region_bytes(r), WAITS(w), &ev);
 	if (err != CL_SUCCESS)
 		return cl_failed(d, err, msg);
-	cl->clFlush(d->queue);
+	cl->clFlush(d->xfer);
 	brt_ocl_set_last(r->buf, ev);
 	return 0;
 }
@@ -630,7 +667,8 @@ void brt_ocl_touch(brt_buffer *b, cl_event ev)
 
 /* Launches CK; BRT_FAIL_LAUNCH simulates a lost device. */
 int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
-	const size_t *global, const size_t *local, cl_event *ev, brt_str *msg)
+	const size_t *global, const size_t *local, const brt_waits *w,
+	cl_event *ev, brt_str *msg)
 {
 	brt_cl *cl = &brt_rt()->cl;
 	*ev = NULL;
@@ -640,7 +678,7 @@ int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 		return -1;
 	}
 	cl_int err = cl->clEnqueueNDRangeKernel(d->queue, ck->kernel, dims, NULL,
-		global, local, 0, NULL, ev);
+		global, local, w ? w->n : 0, w && w->n ? w->ev : NULL, ev);
 	if (err != CL_SUCCESS)
 		return cl_failed(d, err, msg);
 	cl->clFlush(d->queue);

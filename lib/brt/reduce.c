@@ -230,7 +230,7 @@ static size_t pow2_below(size_t n)
  * parameters. */
 static int red_pass(red *R, brt_clkernel *ck, cl_mem in, const brt_view *vin,
 	cl_mem out, const int64_t block[4], int64_t chunks, size_t lsz,
-	cl_event *ev, brt_str *msg)
+	const brt_waits *w, cl_event *ev, brt_str *msg)
 {
 	brt_launch *L = R->L;
 	const brt_kernel *k = L->k;
@@ -260,7 +260,7 @@ static int red_pass(red *R, brt_clkernel *ck, cl_mem in, const brt_view *vin,
 	if (bad)
 		return -1;
 	size_t global = (size_t)(R->nout * chunks) * lsz;
-	return brt_ocl_enqueue(L->dev, ck, 1, &global, &lsz, ev, msg);
+	return brt_ocl_enqueue(L->dev, ck, 1, &global, &lsz, w, ev, msg);
 }
 
 static void red_ocl(red *R)
@@ -300,8 +300,12 @@ static void red_ocl(red *R)
 	cl_mem out = direct ? R->dst->reg.buf->mem : target->mem;
 	brt_view vin;
 	brt_region_view(&R->src->reg, R->src->rank, &vin);
+	brt_waits w = { .n = 0 };
+	brt_ocl_wait(&w, R->src->reg.buf);
+	brt_ocl_wait(&w, direct ? R->dst->reg.buf : target);
+	brt_ocl_wait(&w, part);
 	if (red_pass(R, ck, R->src->reg.buf->mem, &vin, chunks > 1 ? part->mem
-		    : out, R->block, chunks, lsz, &ev1, &msg))
+		    : out, R->block, chunks, lsz, &w, &ev1, &msg))
 		goto fail;
 	if (chunks > 1) {
 		brt_view vp;
@@ -316,7 +320,8 @@ static void red_ocl(red *R)
 		vp.map = BRT_MAP_PARTIAL;
 		size_t l2 = pow2_below((size_t)chunks < lsz ? (size_t)chunks
 			: lsz);
-		if (red_pass(R, ck, part->mem, &vp, out, pb, 1, l2, &ev2, &msg))
+		if (red_pass(R, ck, part->mem, &vp, out, pb, 1, l2, NULL, &ev2,
+			    &msg))
 			goto fail;
 	}
 	cl_event last = ev2 ? ev2 : ev1;
@@ -324,6 +329,7 @@ static void red_ocl(red *R)
 	if (direct) {
 		brt_ocl_touch(R->dst->reg.buf, last);
 	} else if (R->dst) {
+		brt_ocl_touch(target, last);
 		brt_region tr = R->dst->reg;
 		memset(tr.origin, 0, sizeof tr.origin);
 		memcpy(tr.root, tr.dims, sizeof tr.root);
@@ -334,6 +340,7 @@ static void red_ocl(red *R)
 		char *acc = malloc(R->esize);
 		cl_int err = acc ? cl->clEnqueueReadBuffer(d->queue, out, CL_TRUE,
 			0, R->esize, acc, 0, NULL, NULL) : CL_OUT_OF_HOST_MEMORY;
+		/* same queue as the passes: in order after them */
 		if (err == CL_SUCCESS && L->k->reduce_init == BRT_REDUCE_VALUE
 		    && (L->k->combine || L->k->combine_data))
 			combine(L->k, acc, L->args[R->r].target);
