@@ -18,7 +18,7 @@
 #include "brook/type.h"
 #include "brook/util.h"
 
-#define CHK_MAX_DEPTH 1000
+#define CHK_MAX_DEPTH 500
 #define CHK_HASH 4096
 
 /* ---- symbols ------------------------------------------------------------ */
@@ -51,6 +51,7 @@ typedef struct chk_sym {
 	struct chk_sym *shadow;	/* the binding this one hides */
 	struct chk_sym *next;	/* next symbol of the same scope */
 	struct chk_name *entry;
+	struct chk_scope *scope;	/* where it is declared */
 } chk_sym;
 
 typedef struct chk_name {
@@ -341,10 +342,7 @@ static void pop_scope(chk_ctx *c)
 static chk_sym *in_scope(chk_ctx *c, chk_table *tab, const char *name)
 {
 	chk_sym *s = lookup(tab, name);
-	for (chk_sym *y = c->scope->syms; y && s; y = y->next)
-		if (y == s)
-			return s;
-	return NULL;
+	return s && s->scope == c->scope ? s : NULL;
 }
 
 /* Declares NAME in the innermost scope; TYPE is consumed. */
@@ -361,6 +359,7 @@ static chk_sym *declare(chk_ctx *c, chk_table *tab, const char *name,
 	s->shadow = s->entry->top;
 	s->entry->top = s;
 	s->next = c->scope->syms;
+	s->scope = c->scope;
 	c->scope->syms = s;
 	return s;
 }
@@ -642,10 +641,10 @@ static json_t *unify(chk_ctx *c, json_t *at, json_t *le, json_t *l,
 	int ln = ty_ncomp(l), rn = ty_ncomp(r);
 	const char *ls = ty_scalar(l), *rs = ty_scalar(r);
 	if (ln == 1 && rn == 1) {
-		if (is_literal(le) && ty_promotes(ls, rs))
-			return r;
-		if (is_literal(re) && ty_promotes(rs, ls))
-			return l;
+		/* one literal operand: either side may be promoted */
+		if ((is_literal(le) || is_literal(re)) &&
+			(ty_promotes(ls, rs) || ty_promotes(rs, ls)))
+			return promoted(c, l, r);
 		if (is_literal(le) && is_literal(re))
 			return promoted(c, l, r);
 	}
@@ -1288,8 +1287,8 @@ static void host_arg(chk_ctx *c, json_t *a, json_t *p, int n)
 	}
 	json_t *ae = resolve(c, ast_get(at, "of"));
 	json_t *pe = role == ROLE_GATHER || role == ROLE_SCATTER ?
-		json_incref((json_t *)ty_base(pt)) :
-		resolve(c, ast_get(pt, "of"));
+		json_incref((json_t *)ty_base(pt)) : ty_is_stream(pt) ?
+		resolve(c, ast_get(pt, "of")) : json_incref(pt);
 	json_t *pe_r = resolve(c, pe);
 	if (!ty_equal(ae, pe_r)) {
 		char *an = TN(at), *pn = TN(pt);
@@ -1388,9 +1387,11 @@ static json_t *user_call(chk_ctx *c, json_t *e, json_t *f, chk_sym *s)
 		if (!cf->defined)
 			err(c, e, "E-callee-no-definition", "definition must be "
 				"available before invoking \"%s\"", name);
-		if (cf->cls == CLASS_SCATTER)
+		if (cf->cls == CLASS_SCATTER) {
 			err(c, e, "E-call-scatter",
 				"Illegal to call scatter kernel from any kernel");
+			return ret;
+		}
 		if (c->fn)
 			edge_add(c, c->fn, cf, e);
 	} else {
@@ -2253,7 +2254,7 @@ static void var_decl(chk_ctx *c, json_t *v, const char *storage)
 	if (has_init && !ty_is_stream(t))
 		initializer(c, init, t, v);
 	else if (has_init)
-		expr(c, init);
+		initializer(c, init, T(c, "unknown"), v);
 }
 
 static void decl(chk_ctx *c, json_t *d)
@@ -2718,14 +2719,12 @@ static void func_decl(chk_ctx *c, json_t *f)
 	attributes(c, f, kernel);
 	json_t *ret = decl_type(c, ft, "ret");
 	if (kernel && ty_is_stream(ret))
-		err(c, f, "E-kernel-return-stream", "a subkernel can return any "
-			"non-stream type");
+		err(c, f, "E-kernel-return-stream", "a kernel cannot return a "
+			"stream: subkernels can return any non-stream type");
 	json_decref(ret);
 	if (kernel && ast_bool(f, "noret"))
 		warn(c, 1, f, "W-kernel-noret",
 			"unspecified kernel return type: void assumed");
-	if (kernel)
-		kernel_params(c, f);
 	push_scope(c);
 	c->fnode = f;
 	c->fn = fn;
@@ -2734,6 +2733,8 @@ static void func_decl(chk_ctx *c, json_t *f)
 	if (json_is_object(body) && f == fn->def)
 		fn->defined = 1;
 	declare_params(c, f, kernel);
+	if (kernel)
+		kernel_params(c, f);
 	if (json_is_object(body)) {
 		c->cur = f;
 		block_items(c, body);
@@ -2753,31 +2754,48 @@ static void func_decl(chk_ctx *c, json_t *f)
 
 /* ---- after the pass: recursion, group intrinsics, "sub" ----------------- */
 
-/* spec 4.3, 4.4: recursion is not allowed. DFS from FROM looking for TO. */
-static int reaches(chk_ctx *c, int from, int to, char *seen)
+/* spec 4.3, 4.4: recursion is not allowed. DFS from FROM looking for TO
+ * over the edges sorted by caller (FIRST[f] .. FIRST[f + 1]). */
+static int reaches(chk_ctx *c, const size_t *first, int from, int to,
+	char *seen)
 {
 	if (from == to)
 		return 1;
 	if (seen[from])
 		return 0;
 	seen[from] = 1;
-	for (size_t i = 0; i < c->nedges; i++)
-		if (c->edges[i].from == from && reaches(c, c->edges[i].to, to, seen))
+	for (size_t i = first[from]; i < first[from + 1]; i++)
+		if (reaches(c, first, c->edges[i].to, to, seen))
 			return 1;
 	return 0;
+}
+
+static int edge_cmp(const void *a, const void *b)
+{
+	const chk_edge *x = a, *y = b;
+	return x->from != y->from ? x->from - y->from : x->to - y->to;
 }
 
 static void post_checks(chk_ctx *c)
 {
 	char *seen = xcalloc(c->nfns + 1, 1);
+	size_t *first = xcalloc(c->nfns + 2, sizeof *first);
+	qsort(c->edges, c->nedges, sizeof *c->edges, edge_cmp);
+	for (size_t i = 0; i < c->nedges; i++)
+		first[c->edges[i].from + 1]++;
+	for (size_t f = 0; f < c->nfns; f++)
+		first[f + 1] += first[f];
 	for (size_t i = 0; i < c->nedges; i++) {
 		chk_edge *e = &c->edges[i];
+		if (i > 0 && e->from == e[-1].from && e->to == e[-1].to)
+			continue;
 		memset(seen, 0, c->nfns + 1);
-		if (reaches(c, e->to, e->from, seen))
+		if (reaches(c, first, e->to, e->from, seen))
 			err(c, e->call, "E-kernel-recursion", "Recursion is not "
 				"allowed: \"%s\" calls \"%s\", which leads back to it",
 				c->fns[e->from].name, c->fns[e->to].name);
 	}
+	free(first);
 	free(seen);
 	for (size_t i = 0; i < c->nfns; i++) {
 		chk_fn *fn = &c->fns[i];
@@ -2871,7 +2889,9 @@ int check_doc(json_t *doc, const check_options *o, diag_ctx *d)
 	int checked = strcmp(ast_str(doc, "stage"), "checked") == 0;
 	json_t *ids = checked ? json_object() : NULL;
 	json_t *refs = checked ? json_array() : NULL;
-	strip(&c, decls, 0, ids, refs);
+	/* a parsed document has no annotations to remove */
+	if (checked)
+		strip(&c, decls, 0, ids, refs);
 	if (checked && !c.malformed)
 		check_refs(&c, ids, refs);
 	json_decref(ids);
