@@ -271,7 +271,7 @@ static int intern_file(parse_ctx *c, const char *name, size_t len)
 		if (json_string_length(v) == len && memcmp(json_string_value(v),
 			name, len) == 0)
 			return (int)i;
-	json_array_append_new(c->files, json_stringn(name, len));
+	json_array_append_new(c->files, pb_text(name, len, 0));
 	return (int)json_array_size(c->files) - 1;
 }
 
@@ -488,6 +488,10 @@ static void ctx_init(parse_ctx *c, const char *text, size_t len,
 
 static void ctx_free(parse_ctx *c)
 {
+	for (int i = 0; i < PARSE_INT_CACHE; i++)
+		json_decref(c->ints[i]);
+	for (int i = 0; i < c->nkinds; i++)
+		json_decref(c->kinds[i].j);
 	free(c->text);
 	free(c->syms);
 	free(c->buckets);
@@ -563,23 +567,107 @@ json_t *brast_load(const char *text, size_t len, const char *name,
 	return NULL;
 }
 
-static char *dump(const json_t *doc, size_t flags)
+/* The compact writer. json_dumps checks every container for cycles
+ * through a hash table keyed by printed pointers, which costs more than
+ * parsing; the AST has no cycles, so this writes the same text directly. */
+static void put_string(strbuf *b, const char *s, size_t n)
 {
-	char *s = json_dumps(doc, flags);
-	if (!s)
-		return xstrdup("{}\n");
-	size_t n = strlen(s);
-	char *r = xmalloc(n + 2);
-	memcpy(r, s, n);
-	r[n] = '\n';
-	r[n + 1] = 0;
-	free(s);
-	return r;
+	static const char hex[] = "0123456789abcdef";
+	size_t run = 0;
+	sb_putc(b, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch >= 0x20 && ch != '"' && ch != '\\')
+			continue;
+		sb_putn(b, s + run, i - run);
+		run = i + 1;
+		sb_putc(b, '\\');
+		switch (ch) {
+		case '"': sb_putc(b, '"'); break;
+		case '\\': sb_putc(b, '\\'); break;
+		case '\n': sb_putc(b, 'n'); break;
+		case '\t': sb_putc(b, 't'); break;
+		case '\r': sb_putc(b, 'r'); break;
+		case '\b': sb_putc(b, 'b'); break;
+		case '\f': sb_putc(b, 'f'); break;
+		default:
+			sb_puts(b, "u00");
+			sb_putc(b, hex[ch >> 4]);
+			sb_putc(b, hex[ch & 15]);
+		}
+	}
+	sb_putn(b, s + run, n - run);
+	sb_putc(b, '"');
+}
+
+static void put_int(strbuf *b, json_int_t v)
+{
+	char buf[24], *p = buf + sizeof buf;
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v
+		: (unsigned long long)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	sb_putn(b, p, (size_t)(buf + sizeof buf - p));
+}
+
+static void put_json(strbuf *b, const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: {
+		const char *sep = "{";
+		for (void *it = json_object_iter((json_t *)v); it;
+			it = json_object_iter_next((json_t *)v, it)) {
+			sb_puts(b, sep);
+			sep = ",";
+			const char *k = json_object_iter_key(it);
+			put_string(b, k, strlen(k));
+			sb_putc(b, ':');
+			put_json(b, json_object_iter_value(it));
+		}
+		sb_puts(b, *sep == '{' ? "{}" : "}");
+		break;
+	}
+	case JSON_ARRAY: {
+		size_t n = json_array_size(v);
+		sb_putc(b, '[');
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				sb_putc(b, ',');
+			put_json(b, json_array_get(v, i));
+		}
+		sb_putc(b, ']');
+		break;
+	}
+	case JSON_STRING:
+		put_string(b, json_string_value(v), json_string_length(v));
+		break;
+	case JSON_INTEGER:
+		put_int(b, json_integer_value(v));
+		break;
+	case JSON_REAL: {
+		/* as jansson writes reals: 17 digits, and a '.' or exponent */
+		char buf[40];
+		snprintf(buf, sizeof buf, "%.17g", json_real_value(v));
+		sb_puts(b, buf);
+		if (!strpbrk(buf, ".eEn"))
+			sb_puts(b, ".0");
+		break;
+	}
+	case JSON_TRUE: sb_puts(b, "true"); break;
+	case JSON_FALSE: sb_puts(b, "false"); break;
+	case JSON_NULL: sb_puts(b, "null"); break;
+	}
 }
 
 char *brast_dump(const json_t *doc)
 {
-	return dump(doc, JSON_COMPACT);
+	strbuf b = {0};
+	put_json(&b, doc);
+	sb_putc(&b, '\n');
+	return sb_take(&b);
 }
 
 /* One value of the indented form: what fits in 64 columns on one line,

@@ -20,27 +20,125 @@
 
 #define SET(n, key, v) json_object_set_new((n), (key), (v))
 
+/* Small integers and node kinds are shared among the nodes (jansson
+ * counts references): a 50,000-line file has millions of them, and
+ * allocating each costs more than parsing. Nothing changes them in place. */
+static json_t *small_int(parse_ctx *c, int v)
+{
+	if (v < 0 || v >= PARSE_INT_CACHE)
+		return json_integer(v);
+	if (!c->ints[v])
+		c->ints[v] = json_integer(v);
+	return json_incref(c->ints[v]);
+}
+
 json_t *pb_at(parse_ctx *c, const lex_token *t)
 {
-	(void)c;
 	json_t *a = json_array();
-	json_array_append_new(a, json_integer(t->file));
-	json_array_append_new(a, json_integer(t->line));
-	json_array_append_new(a, json_integer(t->col));
+	json_array_append_new(a, small_int(c, t->file));
+	json_array_append_new(a, small_int(c, t->line));
+	json_array_append_new(a, small_int(c, t->col));
 	return a;
 }
 
-json_t *pb_node(const char *kind, json_t *at)
+json_t *pb_kind(parse_ctx *c, const char *kind)
+{
+	int i;
+	for (i = 0; i < c->nkinds; i++)
+		if (c->kinds[i].name == kind)
+			return json_incref(c->kinds[i].j);
+	if (i == PARSE_KIND_CACHE)
+		return json_string(kind);
+	c->kinds[i].name = kind;
+	c->kinds[i].j = json_string(kind);
+	c->nkinds++;
+	return json_incref(c->kinds[i].j);
+}
+
+/* {"t": t}, t a string constant */
+static json_t *type_new(parse_ctx *c, const char *t)
 {
 	json_t *n = json_object();
-	SET(n, "k", json_string(kind));
+	SET(n, "t", pb_kind(c, t));
+	return n;
+}
+
+/* The operator's spelling as a string constant, for pb_kind. */
+static const char *op_text(const lex_token *op)
+{
+	static const char *const ops[] = {
+		"+", "-", "*", "/", "%", "<<", ">>", "<", ">", "<=", ">=", "==",
+		"!=", "&", "^", "|", "&&", "||", "=", "+=", "-=", "*=", "/=",
+		"%=", "<<=", ">>=", "&=", "^=", "|=", "!", "~", "++", "--",
+	};
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+		if ((int)strlen(ops[i]) == op->len && memcmp(ops[i], op->s,
+			(size_t)op->len) == 0)
+			return ops[i];
+	return "?";
+}
+
+json_t *pb_node(parse_ctx *c, const char *kind, json_t *at)
+{
+	json_t *n = json_object();
+	SET(n, "k", pb_kind(c, kind));
 	SET(n, "at", at ? at : json_null());
 	return n;
 }
 
 json_t *pb_name(const lex_token *t)
 {
-	return json_stringn(t->s, (size_t)t->len);
+	return pb_text(t->s, (size_t)t->len, 0);
+}
+
+/* The length of the valid UTF-8 sequence at s, or 0 (RFC 3629). */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2
+		: s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xf0 && s[0] <= 0xf4
+		? 4 : 0;
+	if (len == 0 || len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f)
+		|| (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return len;
+}
+
+/* Source text as a JSON string, which must be UTF-8: in a LITERAL a byte
+ * that is not UTF-8 becomes an octal escape (the same char in C), and
+ * elsewhere '?'; control characters other than tab become spaces. */
+json_t *pb_text(const char *s, size_t n, int literal)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, k;
+	while (i < n && u[i] >= 0x20 && u[i] < 0x80)
+		i++;
+	if (i == n)
+		return json_stringn(s, n);
+	strbuf b = {0};
+	sb_putn(&b, s, i);
+	while (i < n) {
+		if (u[i] < 0x20 && !literal) {
+			sb_putc(&b, ' ');
+			i++;
+		} else if (u[i] >= 0x20 && (k = utf8_len(u + i, n - i)) > 0) {
+			sb_putn(&b, s + i, k);
+			i += k;
+		} else {
+			if (literal)
+				sb_printf(&b, "\\%03o", u[i]);
+			else
+				sb_putc(&b, '?');
+			i++;
+		}
+	}
+	json_t *j = json_stringn(b.s, b.len);
+	sb_free(&b);
+	return j;
 }
 
 /* A reference to n's location, for a node that starts where n starts. */
@@ -71,7 +169,7 @@ static int max2(int a, int b)
 
 parse_ex pb_id(parse_ctx *c, const lex_token *t)
 {
-	json_t *n = pb_node("id", pb_at(c, t));
+	json_t *n = pb_node(c, "id", pb_at(c, t));
 	SET(n, "name", pb_name(t));
 	return pb_ex(c, n, 1);
 }
@@ -80,7 +178,7 @@ parse_ex pb_id(parse_ctx *c, const lex_token *t)
  * as a JSON integer, or as decimal digits beyond int64. */
 parse_ex pb_int(parse_ctx *c, const lex_token *t)
 {
-	json_t *n = pb_node("int", pb_at(c, t));
+	json_t *n = pb_node(c, "int", pb_at(c, t));
 	SET(n, "text", pb_name(t));
 	const char *p = t->s, *end = t->s + t->len;
 	while (end > p && strchr("uUlL", end[-1]))
@@ -123,7 +221,7 @@ parse_ex pb_int(parse_ctx *c, const lex_token *t)
 
 parse_ex pb_float(parse_ctx *c, const lex_token *t)
 {
-	json_t *n = pb_node("float", pb_at(c, t));
+	json_t *n = pb_node(c, "float", pb_at(c, t));
 	SET(n, "text", pb_name(t));
 	char buf[128];
 	size_t len = (size_t)t->len < sizeof buf - 1 ? (size_t)t->len
@@ -185,8 +283,8 @@ static long long char_value(const char **p, const char *end)
 
 parse_ex pb_char(parse_ctx *c, const lex_token *t)
 {
-	json_t *n = pb_node("char", pb_at(c, t));
-	SET(n, "text", pb_name(t));
+	json_t *n = pb_node(c, "char", pb_at(c, t));
+	SET(n, "text", pb_text(t->s, (size_t)t->len, 1));
 	const char *p = memchr(t->s, '\'', (size_t)t->len) + 1;
 	const char *end = t->s + t->len - 1;
 	long long v = 0;
@@ -204,8 +302,8 @@ parse_ex pb_char(parse_ctx *c, const lex_token *t)
 
 parse_ex pb_string(parse_ctx *c, const lex_token *t)
 {
-	json_t *n = pb_node("string", pb_at(c, t));
-	SET(n, "text", pb_name(t));
+	json_t *n = pb_node(c, "string", pb_at(c, t));
+	SET(n, "text", pb_text(t->s, (size_t)t->len, 1));
 	return pb_ex(c, n, 1);
 }
 
@@ -213,12 +311,14 @@ parse_ex pb_string(parse_ctx *c, const lex_token *t)
 void pb_string_more(parse_ctx *c, parse_ex *s, const lex_token *t)
 {
 	(void)c;
-	const char *old = json_string_value(json_object_get(s->j, "text"));
+	json_t *old = json_object_get(s->j, "text");
+	json_t *more = pb_text(t->s, (size_t)t->len, 1);
 	strbuf b = {0};
-	sb_puts(&b, old ? old : "");
+	sb_putn(&b, json_string_value(old), json_string_length(old));
 	sb_putc(&b, ' ');
-	sb_putn(&b, t->s, (size_t)t->len);
+	sb_putn(&b, json_string_value(more), json_string_length(more));
 	SET(s->j, "text", json_stringn(b.s, b.len));
+	json_decref(more);
 	sb_free(&b);
 }
 
@@ -226,7 +326,7 @@ void pb_string_more(parse_ctx *c, parse_ex *s, const lex_token *t)
 
 parse_ex pb_paren(parse_ctx *c, const lex_token *lp, parse_ex e)
 {
-	json_t *n = pb_node("paren", pb_at(c, lp));
+	json_t *n = pb_node(c, "paren", pb_at(c, lp));
 	SET(n, "e", e.j);
 	return pb_ex(c, n, e.d + 1);
 }
@@ -235,9 +335,9 @@ parse_ex pb_paren(parse_ctx *c, const lex_token *lp, parse_ex e)
 parse_ex pb_binop(parse_ctx *c, const char *kind, const lex_token *op,
 	parse_ex l, parse_ex r)
 {
-	json_t *n = pb_node(kind, at_of(l.j));
+	json_t *n = pb_node(c, kind, at_of(l.j));
 	if (strcmp(kind, "comma") != 0)
-		SET(n, "op", pb_name(op));
+		SET(n, "op", pb_kind(c, op_text(op)));
 	SET(n, "l", l.j);
 	SET(n, "r", r.j);
 	return pb_ex(c, n, max2(l.d, r.d) + 1);
@@ -247,16 +347,16 @@ parse_ex pb_binop(parse_ctx *c, const char *kind, const lex_token *op,
 parse_ex pb_unop(parse_ctx *c, const char *kind, const lex_token *op,
 	parse_ex e, int postfix)
 {
-	json_t *n = pb_node(kind, postfix ? at_of(e.j) : pb_at(c, op));
+	json_t *n = pb_node(c, kind, postfix ? at_of(e.j) : pb_at(c, op));
 	if (strcmp(kind, "sizeof") != 0)
-		SET(n, "op", pb_name(op));
+		SET(n, "op", pb_kind(c, op_text(op)));
 	SET(n, "e", e.j);
 	return pb_ex(c, n, e.d + 1);
 }
 
 parse_ex pb_cond(parse_ctx *c, parse_ex a, parse_ex b, parse_ex f)
 {
-	json_t *n = pb_node("cond", at_of(a.j));
+	json_t *n = pb_node(c, "cond", at_of(a.j));
 	SET(n, "c", a.j);
 	SET(n, "t", b.j);
 	SET(n, "f", f.j);
@@ -273,7 +373,7 @@ void pb_args_add(parse_ex *args, parse_ex e)
 
 parse_ex pb_call(parse_ctx *c, parse_ex fn, json_t *args, int argd)
 {
-	json_t *n = pb_node("call", at_of(fn.j));
+	json_t *n = pb_node(c, "call", at_of(fn.j));
 	SET(n, "fn", fn.j);
 	SET(n, "args", args);
 	return pb_ex(c, n, max2(fn.d, argd) + 1);
@@ -283,7 +383,7 @@ parse_ex pb_call(parse_ctx *c, parse_ex fn, json_t *args, int argd)
 parse_ex pb_ctor(parse_ctx *c, const lex_token *t, json_t *args, int argd,
 	int underscore)
 {
-	json_t *n = pb_node("ctor", pb_at(c, t));
+	json_t *n = pb_node(c, "ctor", pb_at(c, t));
 	json_t *ty = json_object();
 	SET(ty, "t", json_stringn(t->s, (size_t)(t->len - underscore)));
 	SET(n, "type", ty);
@@ -295,7 +395,7 @@ parse_ex pb_ctor(parse_ctx *c, const lex_token *t, json_t *args, int argd,
 
 parse_ex pb_index(parse_ctx *c, parse_ex a, parse_ex i)
 {
-	json_t *n = pb_node("index", at_of(a.j));
+	json_t *n = pb_node(c, "index", at_of(a.j));
 	SET(n, "a", a.j);
 	SET(n, "i", i.j);
 	return pb_ex(c, n, max2(a.d, i.d) + 1);
@@ -303,7 +403,7 @@ parse_ex pb_index(parse_ctx *c, parse_ex a, parse_ex i)
 
 parse_ex pb_member(parse_ctx *c, parse_ex e, const lex_token *name, int arrow)
 {
-	json_t *n = pb_node("member", at_of(e.j));
+	json_t *n = pb_node(c, "member", at_of(e.j));
 	SET(n, "e", e.j);
 	SET(n, "name", pb_name(name));
 	SET(n, "arrow", json_boolean(arrow));
@@ -312,7 +412,7 @@ parse_ex pb_member(parse_ctx *c, parse_ex e, const lex_token *name, int arrow)
 
 parse_ex pb_cast(parse_ctx *c, const lex_token *lp, json_t *type, parse_ex e)
 {
-	json_t *n = pb_node("cast", pb_at(c, lp));
+	json_t *n = pb_node(c, "cast", pb_at(c, lp));
 	SET(n, "type", type);
 	SET(n, "e", e.j);
 	return pb_ex(c, n, e.d + 1);
@@ -320,7 +420,7 @@ parse_ex pb_cast(parse_ctx *c, const lex_token *lp, json_t *type, parse_ex e)
 
 parse_ex pb_sizeof_type(parse_ctx *c, const lex_token *t, json_t *type)
 {
-	json_t *n = pb_node("sizeof", pb_at(c, t));
+	json_t *n = pb_node(c, "sizeof", pb_at(c, t));
 	SET(n, "type", type);
 	return pb_ex(c, n, 1);
 }
@@ -328,7 +428,7 @@ parse_ex pb_sizeof_type(parse_ctx *c, const lex_token *t, json_t *type)
 parse_ex pb_compound(parse_ctx *c, const lex_token *lp, json_t *type,
 	json_t *init)
 {
-	json_t *n = pb_node("compound", pb_at(c, lp));
+	json_t *n = pb_node(c, "compound", pb_at(c, lp));
 	SET(n, "type", type);
 	SET(n, "init", init);
 	return pb_ex(c, n, 1);
@@ -336,7 +436,7 @@ parse_ex pb_compound(parse_ctx *c, const lex_token *lp, json_t *type,
 
 parse_ex pb_indexof(parse_ctx *c, const lex_token *t, parse_ex e)
 {
-	json_t *n = pb_node("indexof", pb_at(c, t));
+	json_t *n = pb_node(c, "indexof", pb_at(c, t));
 	SET(n, "e", e.j);
 	return pb_ex(c, n, e.d + 1);
 }
@@ -489,7 +589,7 @@ void pb_specs_attrs(parse_ctx *c, parse_specs *s, json_t *attrs)
 
 json_t *pb_attr(parse_ctx *c, const lex_token *name, json_t *args)
 {
-	json_t *n = pb_node("attr", pb_at(c, name));
+	json_t *n = pb_node(c, "attr", pb_at(c, name));
 	SET(n, "name", pb_name(name));
 	SET(n, "args", args ? args : json_array());
 	return n;
@@ -551,17 +651,17 @@ json_t *pb_specs_base(parse_ctx *c, parse_specs *s, int *noret)
 			parse_error_at(c, s->at, "parse-type",
 				"two or more data types in declaration specifiers");
 		}
-		ty = ast_type(name);
+		ty = name == buf ? ast_type(name) : type_new(c, name);
 	} else if (s->kw == 0 && s->nlong == 0) {
 		*noret = 1;
-		ty = ast_type("int");
+		ty = type_new(c, "int");
 	} else {
 		const char *t = basic_type(s);
 		if (!t)
 			parse_error_at(c, s->at, "parse-type", "%s",
 				s->kw & PS_COMPLEX ? "complex types are not supported"
 				: "invalid combination of type specifiers");
-		ty = ast_type(t ? t : "int");
+		ty = type_new(c, t ? t : "int");
 	}
 	if (s->cquals) {
 		if (json_object_get(ty, "quals")) {
@@ -584,7 +684,7 @@ json_t *pb_specs_base(parse_ctx *c, parse_specs *s, int *noret)
 json_t *pb_struct(parse_ctx *c, const lex_token *kw, const lex_token *tag,
 	json_t *fields)
 {
-	json_t *ty = ast_type(kw->code == TK_UNION ? "union" : "struct");
+	json_t *ty = type_new(c, kw->code == TK_UNION ? "union" : "struct");
 	SET(ty, "at", pb_at(c, kw));
 	SET(ty, "tag", tag ? pb_name(tag) : json_null());
 	if (fields)
@@ -594,7 +694,7 @@ json_t *pb_struct(parse_ctx *c, const lex_token *kw, const lex_token *tag,
 
 json_t *pb_enum(parse_ctx *c, const lex_token *tag, json_t *items)
 {
-	json_t *ty = ast_type("enum");
+	json_t *ty = type_new(c, "enum");
 	if (tag)
 		SET(ty, "at", pb_at(c, tag));
 	else if (json_array_size(items))
@@ -655,7 +755,7 @@ void pb_decltor_derive(parse_ctx *c, parse_decltor *d, json_t *t,
 
 void pb_decltor_array(parse_ctx *c, parse_decltor *d, json_t *size)
 {
-	json_t *t = ast_type("array");
+	json_t *t = type_new(c, "array");
 	SET(t, "of", json_null());
 	SET(t, "size", nn(size));
 	pb_decltor_derive(c, d, t, "of");
@@ -674,7 +774,7 @@ static int void_params(json_t *params)
 void pb_decltor_func(parse_ctx *c, parse_decltor *d, json_t *params,
 	int variadic, int proto)
 {
-	json_t *t = ast_type("func");
+	json_t *t = type_new(c, "func");
 	SET(t, "ret", json_null());
 	if (!params)
 		params = json_array();
@@ -688,7 +788,7 @@ void pb_decltor_func(parse_ctx *c, parse_decltor *d, json_t *params,
 
 void pb_decltor_stream(parse_ctx *c, parse_decltor *d, json_t *dims)
 {
-	json_t *t = ast_type("stream");
+	json_t *t = type_new(c, "stream");
 	SET(t, "of", json_null());
 	SET(t, "dims", dims);
 	pb_decltor_derive(c, d, t, "of");
@@ -698,7 +798,7 @@ void pb_pointer(parse_ctx *c, parse_decltor *d, const lex_token *star,
 	json_t *quals)
 {
 	(void)star;
-	json_t *t = ast_type("ptr");
+	json_t *t = type_new(c, "ptr");
 	SET(t, "to", json_null());
 	if (quals)
 		SET(t, "quals", quals);
@@ -780,7 +880,7 @@ json_t *pb_param(parse_ctx *c, parse_specs *s, parse_decltor *d)
 {
 	int noret;
 	json_t *base = pb_specs_base(c, s, &noret);
-	json_t *n = pb_node("param", d && d->name ? json_incref(d->at)
+	json_t *n = pb_node(c, "param", d && d->name ? json_incref(d->at)
 		: json_incref(s->at));
 	SET(n, "name", name_of(d));
 	SET(n, "type", pb_apply(d, base));
@@ -804,7 +904,7 @@ json_t *pb_fields(parse_ctx *c, parse_specs *s, parse_dlist *l)
 	json_t *fields = json_array();
 	if (!l) {
 		/* an unnamed struct or union member */
-		json_t *f = pb_node("field", json_incref(s->at));
+		json_t *f = pb_node(c, "field", json_incref(s->at));
 		SET(f, "name", json_null());
 		SET(f, "type", json_incref(base));
 		SET(f, "bits", json_null());
@@ -812,7 +912,7 @@ json_t *pb_fields(parse_ctx *c, parse_specs *s, parse_dlist *l)
 	}
 	for (int i = 0; l && i < l->n; i++) {
 		parse_dinit *di = &l->v[i];
-		json_t *f = pb_node("field", json_incref(di->has_decltor &&
+		json_t *f = pb_node(c, "field", json_incref(di->has_decltor &&
 			di->d.name ? di->d.at : s->at));
 		SET(f, "name", name_of(&di->d));
 		SET(f, "type", pb_apply(&di->d, base));
@@ -861,7 +961,7 @@ static int is_func(const json_t *t)
 static json_t *func_node(parse_ctx *c, parse_specs *s, parse_decltor *d,
 	json_t *type, int noret, json_t *body)
 {
-	json_t *n = pb_node("func", json_incref(s && s->at ? s->at : d->at));
+	json_t *n = pb_node(c, "func", json_incref(s && s->at ? s->at : d->at));
 	SET(n, "name", name_of(d));
 	SET(n, "storage", s && s->storage ? json_string(s->storage)
 		: json_null());
@@ -873,7 +973,7 @@ static json_t *func_node(parse_ctx *c, parse_specs *s, parse_decltor *d,
 	SET(n, "body", nn(body));
 	if (noret && s && s->kernel) {
 		SET(n, "noret", json_true());
-		SET(type, "ret", ast_type("void"));
+		SET(type, "ret", type_new(c, "void"));
 	}
 	if (s && s->bquals)
 		parse_error_at(c, s->at, "parse-type", "'%s' not allowed on a "
@@ -890,7 +990,7 @@ static json_t *var_node(parse_ctx *c, parse_specs *s, parse_dinit *di,
 	json_t *base)
 {
 	(void)c;
-	json_t *n = pb_node("var", json_incref(di->d.at));
+	json_t *n = pb_node(c, "var", json_incref(di->d.at));
 	SET(n, "name", name_of(&di->d));
 	SET(n, "type", pb_apply(&di->d, base));
 	SET(n, "init", nn(di->init));
@@ -899,9 +999,9 @@ static json_t *var_node(parse_ctx *c, parse_specs *s, parse_dinit *di,
 	return n;
 }
 
-static json_t *decl_node(parse_specs *s, json_t *base)
+static json_t *decl_node(parse_ctx *c, parse_specs *s, json_t *base)
 {
-	json_t *n = pb_node("decl", json_incref(s->at));
+	json_t *n = pb_node(c, "decl", json_incref(s->at));
 	SET(n, "storage", s->storage ? json_string(s->storage) : json_null());
 	SET(n, "type", json_incref(base));
 	SET(n, "vars", json_array());
@@ -919,7 +1019,7 @@ json_t *pb_decl(parse_ctx *c, parse_specs *s, parse_dlist *l)
 	int is_typedef = s->storage && strcmp(s->storage, "typedef") == 0;
 	json_t *out = json_array(), *cur = NULL;
 	if (!l)
-		json_array_append_new(out, decl_node(s, base));
+		json_array_append_new(out, decl_node(c, s, base));
 	for (int i = 0; l && i < l->n; i++) {
 		parse_dinit *di = &l->v[i];
 		parse_declare(c, di->d.name, di->d.namelen, is_typedef
@@ -936,7 +1036,7 @@ json_t *pb_decl(parse_ctx *c, parse_specs *s, parse_dlist *l)
 			continue;
 		}
 		if (!cur) {
-			cur = decl_node(s, base);
+			cur = decl_node(c, s, base);
 			json_array_append_new(out, cur);
 		}
 		json_array_append_new(json_object_get(cur, "vars"),
@@ -964,7 +1064,7 @@ json_t *pb_funcdef(parse_ctx *c, parse_specs *s, parse_decltor *d,
 	if (s)
 		base = pb_specs_base(c, s, &noret);
 	else
-		base = ast_type("int");
+		base = type_new(c, "int");
 	json_t *t = pb_apply(d, base);
 	json_decref(base);
 	json_t *n;
@@ -988,19 +1088,19 @@ json_t *pb_funcdef(parse_ctx *c, parse_specs *s, parse_decltor *d,
 
 json_t *pb_directive(parse_ctx *c, const lex_token *t)
 {
-	json_t *n = pb_node("directive", pb_at(c, t));
+	json_t *n = pb_node(c, "directive", pb_at(c, t));
 	SET(n, "text", pb_name(t));
 	return n;
 }
 
 json_t *pb_stmt(parse_ctx *c, const char *kind, const lex_token *t)
 {
-	return pb_node(kind, pb_at(c, t));
+	return pb_node(c, kind, pb_at(c, t));
 }
 
 json_t *pb_block(parse_ctx *c, const lex_token *t, json_t *items)
 {
-	json_t *n = pb_node("block", pb_at(c, t));
+	json_t *n = pb_node(c, "block", pb_at(c, t));
 	SET(n, "items", items ? items : json_array());
 	return n;
 }
@@ -1008,7 +1108,7 @@ json_t *pb_block(parse_ctx *c, const lex_token *t, json_t *items)
 json_t *pb_expr_stmt(parse_ctx *c, parse_ex e)
 {
 	(void)c;
-	json_t *n = pb_node("expr", at_of(e.j));
+	json_t *n = pb_node(c, "expr", at_of(e.j));
 	SET(n, "e", e.j);
 	return n;
 }
@@ -1016,7 +1116,7 @@ json_t *pb_expr_stmt(parse_ctx *c, parse_ex e)
 json_t *pb_desig(parse_ctx *c, const lex_token *t, const char *kind,
 	json_t *v)
 {
-	json_t *n = pb_node(kind, pb_at(c, t));
+	json_t *n = pb_node(c, kind, pb_at(c, t));
 	SET(n, strcmp(kind, "desig_field") == 0 ? "name" : "index", v);
 	return n;
 }
@@ -1024,7 +1124,7 @@ json_t *pb_desig(parse_ctx *c, const lex_token *t, const char *kind,
 json_t *pb_inititem(parse_ctx *c, json_t *desig, json_t *value)
 {
 	(void)c;
-	json_t *n = pb_node("inititem", at_of(desig ? json_array_get(desig, 0)
+	json_t *n = pb_node(c, "inititem", at_of(desig ? json_array_get(desig, 0)
 		: value));
 	SET(n, "desig", desig ? desig : json_array());
 	SET(n, "value", value);
@@ -1033,7 +1133,7 @@ json_t *pb_inititem(parse_ctx *c, json_t *desig, json_t *value)
 
 json_t *pb_initlist(parse_ctx *c, const lex_token *t, json_t *items)
 {
-	json_t *n = pb_node("initlist", pb_at(c, t));
+	json_t *n = pb_node(c, "initlist", pb_at(c, t));
 	SET(n, "items", items ? items : json_array());
 	return n;
 }

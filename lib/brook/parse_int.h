@@ -76,8 +76,14 @@ typedef struct parse_sym {
 
 enum { PARSE_SYM_ORD, PARSE_SYM_TYPEDEF, PARSE_SYM_BROOKTYPE };
 
+#define PARSE_INT_CACHE 4096
+#define PARSE_KIND_CACHE 64
+
 typedef struct parse_ctx {
 	diag_ctx *d;
+	json_t *ints[PARSE_INT_CACHE];	/* shared small integers */
+	struct { const char *name; json_t *j; } kinds[PARSE_KIND_CACHE];
+	int nkinds;
 	lex_ctx L;
 	json_t *files;		/* the document's "files" */
 	json_t *decls;		/* the document's "decls" */
@@ -111,8 +117,10 @@ void parse_declare(parse_ctx *c, const char *name, int len, int kind);
 
 /* --- parse_build.c: node construction for the grammar's actions --- */
 json_t *pb_at(parse_ctx *c, const lex_token *t);
-json_t *pb_node(const char *kind, json_t *at);	/* steals at */
+json_t *pb_node(parse_ctx *c, const char *kind, json_t *at); /* steals at */
+json_t *pb_kind(parse_ctx *c, const char *kind);	/* a shared string */
 json_t *pb_name(const lex_token *t);		/* json string of the text */
+json_t *pb_text(const char *s, size_t n, int literal);
 parse_ex pb_ex(parse_ctx *c, json_t *node, int d);
 
 parse_ex pb_id(parse_ctx *c, const lex_token *t);
