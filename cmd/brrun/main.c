@@ -95,6 +95,7 @@ typedef struct brrun {
 	brt_arg *args;
 	const char *device_name;
 	int opencl;
+	char cl_name[300];
 } brrun;
 
 static void usage(FILE *f)
@@ -692,13 +693,28 @@ static size_t elem_count(const binding *b)
 	return n;
 }
 
+/* Reports the errors of stream S, its log's lines joined by "; " so the
+ * message stays one line. */
 static int stream_failed(brrun *r, brt_stream *s, const char *name)
 {
 	const char *log = brt_stream_errorLog(s);
 	if (brt_stream_error(s) == BR_NO_ERROR)
 		return 0;
+	char *m = xstrdup(log && *log ? log : "stream error");
+	size_t n = strlen(m);
+	while (n > 0 && (m[n - 1] == '\n' || m[n - 1] == ' '))
+		m[--n] = '\0';
+	strbuf one = {0};
+	for (char *p = m; *p; p++) {
+		if (*p == '\n')
+			sb_puts(&one, "; ");
+		else
+			sb_putc(&one, *p);
+	}
 	diag_report(&r->d, DIAG_ERROR, NULL, 0, 0, RUNTIME_ID, "%s: %s", name,
-		log && *log ? log : "stream error");
+		one.s ? one.s : "");
+	sb_free(&one);
+	free(m);
 	return 1;
 }
 
@@ -720,6 +736,10 @@ static void reduce_start(brrun *r, binding *b)
  * scalar reductions point into their bindings. */
 static int make_streams(brrun *r)
 {
+	unsigned dom_rank = 0;
+	for (unsigned i = 0; i < r->sig.nparams; i++)
+		if (r->b[i].p->desc.kind == BRT_ARG_OUT && r->b[i].erank > dom_rank)
+			dom_rank = r->b[i].erank;
 	for (unsigned i = 0; i < r->sig.nparams; i++) {
 		binding *b = &r->b[i];
 		const brt_argdesc *d = &b->p->desc;
@@ -733,10 +753,14 @@ static int make_streams(brrun *r)
 			r->args[i].value = b->value_buf;
 			continue;
 		}
-		unsigned dims[BRT_MAX_RANK], rank = b->erank ? b->erank : 1;
+		/* an input of fewer axes than the domain has leading 1s:
+		 * <100> is <1, 100> (BrookGPU, streams) */
+		unsigned rank = b->erank ? b->erank : 1, dims[BRT_MAX_RANK];
+		if (d->kind == BRT_ARG_IN && rank < dom_rank)
+			rank = dom_rank;
 		for (unsigned k = 0; k < rank; k++)
-			dims[k] = b->erank ? (unsigned)b->eshape[b->erank - 1 - k] :
-				1;
+			dims[k] = k < b->erank ?
+				(unsigned)b->eshape[b->erank - 1 - k] : 1;
 		for (unsigned k = 0; k < b->erank; k++)
 			if (b->eshape[k] > UINT32_MAX) {
 				diag_report(&r->d, DIAG_ERROR, NULL, 0, 0, SHAPE_ID,
@@ -765,6 +789,8 @@ static int make_streams(brrun *r)
 			brt_stream_read(b->s, z, NULL);
 			free(z);
 		}
+		/* the data is in place before the kernel starts */
+		brt_stream_finish(b->s);
 		if (stream_failed(r, b->s, b->p->name))
 			return -1;
 		r->args[i].s = b->s;
@@ -801,6 +827,10 @@ static int make_kernel(brrun *r)
 		gen_options go = {0};
 		if (gen_program(r->doc, &go, NULL, NULL, &r->cl, &r->d) != 0)
 			return -1;
+		/* a kernel named like an OpenCL built-in is renamed */
+		if (strcmp(gen_cl_name(k->name, r->cl_name, sizeof r->cl_name),
+			k->name) != 0)
+			k->cl_name = r->cl_name;
 		r->program.name = r->o.file;
 		r->program.source = r->cl.s;
 		r->program.length = r->cl.len;
