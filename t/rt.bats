@@ -321,3 +321,15 @@ rt_error() {
 			--errors-for-leak-kinds=definite $RT/$args > /dev/null
 	done
 }
+
+@test "the guide's four-tile pipeline; BRT_PROFILE logs each command's queue and times" {
+	rt_golden pipeline
+	BRT_RUNTIME=opencl BRT_PROFILE=1 BRT_LOG_FILE=$RT/profile.log \
+		"$RT/pipeline" > /dev/null
+	grep -q "runtime: 1 OpenCL devices" "$RT/profile.log" ||
+		skip "no OpenCL device"
+	# 2 rounds of 4 tiles: 8 reads, 8 kernels, 8 writes, on two queues
+	[ "$(grep -c 'profile: poly queue=compute start=' "$RT/profile.log")" -eq 8 ]
+	[ "$(grep -c 'profile: read (host to device) queue=transfer' "$RT/profile.log")" -eq 8 ]
+	[ "$(grep -c 'profile: write (device to host) queue=transfer' "$RT/profile.log")" -eq 8 ]
+}

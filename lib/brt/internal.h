@@ -92,6 +92,9 @@ struct brt_device {
 	cl_command_queue queue;	/* kernels */
 	cl_command_queue xfer;	/* transfers */
 	int gpu;
+	int profile;		/* BRT_PROFILE: commands are recorded */
+	struct brt_prof *prof;	/* ... here, logged at exit */
+	size_t nprof, capprof;
 	brt_clprog *progs;
 	brt_clkernel *kernels;
 	/* CPU */
@@ -214,6 +217,8 @@ int brt_ocl_read(const brt_region *r, void *host, int async, brt_str *msg);
 int brt_ocl_copy(const brt_region *dst, const brt_region *src, brt_str *msg);
 int brt_ocl_fill(const brt_region *r, const void *value, brt_str *msg);
 int brt_ocl_sync(brt_buffer *b, int wait);
+/* BRT_PROFILE: records command EV (WHAT, on the transfer queue or not). */
+void brt_ocl_profile(brt_device *d, const char *what, int xfer, cl_event ev);
 
 /* --- kernel launches (kernel.c, reduce.c) ---------------------------------- */
 typedef struct brt_launch {

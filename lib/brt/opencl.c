@@ -120,7 +120,8 @@ static brt_device *device_open(brt_runtime *rt, cl_platform_id pid,
 		return NULL;
 	}
 	const char *prof = getenv("BRT_PROFILE");
-	cl_command_queue_properties qp = prof && *prof && strcmp(prof, "0")
+	d->profile = prof && *prof && strcmp(prof, "0");
+	cl_command_queue_properties qp = d->profile
 		? CL_QUEUE_PROFILING_ENABLE : 0;
 	d->queue = cl->clCreateCommandQueue(d->ctx, id, qp, &err);
 	if (d->queue)
@@ -216,11 +217,71 @@ void brt_ocl_discover(brt_runtime *rt)
 	free(f);
 }
 
+struct brt_prof {
+	char what[64];
+	int xfer;
+	cl_event ev;
+};
+
+void brt_ocl_profile(brt_device *d, const char *what, int xfer, cl_event ev)
+{
+	brt_runtime *rt = brt_rt();
+	if (!d->profile || !ev)
+		return;
+	pthread_mutex_lock(&rt->lock);
+	if (d->nprof == d->capprof) {
+		size_t cap = d->capprof ? 2 * d->capprof : 64;
+		struct brt_prof *p = realloc(d->prof, cap * sizeof *p);
+		if (!p) {
+			pthread_mutex_unlock(&rt->lock);
+			return;
+		}
+		d->prof = p;
+		d->capprof = cap;
+	}
+	struct brt_prof *p = &d->prof[d->nprof++];
+	snprintf(p->what, sizeof p->what, "%s", what);
+	p->xfer = xfer;
+	p->ev = ev;
+	rt->cl.clRetainEvent(ev);
+	pthread_mutex_unlock(&rt->lock);
+}
+
+/* One log line per recorded command: its queue and its start and end,
+ * in ms from the first start (BRT_PROFILE, brt(3)). */
+static void profile_dump(brt_cl *cl, brt_device *d)
+{
+	cl_ulong t0 = 0;
+	for (size_t i = 0; i < d->nprof; i++) {
+		cl_ulong t = 0;
+		cl->clGetEventProfilingInfo(d->prof[i].ev,
+			CL_PROFILING_COMMAND_START, sizeof t, &t, NULL);
+		if (t && (!t0 || t < t0))
+			t0 = t;
+	}
+	for (size_t i = 0; i < d->nprof; i++) {
+		cl_ulong a = 0, b = 0;
+		cl->clGetEventProfilingInfo(d->prof[i].ev,
+			CL_PROFILING_COMMAND_START, sizeof a, &a, NULL);
+		cl->clGetEventProfilingInfo(d->prof[i].ev,
+			CL_PROFILING_COMMAND_END, sizeof b, &b, NULL);
+		brt_log("profile: %s queue=%s start=%.3f end=%.3f ms",
+			d->prof[i].what, d->prof[i].xfer ? "transfer" : "compute",
+			a >= t0 ? (a - t0) / 1e6 : 0.0,
+			b >= t0 ? (b - t0) / 1e6 : 0.0);
+		cl->clReleaseEvent(d->prof[i].ev);
+	}
+	free(d->prof);
+	d->prof = NULL;
+	d->nprof = 0;
+}
+
 void brt_ocl_shutdown(brt_runtime *rt, brt_device *d)
 {
 	brt_cl *cl = &rt->cl;
 	cl->clFinish(d->queue);
 	cl->clFinish(d->xfer);
+	profile_dump(cl, d);
 	for (brt_clkernel *k = d->kernels, *next; k; k = next) {
 		next = k->next;
 		cl->clReleaseKernel(k->kernel);
@@ -417,6 +478,7 @@ int brt_ocl_write(const brt_region *r, const void *host, int nocopy,
 		free(staging);
 	}
 	cl->clFlush(d->xfer);
+	brt_ocl_profile(d, "read (host to device)", 1, ev);
 	brt_ocl_set_last(r->buf, ev);
 	return 0;
 }
@@ -457,6 +519,7 @@ int brt_ocl_read(const brt_region *r, void *host, int async, brt_str *msg)
 		return cl_failed(d, err, msg);
 	}
 	cl->clFlush(d->xfer);
+	brt_ocl_profile(d, "write (device to host)", 1, ev);
 	brt_ocl_set_last(r->buf, ev);
 	return 0;
 }
@@ -494,6 +557,7 @@ int brt_ocl_copy(const brt_region *dst, const brt_region *src, brt_str *msg)
 		return cl_failed(d, err, msg);
 	}
 	cl->clFlush(d->xfer);
+	brt_ocl_profile(d, "copy", 1, ev);
 	brt_ocl_touch(src->buf, ev);
 	brt_ocl_set_last(dst->buf, ev);
 	return 0;
@@ -682,5 +746,6 @@ int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 	if (err != CL_SUCCESS)
 		return cl_failed(d, err, msg);
 	cl->clFlush(d->queue);
+	brt_ocl_profile(d, ck->reduce ? "reduce" : ck->k->name, 0, *ev);
 	return 0;
 }
