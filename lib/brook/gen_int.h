@@ -28,6 +28,7 @@ typedef struct gen_ctx {
 	json_t *idxof;		/* "func id" -> object of param names that
 				   indexof() names in that function */
 	int uses_double;	/* the OpenCL program needs cl_khr_fp64 */
+	int nsites[2];		/* --checked: index checks so far, per target */
 	int nerrors;
 } gen_ctx;
 

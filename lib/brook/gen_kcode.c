@@ -612,21 +612,91 @@ static const char *vidx_helper(gen_ctx *g, gen_target t, const json_t *vty,
 	return fname;
 }
 
+/* --checked: an index function for one access (the message names the
+ * kernel, the .br line and the array, as literals: OpenCL's printf takes
+ * no string arguments), reporting coordinates outside the array. */
+static const char *checked_site(gen_fn *f, const json_t *at,
+	const json_t *p, int scatter)
+{
+	static char fname[64];
+	gen_ctx *g = f->g;
+	gen_target t = f->t;
+	strbuf *h = &g->help[t];
+	const char *file = "?", *L = long_name(t);
+	int line = 0, col = 0;
+	const char *fmt = t == GEN_CL ? "%ld" : "%lld";
+	const char *cast = t == GEN_CL ? "" : "(long long)";
+
+	ast_at(g->doc, at, &file, &line, &col);
+	snprintf(fname, sizeof fname, "brg_%sidx_%d", scatter ? "s" : "g",
+		++g->nsites[t]);
+	sb_printf(h, "%s%s %s(const brt_view *v, %s x, %s y, %s z, %s w)\n{\n"
+		"\tif (x < 0 || x >= v->dims[0] || y < 0 || y >= v->dims[1] ||\n"
+		"\t    z < 0 || z >= v->dims[2] || w < 0 || w >= v->dims[3])\n"
+		"\t\t%s(%s\"", fnq(t), L, fname, L, L, L, L,
+		t == GEN_CL ? "printf" : "fprintf", t == GEN_CL ? "" : "stderr, ");
+	for (; *file; file++)
+		if (*file != '"' && *file != '\\' && *file != '%')
+			sb_putc(h, *file);
+	sb_printf(h, ":%d: kernel %s: %s index (%s, %s, %s, %s) outside the "
+		"array %s of %s x %s x %s x %s%s\\n\", %sx, %sy, %sz, %sw, "
+		"%sv->dims[0], %sv->dims[1], %sv->dims[2], %sv->dims[3]);\n"
+		"\treturn brg_%sidx(v, x, y, z, w);\n}\n", line,
+		ast_str(f->fn, "name"), scatter ? "scatter" : "gather", fmt, fmt,
+		fmt, fmt, ast_str(p, "name"), fmt, fmt, fmt, fmt,
+		scatter ? "; the write is dropped" : "; reading the nearest "
+		"element", cast, cast, cast, cast, cast, cast, cast, cast,
+		scatter ? "s" : "g");
+	return fname;
+}
+
 /* The element offset of a gather or scatter access P[idx..]. */
 static void access_index(gen_fn *f, strbuf *b, const json_t *p,
 	const json_t **idx, int n, int scatter)
 {
 	const char *name = ast_str(p, "name");
+	char site[64] = "";
 	int k;
 
+	if (f->g->o && f->g->o->checked)
+		snprintf(site, sizeof site, "%s", checked_site(f, idx[0], p,
+			scatter));
 	if (n == 1 && gen_ncomp(ety(idx[0])) > 1) {
-		sb_printf(b, "%s(&%s_v, ", vidx_helper(f->g, f->t,
-			ety(idx[0]), scatter), name);
+		const json_t *vty = ety(idx[0]);
+		int flt = ty_scalar_is_float(gen_scalar(vty));
+		if (!site[0]) {
+			sb_printf(b, "%s(&%s_v, ", vidx_helper(f->g, f->t,
+				vty, scatter), name);
+			gen_kexpr(f, b, idx[0]);
+			sb_putc(b, ')');
+			return;
+		}
+		/* checked: the components through the site's function */
+		sb_printf(b, "brg_vsite_%s_%s(&%s_v, ", site, tname(f->t, vty),
+			name);
 		gen_kexpr(f, b, idx[0]);
 		sb_putc(b, ')');
+		sb_printf(&f->g->help[f->t], "%s%s brg_vsite_%s_%s(const "
+			"brt_view *v, %s i) { return %s(v", fnq(f->t),
+			long_name(f->t), site, tname(f->t, vty), tname(f->t, vty),
+			site);
+		for (k = 0; k < 4; k++) {
+			if (k >= gen_ncomp(vty))
+				sb_puts(&f->g->help[f->t], ", 0");
+			else if (flt)
+				sb_printf(&f->g->help[f->t], ", brg_fi((float)"
+					"i.%c)", comp[k]);
+			else
+				sb_printf(&f->g->help[f->t], ", (%s)i.%c",
+					long_name(f->t), comp[k]);
+		}
+		sb_puts(&f->g->help[f->t], "); }\n");
 		return;
 	}
-	sb_printf(b, "brg_%sidx(&%s_v", scatter ? "s" : "g", name);
+	if (site[0])
+		sb_printf(b, "%s(&%s_v", site, name);
+	else
+		sb_printf(b, "brg_%sidx(&%s_v", scatter ? "s" : "g", name);
 	for (k = 0; k < 4; k++) {
 		sb_puts(b, ", ");
 		if (k < n)
