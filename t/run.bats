@@ -21,3 +21,17 @@ run_program() {
 @test "spec 3.3.2: implicit downscale 10 -> 5" { run_program copy_down; }
 @test "spec 3.3.2: implicit upscale 5 -> 10" { run_program copy_up; }
 @test "spec 4.1.1: mad with a scalar, 1D and 2D" { run_program mad; }
+@test "spec 2, 6.3.4-5: vector operators, swizzles, constructors" { run_program vectors; }
+@test "spec 6.1.1: every element type, guide 1.11: char and short" { run_program types; }
+@test "spec 5: built-in functions with Brook's definitions" { run_program builtins; }
+@test "indexof and instance() on 1 to 4 dimensional streams" { run_program indexof; }
+@test "spec 4.2: gathers 1-3D, C-style and vector indexing, clamped" { run_program gather; }
+@test "guide 1.8: scatter with domainOffset/domainSize" { run_program scatter; }
+@test "spec 4.1.2-4.1.3: reductions to scalars and streams" { run_program reduce; }
+@test "BrookGPU: iterator streams" { run_program iter; }
+@test "guide 1.17.8: sum_2d with shared memory and syncGroup" { run_program sum_2d; }
+@test "guide 1.17: thread groups in 1D and 2D" { run_program group; }
+@test "guide 1.7.1: domain() substreams as inputs and outputs" { run_program domain; }
+@test "spec 4.3: subkernels, multiple outputs" { run_program subkernel; }
+@test "spec 2: streams of structs" { run_program struct; }
+@test "streams of 2^24+ elements and 10000 wide" { run_program large; }

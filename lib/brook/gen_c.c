@@ -134,8 +134,8 @@ static void coords(host_ctx *hc, strbuf *out, const json_t *e)
 	sb_putc(out, '}');
 }
 
-static void stream_decl(host_ctx *hc, strbuf *out, const json_t *v,
-	int indent)
+/* Prints at the current position (the caller indents the first line). */
+static void stream_decl(host_ctx *hc, strbuf *out, const json_t *v)
 {
 	const json_t *ty = ast_get(v, "type");
 	const json_t *el = gen_elem(hc->g, ty);
@@ -145,7 +145,6 @@ static void stream_decl(host_ctx *hc, strbuf *out, const json_t *v,
 	const char *name = ast_str(v, "name");
 	int iter = gen_has_qual(v, "iter");
 
-	gen_indent(out, indent);
 	sb_printf(out, "brt_stream *%s = brt_stream_new%s(", name,
 		iter ? "_iter" : "");
 	gen_cpu_type_expr(hc->g, out, el);
@@ -235,17 +234,30 @@ static int has_stream_param(const json_t *fn)
 	return 0;
 }
 
-static void line_directive(host_ctx *hc, strbuf *out, const json_t *n)
+/* -l: a #line before a statement (whitespace may precede the #; the
+ * statement goes on the next line, indented again). */
+static void line_directive(host_ctx *hc, strbuf *out, const json_t *n,
+	int indent)
 {
 	const char *file;
 	int line, col;
+	size_t i = out->len;
 
-	if (hc->g->o && hc->g->o->line_directives &&
-			ast_at(hc->g->doc, n, &file, &line, &col) == 0) {
-		if (out->len && out->s[out->len - 1] != '\n')
-			sb_putc(out, '\n');
-		sb_printf(out, "#line %d \"%s\"\n", line, file);
+	if (!hc->g->o || !hc->g->o->line_directives ||
+			ast_at(hc->g->doc, n, &file, &line, &col) != 0)
+		return;
+	while (i > 0 && (out->s[i - 1] == '\t' || out->s[i - 1] == ' '))
+		i--;
+	if (i > 0 && out->s[i - 1] != '\n')
+		sb_putc(out, '\n');
+	sb_printf(out, "#line %d \"", line);
+	for (; *file; file++) {
+		if (*file == '"' || *file == '\\')
+			sb_putc(out, '\\');
+		sb_putc(out, *file);
 	}
+	sb_puts(out, "\"\n");
+	gen_indent(out, indent);
 }
 
 /* ---- hooks ---------------------------------------------------------------- */
@@ -258,15 +270,11 @@ static void print_block(host_ctx *hc, strbuf *out, const json_t *s, int indent)
 	json_t *it;
 	const json_t *last = NULL;
 
-	gen_indent(out, indent);
 	sb_puts(out, "{\n");
 	push_scope(hc, s, 0);
 	json_array_foreach(ast_arr(s, "items"), i, it) {
-		if (ast_is(it, "decl") || ast_is(it, "directive") ||
-				ast_is(it, "func"))
-			astprint_decl(out, it, &hc->h, indent + 1);
-		else
-			astprint_stmt(out, it, &hc->h, indent + 1);
+		gen_indent(out, indent + 1);
+		astprint_stmt(out, it, &hc->h, indent + 1);
 		last = it;
 	}
 	/* the end of the block: a path out (unless it never gets here) */
@@ -285,8 +293,8 @@ static int hook_stmt(void *ctx, strbuf *out, const json_t *s, int indent)
 
 	if (s == hc->skip)
 		return 0;
-	if (strcmp(k, "block") != 0)
-		line_directive(hc, out, s);
+	if (strcmp(k, "block") != 0 && strcmp(k, "decl") != 0)
+		line_directive(hc, out, s, indent);
 	if (strcmp(k, "block") == 0) {
 		print_block(hc, out, s, indent);
 		return 1;
@@ -306,7 +314,6 @@ static int hook_stmt(void *ctx, strbuf *out, const json_t *s, int indent)
 	if (strcmp(k, "return") == 0) {
 		const json_t *e = ast_get(s, "e");
 		const json_t *ret = ast_get(ast_get(hc->func, "type"), "ret");
-		gen_indent(out, indent);
 		sb_puts(out, "{\n");
 		if (e && !json_is_null(e)) {
 			/* the value first: it may read a stream's state */
@@ -337,7 +344,6 @@ static int hook_stmt(void *ctx, strbuf *out, const json_t *s, int indent)
 					k[0] == 'b')))
 				i--;
 		}
-		gen_indent(out, indent);
 		sb_puts(out, "{\n");
 		free_from(hc, out, i, indent + 1);
 		gen_indent(out, indent + 1);
@@ -550,7 +556,7 @@ static int hook_decl(void *ctx, strbuf *out, const json_t *d, int indent)
 		hc->func = d;
 		if (!has_stream_param(d))
 			return 0;
-		line_directive(hc, out, d);
+		line_directive(hc, out, d, indent);
 		func_header(hc, out, d);
 		if (!body || json_is_null(body)) {
 			sb_puts(out, ";\n");
@@ -573,10 +579,14 @@ static int hook_decl(void *ctx, strbuf *out, const json_t *d, int indent)
 			streams++;
 	if (!streams)
 		return 0;
-	line_directive(hc, out, d);
+	line_directive(hc, out, d, indent);
+	streams = 0;
 	json_array_foreach(ast_arr(d, "vars"), i, v)
-		if (is_stream_ty(ast_get(v, "type")))
-			stream_decl(hc, out, v, indent);
+		if (is_stream_ty(ast_get(v, "type"))) {
+			if (streams++)
+				gen_indent(out, indent);
+			stream_decl(hc, out, v);
+		}
 	if ((size_t)streams < json_array_size(ast_arr(d, "vars"))) {
 		json_t *copy = json_copy((json_t *)d), *rest = json_array();
 		const json_t *old = hc->skip;
@@ -585,6 +595,7 @@ static int hook_decl(void *ctx, strbuf *out, const json_t *d, int indent)
 				json_array_append(rest, v);
 		json_object_set_new(copy, "vars", rest);
 		hc->skip = copy;
+		gen_indent(out, indent);
 		astprint_decl(out, copy, &hc->h, indent);
 		hc->skip = old;
 		json_decref(copy);
@@ -704,7 +715,7 @@ void gen_host(gen_ctx *g, strbuf *c_out, strbuf *h_out, const char *cl)
 	hc->h.stmt = hook_stmt;
 	hc->h.decl = hook_decl;
 	json_array_foreach(ast_arr(g->doc, "decls"), i, d) {
-		line_directive(hc, &body, d);
+		line_directive(hc, &body, d, 0);
 		astprint_decl(&body, d, &hc->h, 0);
 	}
 	if (c_out) {

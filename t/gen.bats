@@ -1,0 +1,114 @@
+#!/usr/bin/env bats
+# t/gen.bats - brgen: options, refusals, the files it writes, stream
+# lifetimes in host code, and its diagnostics.
+load helper
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	brpp "$top_srcdir/examples/sum.br" | brparse | brcheck > sum.ast
+}
+
+@test "brgen --help and --version" {
+	run brgen --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"-o PREFIX"* ]]
+	run brgen --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == "brgen (brook) "* ]]
+}
+
+@test "brgen -o writes PREFIX.c and PREFIX.h that compile without warnings" {
+	brgen -o out sum.ast
+	[ -f out.c ] && [ -f out.h ] && [ ! -f out.cl ]
+	$BROOK_CC $BROOK_CFLAGS -c out.c -o out.o
+	grep -q '#ifdef __cplusplus' out.h
+	grep -q 'void sum(brt_stream \*a, brt_stream \*b, brt_stream \*c);' out.h
+}
+
+@test "brgen -k also writes PREFIX.cl, the OpenCL C" {
+	brgen -k -o out sum.ast
+	grep -q '__kernel void sum(' out.cl
+	grep -q 'brg_cl_source' out.c
+}
+
+@test "brgen --target=opencl writes only the OpenCL C to stdout" {
+	run brgen --target=opencl sum.ast
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"__kernel void sum("* ]]
+	[[ "$output" == *"const long4 dom, const long4 off)"* ]]
+	[ ! -f sum.c ]
+}
+
+@test "brgen -l emits #line directives to the .br file" {
+	brgen -l -o out sum.ast
+	grep -q '^#line [0-9]* ".*examples/sum.br"' out.c
+	$BROOK_CC $BROOK_CFLAGS -c out.c -o out.o
+}
+
+@test "brgen refuses an AST that is not checked (status 1)" {
+	run brgen -o out "$top_srcdir/t/gen/unchecked.ast"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not checked"*"[E-gen-unchecked]"* ]]
+	[ ! -f out.c ]
+}
+
+@test "brgen refuses an AST of another version (status 2)" {
+	run brgen -o out "$top_srcdir/t/gen/version.ast"
+	[ "$status" -eq 2 ]
+	[ ! -f out.c ]
+}
+
+@test "brgen needs -o or --target=opencl (status 2)" {
+	run brgen sum.ast
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"-o PREFIX is required"* ]]
+	run brgen --target=cuda sum.ast
+	[ "$status" -eq 2 ]
+	run brgen --bogus sum.ast
+	[ "$status" -eq 2 ]
+}
+
+@test "brgen checks that the outputs can be written before any work" {
+	run brgen -o /nonexistent-dir/out sum.ast
+	[ "$status" -eq 2 ]
+	run brgen -o out missing.ast
+	[ "$status" -eq 2 ]
+	[ ! -f out.c ]
+}
+
+@test "streams are released on every path out of their block" {
+	brook_build "$top_srcdir/t/gen/release.br" rel
+	run_both ./rel
+	[ "$output" = "2 1" ]
+	# the statement before each jump releases the block's streams
+	for jump in 'continue;' 'break;' 'goto done;' 'return brg_ret;'; do
+		grep -B1 -F "$jump" rel.c | head -1 | grep -q brt_stream_free
+	done
+	# and the end of each block
+	[ "$(grep -c 'brt_stream_free(u);' rel.c)" -eq 3 ]
+	[ "$(grep -c 'brt_stream_free(v);' rel.c)" -eq 2 ]
+}
+
+@test "syncGroup() inside a statement is refused [E-gen-sync-nested]" {
+	brpp "$top_srcdir/t/gen/nested_sync.br" | brparse | brcheck > ns.ast
+	run brgen -o ns ns.ast
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"nested_sync.br:6:"*"[E-gen-sync-nested]"* ]]
+}
+
+@test "brgen --checked reports a gather outside its array" {
+	brpp "$top_srcdir/t/run/gather.br" | brparse | brcheck 2>/dev/null |
+		brgen --checked -o g
+	$BROOK_CC $BROOK_CFLAGS g.c -o g $BROOK_LIBS
+	BRT_RUNTIME=cpu ./g > out 2> err
+	grep -q 'gather.br:8: kernel g1: gather index (6, 0, 0, 0) outside the array t' err
+	diff_golden "$top_srcdir/t/run/gather.out" out
+}
+
+@test "a kernel named like an OpenCL built-in gets another OpenCL name" {
+	brpp "$top_srcdir/t/run/mad.br" | brparse | brcheck > mad.ast
+	run brgen --target=opencl mad.ast
+	[[ "$output" == *"__kernel void brk_mad("* ]]
+	brgen -o mad mad.ast
+	grep -q '.cl_name = "brk_mad"' mad.c
+}
