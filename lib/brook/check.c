@@ -1910,6 +1910,26 @@ static json_t *init_elem(chk_ctx *c, json_t *t, size_t n, int *element)
 	return json_incref(T(c, "unknown"));
 }
 
+/* spec 7.2: initializer lists of vectors and arrays in kernel code. */
+static void init_count(chk_ctx *c, json_t *init, json_t *type, size_t n)
+{
+	long long size = 0;
+	if (n == 0) {
+		warn(c, 1, init, "W-init-empty", "Empty array initializer");
+		return;
+	}
+	if (ty_is_vector(type))
+		size = ty_ncomp(type);
+	else if (ty_is_array(type) && !int_literal(ast_get(type, "size"), &size))
+		return;
+	if (size > 0 && (long long)n > size)
+		warn(c, 1, init, "W-init-count", "Too many initializers: %zu for "
+			"%lld elements", n, size);
+	else if (ty_is_vector(type) && (long long)n < size)
+		warn(c, 2, init, "W-init-components", "Uninitialized components: "
+			"%zu of %lld given", n, size);
+}
+
 static void initializer(chk_ctx *c, json_t *init, json_t *type, json_t *at)
 {
 	if (!init || json_is_null(init))
@@ -1927,6 +1947,8 @@ static void initializer(chk_ctx *c, json_t *init, json_t *type, json_t *at)
 		bad(c, init, "\"initlist\" node without \"items\"");
 		return;
 	}
+	if (c->kern)
+		init_count(c, init, type, json_array_size(items));
 	json_array_foreach(items, i, it) {
 		size_t j;
 		json_t *dz;
