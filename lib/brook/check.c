@@ -2130,6 +2130,20 @@ static void stream_var(chk_ctx *c, json_t *v, json_t *t)
 	}
 	if (c->scope->up == NULL)
 		err(c, v, "E-stream-global", "streams must be local variables");
+	/* spec 3.2, guide 1.2.1.2: the 2008 limits */
+	long long total = 1, n;
+	int wide = 0;
+	json_array_foreach(ast_get(t, "dims"), i, d) {
+		if (!int_literal(d, &n)) {
+			total = 0;
+			break;
+		}
+		total *= n;
+		wide |= n > 8192;
+	}
+	if (c->o->portable && (wide || total > (1LL << 23)))
+		warn(c, 1, v, "W-portable-stream", "streams are limited to 2^23 "
+			"elements and 8192 along a dimension on the 2008 hardware");
 	json_t *init = ast_get(v, "init");
 	if (init && !json_is_null(init)) {
 		json_t *ie = strip_paren(init);
