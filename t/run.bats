@@ -35,3 +35,4 @@ run_program() {
 @test "spec 4.3: subkernels, multiple outputs" { run_program subkernel; }
 @test "spec 2: streams of structs" { run_program struct; }
 @test "streams of 2^24+ elements and 10000 wide" { run_program large; }
+@test "BrookGPU: streamGatherOp and streamScatterOp" { run_program streamop; }

@@ -372,6 +372,7 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 		}
 	}
 
+	gen_ops_scan(&g);
 	gen_cl_program(&g, &cl);
 	if (!g.nerrors && cl_out)
 		sb_puts(cl_out, cl.s ? cl.s : "");

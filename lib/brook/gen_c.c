@@ -480,6 +480,21 @@ static int stream_op(host_ctx *hc, strbuf *out, const json_t *e,
 		sb_puts(out, ", NULL)");
 		return 1;
 	}
+	if (strcmp(name, "streamGatherOp") == 0 ||
+			strcmp(name, "streamScatterOp") == 0) {
+		int n = gen_ops_find(hc->g, e);
+		int gather = name[6] == 'G';
+		if (n < 0)
+			return 0;
+		sb_printf(out, "brg_op_%d(", n);
+		expr(hc, out, json_array_get(args, gather ? 1 : 0));
+		sb_puts(out, ", ");
+		expr(hc, out, json_array_get(args, gather ? 2 : 1));
+		sb_puts(out, ", ");
+		expr(hc, out, json_array_get(args, gather ? 0 : 2));
+		sb_putc(out, ')');
+		return 1;
+	}
 	if (strcmp(name, "streamSwap") == 0) {
 		sb_puts(out, "streamSwap(&(");
 		expr(hc, out, json_array_get(args, 0));
@@ -740,12 +755,21 @@ void gen_host(gen_ctx *g, strbuf *c_out, strbuf *h_out, const char *cl)
 		sb_puts(c_out, domain_helpers);
 		if (hc->temps)
 			sb_puts(c_out, temp_helpers);
+		gen_ops_protos(g, c_out);
 		/* the seeds' programs declare main(argc, argv) and use
 		 * neither: not worth a warning in generated code */
 		sb_puts(c_out, "#pragma GCC diagnostic ignored "
 			"\"-Wunused-parameter\"\n\n");
 		if (body.s)
 			sb_puts(c_out, body.s);
+		if (g->nops) {
+			strbuf ops = {0};
+			sb_puts(c_out, "\n/* streamGatherOp and streamScatterOp "
+				"(BrookGPU) */\n");
+			gen_ops_cpu(g, &ops);
+			sb_puts(c_out, ops.s);
+			sb_free(&ops);
+		}
 	}
 	if (h_out)
 		header(hc, h_out);

@@ -125,6 +125,7 @@ void gen_cl_program(gen_ctx *g, strbuf *b)
 				gen_entries(g, GEN_CL, &code, d);
 		}
 	}
+	gen_ops_cl(g, &code);
 	cl_types(g, &types);
 	gen_struct_helpers(g, &structs);
 

@@ -15,6 +15,15 @@ typedef enum gen_target {
 	GEN_CPU		/* C99, for the CPU backend (in PREFIX.c) */
 } gen_target;
 
+/* A streamGatherOp or streamScatterOp of host code (gen_ops.c). */
+typedef struct gen_op {
+	const json_t *call;
+	int scatter;
+	const json_t *elem, *index;	/* element and index types */
+	const json_t *fn;		/* scatter's reduce function, or NULL */
+} gen_op;
+#define GEN_MAX_OPS 64
+
 /* The whole run. */
 typedef struct gen_ctx {
 	const json_t *doc;
@@ -29,6 +38,8 @@ typedef struct gen_ctx {
 				   indexof() names in that function */
 	int uses_double;	/* the OpenCL program needs cl_khr_fp64 */
 	int nsites[2];		/* --checked: index checks so far, per target */
+	gen_op ops[GEN_MAX_OPS];
+	int nops;
 	int nerrors;
 } gen_ctx;
 
@@ -89,6 +100,13 @@ int gen_is_group(const json_t *fn);
 void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
 	const char *thread_loop_open, const char *thread_loop_close,
 	const char *barrier);
+
+/* --- gen_ops.c: streamGatherOp, streamScatterOp ------------------------ */
+void gen_ops_scan(gen_ctx *g);
+int gen_ops_find(gen_ctx *g, const json_t *call);
+void gen_ops_cl(gen_ctx *g, strbuf *b);
+void gen_ops_cpu(gen_ctx *g, strbuf *b);
+void gen_ops_protos(gen_ctx *g, strbuf *b);
 
 /* --- gen_cl.c ----------------------------------------------------------- */
 /* The OpenCL program: prelude, types, every kernel. */

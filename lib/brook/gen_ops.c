@@ -1,0 +1,278 @@
+/* gen_ops.c - BrookGPU's stream operators streamGatherOp and
+ * streamScatterOp (BrookGPU page, "GatherOp" and "ScatterOp"): each use
+ * in host code becomes a generated kernel, brg_op_N, in both backends.
+ *   streamGatherOp(t, index, array, STREAM_GATHER_FETCH):
+ *     t[i] = array[index[i]], index a linear (row-major) offset, clamped
+ *   streamScatterOp(s, index, array, STREAM_SCATTER_ASSIGN | f):
+ *     array[index[i]] = s[i], or f(s[i], array[index[i]]) with a reduce
+ *     function f; an offset outside the array drops the write. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "brook/ast.h"
+#include "brook/astprint.h"
+#include "brook/gen_int.h"
+#include "brook/type.h"
+
+void gen_load(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty,
+	const char *ptr, const char *idx);
+void gen_store(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty,
+	const char *ptr, const char *idx, const char *val);
+void gen_storage(gen_ctx *g, gen_target t, strbuf *b, const json_t *el);
+void gen_cpu_type_expr(gen_ctx *g, strbuf *b, const json_t *el);
+
+static const json_t *strip(const json_t *e)
+{
+	while (ast_is(e, "paren"))
+		e = ast_get(e, "e");
+	return e;
+}
+
+static const json_t *arg_elem(gen_ctx *g, const json_t *call, size_t i)
+{
+	return gen_elem(g, ast_get(json_array_get(ast_arr(call, "args"), i),
+		"ty"));
+}
+
+static void scan(gen_ctx *g, const json_t *n)
+{
+	if (json_is_object(n)) {
+		const char *key;
+		json_t *v;
+		if (ast_is(n, "call")) {
+			const char *name = ast_str(strip(ast_get(n, "fn")), "name");
+			int sc = strcmp(name, "streamScatterOp") == 0;
+			if ((sc || strcmp(name, "streamGatherOp") == 0) &&
+					g->nops < GEN_MAX_OPS) {
+				gen_op *op = &g->ops[g->nops++];
+				const json_t *f = strip(json_array_get(ast_arr(n,
+					"args"), 3));
+				const json_t *fd = gen_decl(g, f);
+				op->call = n;
+				op->scatter = sc;
+				op->elem = arg_elem(g, n, sc ? 0 : 2);
+				op->index = arg_elem(g, n, 1);
+				op->fn = fd && gen_is_kernel(fd) ? fd : NULL;
+				if (json_array_size(ast_arr(n, "args")) != 4 ||
+						!gen_scalar(op->index) ||
+						gen_ncomp(op->index) != 1 ||
+						(!op->fn && strcmp(ast_str(f, "name"),
+						sc ? "STREAM_SCATTER_ASSIGN" :
+						"STREAM_GATHER_FETCH") != 0) ||
+						(op->fn && !sc)) {
+					gen_error(g, n, "E-gen-stream-op",
+						"%s(stream, index, array, %s) "
+						"takes a stream of scalar indices; "
+						"brgen supports %s", name, sc ?
+						"op" : "op", sc ?
+						"STREAM_SCATTER_ASSIGN and reduce "
+						"functions" : "STREAM_GATHER_FETCH");
+					g->nops--;
+				}
+			}
+		}
+		json_object_foreach((json_t *)n, key, v)
+			if (strcmp(key, "ty") != 0 && strcmp(key, "at") != 0)
+				scan(g, v);
+	} else if (json_is_array(n)) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(n, i, v)
+			scan(g, v);
+	}
+}
+
+void gen_ops_scan(gen_ctx *g)
+{
+	size_t i;
+	json_t *d;
+
+	json_array_foreach(ast_arr(g->doc, "decls"), i, d)
+		if (ast_is(d, "func") && !gen_is_kernel(d))
+			scan(g, ast_get(d, "body"));
+}
+
+int gen_ops_find(gen_ctx *g, const json_t *call)
+{
+	int i;
+
+	for (i = 0; i < g->nops; i++)
+		if (g->ops[i].call == call)
+			return i;
+	return -1;
+}
+
+static void index_expr(gen_ctx *g, gen_target t, strbuf *b, const gen_op *op)
+{
+	(void)g;
+	if (ty_scalar_is_float(gen_scalar(op->index)))
+		sb_puts(b, "brg_fi((float)x)");
+	else
+		sb_printf(b, "(%s)x", t == GEN_CL ? "long" : "int64_t");
+}
+
+/* The work of one domain point BRG_I: the same text on both targets. */
+static void op_point(gen_ctx *g, gen_target t, strbuf *b, const gen_op *op,
+	const char *ind)
+{
+	strbuf ix = {0};
+
+	sb_printf(b, "%sconst ", ind);
+	gen_type(g, t, b, op->index, "x");
+	sb_puts(b, " = ");
+	gen_load(g, t, b, op->index, "index",
+		"brg_idx(&index_v, brg_i, brg_d)");
+	sb_printf(b, ";\n%s", ind);
+	gen_type(g, t, b, op->elem, "v");
+	sb_puts(b, ";\n");
+	sb_printf(&ix, "brg_lin(&array_v, ");
+	index_expr(g, t, &ix, op);
+	sb_printf(&ix, ", %d)", op->scatter);
+	if (!op->scatter) {
+		sb_printf(b, "%sv = ", ind);
+		gen_load(g, t, b, op->elem, "array", ix.s);
+		sb_printf(b, ";\n%s", ind);
+		gen_store(g, t, b, op->elem, "t", "brg_idx(&t_v, brg_i, brg_d)",
+			"v");
+		sb_puts(b, ";\n");
+		sb_free(&ix);
+		return;
+	}
+	sb_printf(b, "%s{\n%s\t%s brg_k = %s;\n%s\tv = ", ind, ind,
+		t == GEN_CL ? "long" : "int64_t", ix.s, ind);
+	gen_load(g, t, b, op->elem, "s", "brg_idx(&s_v, brg_i, brg_d)");
+	sb_printf(b, ";\n%s\tif (brg_k >= 0) {\n", ind);
+	if (op->fn) {
+		sb_printf(b, "%s\t\t", ind);
+		gen_type(g, t, b, op->elem, "cur");
+		sb_puts(b, " = ");
+		gen_load(g, t, b, op->elem, "array", "brg_k");
+		sb_printf(b, ";\n%s\t\t%s__body(v, &cur, brg_noctx());\n"
+			"%s\t\tv = cur;\n", ind, ast_str(op->fn, "name"), ind);
+	}
+	sb_printf(b, "%s\t\t", ind);
+	gen_store(g, t, b, op->elem, "array", "brg_k", "v");
+	sb_printf(b, ";\n%s\t}\n%s}\n", ind, ind);
+	sb_free(&ix);
+}
+
+/* Parameters, in argument order: gather (IN index, GATHER array, OUT t);
+ * scatter (IN s, IN index, SCATTER array). */
+static const char *const gather_args[] = {"index", "array", "t"};
+static const char *const scatter_args[] = {"s", "index", "array"};
+
+static const json_t *arg_type(const gen_op *op, int i)
+{
+	if (op->scatter)
+		return i == 1 ? op->index : op->elem;
+	return i == 0 ? op->index : op->elem;
+}
+
+static int arg_const(const gen_op *op, int i)
+{
+	return op->scatter ? i < 2 : i < 2;
+}
+
+void gen_ops_cl(gen_ctx *g, strbuf *b)
+{
+	int n, i;
+
+	for (n = 0; n < g->nops; n++) {
+		const gen_op *op = &g->ops[n];
+		const char *const *names = op->scatter ? scatter_args :
+			gather_args;
+		sb_printf(b, "__kernel void brg_op_%d(", n);
+		for (i = 0; i < 3; i++) {
+			sb_printf(b, "%s__global %s", i ? ", " : "",
+				arg_const(op, i) ? "const " : "");
+			gen_storage(g, GEN_CL, b, arg_type(op, i));
+			sb_printf(b, " *%s, const brt_view %s_v", names[i],
+				names[i]);
+		}
+		sb_puts(b, ",\n\tconst long4 dom, const long4 off)\n{\n"
+			"\tBRG_L brg_d[4];\n\tconst BRG_L brg_i = "
+			"get_global_id(0);\n\tbrg_d[0] = dom.x; brg_d[1] = "
+			"dom.y; brg_d[2] = dom.z; brg_d[3] = dom.w;\n"
+			"\t(void)off;\n\tif (brg_i >= brg_d[0] * brg_d[1] * "
+			"brg_d[2] * brg_d[3])\n\t\treturn;\n");
+		op_point(g, GEN_CL, b, op, "\t");
+		sb_puts(b, "}\n\n");
+	}
+}
+
+void gen_ops_protos(gen_ctx *g, strbuf *b)
+{
+	int n;
+
+	for (n = 0; n < g->nops; n++)
+		sb_printf(b, "static void brg_op_%d(brt_stream *, brt_stream *, "
+			"brt_stream *);\n", n);
+}
+
+/* brt_type initializer text of TY, as gen_cpu.c writes it. */
+static void type_init(gen_ctx *g, strbuf *b, const json_t *ty)
+{
+	strbuf e = {0};
+
+	gen_cpu_type_expr(g, &e, ty);
+	/* "(brt_type){...}" -> "{...}" for a static initializer */
+	sb_puts(b, e.s + strlen("(brt_type)"));
+	sb_free(&e);
+}
+
+void gen_ops_cpu(gen_ctx *g, strbuf *b)
+{
+	int n, i;
+
+	for (n = 0; n < g->nops; n++) {
+		const gen_op *op = &g->ops[n];
+		const char *const *names = op->scatter ? scatter_args :
+			gather_args;
+		static const char *const gk[] = {"BRT_ARG_IN", "BRT_ARG_GATHER",
+			"BRT_ARG_OUT"};
+		static const char *const sk[] = {"BRT_ARG_IN", "BRT_ARG_IN",
+			"BRT_ARG_SCATTER"};
+		const char *file = "";
+		int line = 0, col = 0;
+		sb_printf(b, "static void brg_op_%d__cpu(const brt_cpu_call *brg_c,"
+			" int64_t brg_b, int64_t brg_e, int brg_first)\n{\n", n);
+		for (i = 0; i < 3; i++) {
+			sb_puts(b, "\t");
+			if (arg_const(op, i))
+				sb_puts(b, "const ");
+			gen_type(g, GEN_CPU, b, arg_type(op, i), NULL);
+			sb_printf(b, " *%s = (", names[i]);
+			if (arg_const(op, i))
+				sb_puts(b, "const ");
+			gen_type(g, GEN_CPU, b, arg_type(op, i), NULL);
+			sb_printf(b, " *)brg_c->data[%d];\n\tconst brt_view %s_v "
+				"= brg_c->views[%d];\n", i, names[i], i);
+		}
+		sb_puts(b, "\tBRG_L brg_d[4];\n\tint64_t brg_i;\n\tint brg_k;\n"
+			"\t(void)brg_first;\n\tfor (brg_k = 0; brg_k < 4; "
+			"brg_k++)\n\t\tbrg_d[brg_k] = brg_c->dims[brg_k];\n"
+			"\tfor (brg_i = brg_b; brg_i < brg_e; brg_i++) {\n");
+		op_point(g, GEN_CPU, b, op, "\t\t");
+		sb_puts(b, "\t}\n}\n");
+		sb_printf(b, "static const brt_argdesc brg_op_%d__args[] = {\n", n);
+		for (i = 0; i < 3; i++) {
+			sb_printf(b, "\t{%s, ", op->scatter ? sk[i] : gk[i]);
+			type_init(g, b, arg_type(op, i));
+			sb_puts(b, ", 0, 0},\n");
+		}
+		ast_at(g->doc, op->call, &file, &line, &col);
+		sb_printf(b, "};\nstatic const brt_kernel brg_op_%d__kernel = {\n"
+			"\t.name = \"brg_op_%d\",\n\t.program = &brg_program,\n"
+			"\t.kclass = %s,\n\t.nargs = 3,\n\t.args = brg_op_%d__args,"
+			"\n\t.cpu = brg_op_%d__cpu,\n\t.group = {1, 1, 1},\n"
+			"\t.src_line = %d,\n};\n", n, n, op->scatter ?
+			"BRT_KERNEL_SCATTER" : "BRT_KERNEL_MAP", n, n, line);
+		sb_printf(b, "static void brg_op_%d(brt_stream *a0, brt_stream "
+			"*a1, brt_stream *a2)\n{\n\tbrt_arg brg_a[3];\n"
+			"\tbrg_a[0].s = a0;\n\tbrg_a[1].s = a1;\n\tbrg_a[2].s = "
+			"a2;\n\tbrt_run(&brg_op_%d__kernel, brg_a, NULL);\n}\n\n",
+			n, n);
+	}
+}
