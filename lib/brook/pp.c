@@ -31,7 +31,7 @@ enum {
 	PP_MAX_ERRORS = 50,	/* errors before brpp gives up */
 	PP_MAX_GAP = 8		/* blank lines written before a linemarker is shorter */
 };
-#define PP_MAX_TOKENS 20000000L	/* tokens made by expanding one source token */
+#define PP_MAX_TOKENS 2000000L	/* tokens made by expanding one source token */
 
 /* ------------------------------------------------------------------ */
 /* Tokens */
@@ -95,6 +95,8 @@ typedef struct pp_macro {
 	pp_sym **params;	/* __VA_ARGS__ last for a C99 variadic macro */
 	int nparams;
 	unsigned char funclike, variadic, builtin;
+	unsigned char pastes;	/* has ## */
+	pp_hs *self;		/* the hide set {name}, made once */
 	int file, line, col;	/* where it was defined */
 } pp_macro;
 
@@ -803,6 +805,15 @@ static void out_marker(pp_ctx *c, int line, int file, const char *flag)
 static void out_sync(pp_ctx *c, const pp_tok *t)
 {
 	pp_out *o = &c->out;
+	if (c->o->no_linemarkers) {
+		/* -P: lines as GCC's -P writes them, with no empty ones */
+		if (o->col > 0 && (t->flags & TF_SYNC) &&
+		    (t->line > o->line || t->file != o->file))
+			out_newline(c);
+		o->line = t->line;
+		o->file = t->file;
+		return;
+	}
 	if (t->file != o->file) {
 		out_marker(c, t->line, t->file, "");
 		return;
@@ -815,10 +826,6 @@ static void out_sync(pp_ctx *c, const pp_tok *t)
 	if (gap > 0 && gap <= PP_MAX_GAP) {
 		while (o->line < t->line)
 			out_newline(c);
-	} else if (c->o->no_linemarkers) {
-		if (o->col > 0)
-			out_newline(c);
-		o->line = t->line;
 	} else
 		out_marker(c, t->line, t->file, "");
 }
@@ -992,6 +999,7 @@ typedef struct pp_args {
 	int n;
 	pp_tokvec *exp;		/* fully expanded arguments, made on demand */
 	unsigned char *done;
+	int va_omitted;		/* no variable arguments, not even empty ones */
 } pp_args;
 
 static void args_free(pp_args *a)
@@ -1060,6 +1068,7 @@ static int collect_args(pp_ctx *c, pp_in *in, const pp_macro *m,
 		n = 0;
 	if (n < m->nparams && m->variadic && n == m->nparams - 1) {
 		a->start[nstart + 1] = a->raw.n;	/* the variadic part, empty */
+		a->va_omitted = 1;
 		n++;
 	}
 	if (n != m->nparams) {
@@ -1238,10 +1247,11 @@ static void subst(pp_ctx *c, const pp_macro *m, pp_args *a, int ifmode,
 				const pp_tok *v = a->raw.v + a->start[u->op];
 				size_t n = a->start[u->op + 1] - a->start[u->op];
 				/* GCC: `, ## __VA_ARGS__` drops the comma when the
-				 * variable arguments are empty, else does not paste */
+				 * variable arguments are left out (or empty, when
+				 * they are all the arguments), else does not paste */
 				if (m->variadic && u->op == m->nparams - 1 &&
 				    is_op(&r->v[r->n - 1], ',')) {
-					if (n == 0)
+					if (n == 0 && (a->va_omitted || m->nparams == 1))
 						r->n--;
 					else
 						put_arg(r, v, n, u, 0);
@@ -1285,6 +1295,51 @@ static void subst(pp_ctx *c, const pp_macro *m, pp_args *a, int ifmode,
 	r->n = n;
 }
 
+/* Counts N more tokens made for one source token; 0 when past the limit,
+ * after reporting it and dropping what IN holds. */
+static int spend(pp_ctx *c, pp_in *in, const pp_tok *at, size_t n)
+{
+	c->budget += (long)n;
+	if (c->budget <= PP_MAX_TOKENS)
+		return 1;
+	pp_error(c, at, "pp-expansion-too-big",
+		"macro expansion exceeds %ld tokens", PP_MAX_TOKENS);
+	in->st.n = 0;
+	c->budget = 0;
+	return 0;
+}
+
+/* The first token of an expansion is where the macro's name was. */
+static void take_place(pp_tok *t, const pp_tok *name)
+{
+	t->flags = (unsigned char)((t->flags & ~(TF_WS | TF_PURE)) |
+		(name->flags & (TF_WS | TF_PURE | TF_SYNC)));
+	t->ws = name->ws;
+	t->wslen = name->wslen;
+}
+
+/* An object-like macro with no ##: its replacement list, straight onto
+ * IN, hidden from itself (the common case, made fast). */
+static void expand_object(pp_ctx *c, pp_in *in, const pp_macro *m,
+	const pp_tok *name)
+{
+	if (!spend(c, in, name, (size_t)m->nbody))
+		return;
+	pp_hs *hs = name->hs ? hs_union(c, name->hs, m->self) : m->self;
+	grow(&in->st.v, &in->st.cap, in->st.n + (size_t)m->nbody,
+		sizeof *in->st.v);
+	for (int i = m->nbody; i-- > 0;) {
+		pp_tok *t = &in->st.v[in->st.n++];
+		*t = m->body[i];
+		t->file = name->file;
+		t->line = name->line;
+		t->col = name->col;
+		t->hs = hs;
+		if (i == 0)
+			take_place(t, name);
+	}
+}
+
 /* Expands macro M called at NAME, pushing the result back onto IN.
  * Returns 0 when NAME is left as it is: a function-like macro not followed
  * by '(', or a call with an error. */
@@ -1297,8 +1352,14 @@ static int expand_macro(pp_ctx *c, pp_in *in, pp_macro *m, const pp_tok *name)
 		in_push(in, &t, 1);
 		return 1;
 	}
+	if (!m->self)
+		m->self = hs_cons(c, m->name, NULL);
+	if (!m->funclike && !m->pastes) {
+		expand_object(c, in, m, name);
+		return 1;
+	}
 	if (!m->funclike) {
-		hs = hs_union(c, name->hs, hs_cons(c, m->name, NULL));
+		hs = hs_union(c, name->hs, m->self);
 		subst(c, m, NULL, in->ifmode, name, &r);
 	} else {
 		/* C99 6.10.3p10: the name must be followed by '(', maybe on
@@ -1318,14 +1379,13 @@ static int expand_macro(pp_ctx *c, pp_in *in, pp_macro *m, const pp_tok *name)
 			return 0;
 		}
 		tv_free(&nls);
-		pp_args a = {{0}, 0, 0, 0, 0};
+		pp_args a = {{0}, 0, 0, 0, 0, 0};
 		pp_tok rp;
 		if (!collect_args(c, in, m, name, &a, &rp)) {
 			args_free(&a);
 			return 0;
 		}
-		hs = hs_union(c, hs_inter(c, name->hs, rp.hs),
-			hs_cons(c, m->name, NULL));
+		hs = hs_union(c, hs_inter(c, name->hs, rp.hs), m->self);
 		subst(c, m, &a, in->ifmode, name, &r);
 		args_free(&a);
 	}
@@ -1338,21 +1398,10 @@ static int expand_macro(pp_ctx *c, pp_in *in, pp_macro *m, const pp_tok *name)
 			last_out = hs_union(c, t->hs, hs);
 		}
 		t->hs = last_out;
-		if (i == 0) {
-			t->flags = (unsigned char)((t->flags & ~(TF_WS | TF_PURE)) |
-				(name->flags & (TF_WS | TF_PURE | TF_SYNC)));
-			t->ws = name->ws;
-			t->wslen = name->wslen;
-		}
+		if (i == 0)
+			take_place(t, name);
 	}
-	c->budget += (long)r.n;
-	if (c->budget > PP_MAX_TOKENS) {
-		pp_error(c, name, "pp-expansion-too-big",
-			"the expansion of \"%s\" exceeds %ld tokens",
-			m->name->name, PP_MAX_TOKENS);
-		in->st.n = 0;
-		c->budget = 0;
-	} else
+	if (spend(c, in, name, r.n))
 		in_push(in, r.v, r.n);
 	tv_free(&r);
 	return 1;
@@ -2097,6 +2146,8 @@ static void do_define(pp_ctx *c, const pp_tok *hash)
 				pp_warning(c, &u, "pp-va-args", "__VA_ARGS__ can only "
 					"appear in the expansion of a C99 variadic macro");
 		}
+		if (is_op(&u, OP_PASTE))
+			m->pastes = 1;
 		tv_push(&body, &u);
 	}
 	m->body = body.v;
