@@ -13,6 +13,7 @@ typedef struct red {
 	unsigned in, r;		/* the input and the reduce argument */
 	brt_stream *src, *dst;	/* dst NULL: a host scalar target */
 	int64_t odims[4], block[4];
+	unsigned shift;		/* input axes the target lacks (spec 4.1.3) */
 	int64_t nout, n;	/* output elements, elements per block */
 	size_t esize;
 } red;
@@ -31,16 +32,23 @@ static int red_shape(red *R)
 				"operation don't allow output rank > input rank");
 			return -1;
 		}
-		for (unsigned i = 0; i < R->dst->rank; i++) {
-			R->odims[i] = R->dst->dims[i];
-			if (R->src->dims[i] % R->dst->dims[i]) {
+		/* spec 4.1.3: a target of lower rank lines up with the
+		 * input's slowest axes (t<100> from s<100,200> sums 1x200
+		 * strips); the axes it lacks fold whole */
+		unsigned sh = R->shift = R->src->rank - R->dst->rank;
+		for (unsigned a = 0; a < sh; a++)
+			R->block[a] = R->src->dims[a];
+		for (unsigned j = 0; j < R->dst->rank; j++) {
+			unsigned i = j + sh;
+			R->odims[i] = R->dst->dims[j];
+			if (R->src->dims[i] % R->dst->dims[j]) {
 				brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: "
 					"Input dimensions should be integral "
 					"multiple of output dimensions. The "
 					"results might be undefined");
 				return -1;
 			}
-			R->block[i] = R->src->dims[i] / R->dst->dims[i];
+			R->block[i] = R->src->dims[i] / R->dst->dims[j];
 		}
 	}
 	R->nout = R->odims[0] * R->odims[1] * R->odims[2] * R->odims[3];
@@ -74,8 +82,8 @@ static char *dst_elem(const red *R, int64_t o)
 	coords(o, R->odims, c);
 	brt_region_pitch(&r, pitch);
 	int64_t e = brt_region_base(&r);
-	for (int a = 0; a < 4; a++)
-		e += c[a] * pitch[a];
+	for (int a = 0; a + R->shift < 4; a++)
+		e += c[a + R->shift] * pitch[a];
 	return r.buf->host + (size_t)e * R->esize;
 }
 
