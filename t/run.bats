@@ -36,3 +36,4 @@ run_program() {
 @test "spec 2: streams of structs" { run_program struct; }
 @test "streams of 2^24+ elements and 10000 wide" { run_program large; }
 @test "BrookGPU: streamGatherOp and streamScatterOp" { run_program streamop; }
+@test "spec 4.1.2-4.1.3: double min/max, partial reductions of <100,200>" { run_program spec_reduce; }
