@@ -2816,7 +2816,8 @@ static void post_checks(chk_ctx *c)
 {
 	char *seen = xcalloc(c->nfns + 1, 1);
 	size_t *first = xcalloc(c->nfns + 2, sizeof *first);
-	qsort(c->edges, c->nedges, sizeof *c->edges, edge_cmp);
+	if (c->nedges)
+		qsort(c->edges, c->nedges, sizeof *c->edges, edge_cmp);
 	for (size_t i = 0; i < c->nedges; i++)
 		first[c->edges[i].from + 1]++;
 	for (size_t f = 0; f < c->nfns; f++)
