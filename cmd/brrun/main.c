@@ -484,14 +484,22 @@ static int bind_names(brrun *r)
 			return -1;
 		}
 	}
-	for (int i = 0; i < r->o.nshapes; i++)
-		if (!find_binding(r, r->o.shapes[i].name,
-			strlen(r->o.shapes[i].name))) {
+	for (int i = 0; i < r->o.nshapes; i++) {
+		size_t sh[BRT_MAX_RANK];
+		unsigned nd;
+		const named *n = &r->o.shapes[i];
+		if (!find_binding(r, n->name, strlen(n->name))) {
 			diag_report(&r->d, DIAG_ERROR, NULL, 0, 0, USAGE_ID,
-				"--shape %s: no such parameter",
-				r->o.shapes[i].name);
+				"--shape %s: no such parameter", n->name);
 			return -1;
 		}
+		if (run_parse_dims(n->value, sh, &nd) != 0) {
+			diag_report(&r->d, DIAG_ERROR, NULL, 0, 0, USAGE_ID,
+				"--shape %s=%s: write the sizes x first, as "
+				"1024x768", n->name, n->value);
+			return -1;
+		}
+	}
 	return 0;
 }
 

@@ -1,0 +1,662 @@
+#!/usr/bin/env bats
+# t/brrun.bats - brrun: every kernel kind on both backends (the CPU
+# interpreter and the generated OpenCL C must print the same), every data
+# format, every option and every error.
+load helper
+
+K="$top_srcdir/t/brrun/kernels.br"
+SUM="$top_srcdir/examples/sum.br"
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# both ARGS...: brrun ARGS on the CPU backend and on OpenCL; fails unless
+# both exit 0 with the same output, which is left in $output.
+both() {
+	local cpu ocl
+	cpu=$(brrun --backend cpu "$@" 2>&1) || {
+		echo "cpu backend failed: $cpu" >&2; return 1; }
+	ocl=$(brrun --backend opencl "$@" 2>&1) || {
+		echo "opencl backend failed: $ocl" >&2; return 1; }
+	if [ "$cpu" != "$ocl" ]; then
+		echo "outputs differ between backends:" >&2
+		diff <(echo "$cpu") <(echo "$ocl") >&2
+		return 1
+	fi
+	output=$cpu
+}
+
+# expect TEXT: $output is TEXT (printf-style escapes allowed).
+expect() {
+	local want
+	want=$(printf -- "$1")
+	if [ "$output" != "$want" ]; then
+		echo "expected:" >&2; echo "$want" >&2
+		echo "got:" >&2; echo "$output" >&2
+		return 1
+	fi
+}
+
+# fails_with STATUS TEXT ARGS...: brrun ARGS exits with STATUS and prints a
+# one-line message containing TEXT.
+fails_with() {
+	local st=$1 text=$2
+	shift 2
+	run brrun "$@"
+	if [ "$status" -ne "$st" ]; then
+		echo "status $status, expected $st: $output" >&2
+		return 1
+	fi
+	if [[ "$output" != *"$text"* ]]; then
+		echo "message lacks '$text': $output" >&2
+		return 1
+	fi
+	if [ "$(printf '%s\n' "$output" | wc -l)" -ne 1 ]; then
+		echo "more than one line: $output" >&2
+		return 1
+	fi
+}
+
+# npy VERSION DESCR SHAPE DATA: a .npy file on stdout; DATA is printf
+# escapes of the data bytes.
+npy() {
+	local ver=$1 descr=$2 shape=$3 data=$4
+	local hdr="{'descr': '$descr', 'fortran_order': False, 'shape': $shape, }"
+	local pre=10
+	[ "$ver" -ge 2 ] && pre=12
+	while [ $(( (pre + ${#hdr} + 1) % 64 )) -ne 0 ]; do hdr="$hdr "; done
+	local n=$(( ${#hdr} + 1 ))
+	printf '\223NUMPY'
+	printf "\\$(printf %03o "$ver")\\000"
+	if [ "$ver" -eq 1 ]; then
+		printf "\\$(printf %03o $((n & 255)))\\$(printf %03o $((n >> 8)))"
+	else
+		printf "\\$(printf %03o $((n & 255)))\\$(printf %03o $((n >> 8)))\\000\\000"
+	fi
+	printf '%s\n' "$hdr"
+	printf "$data"
+}
+
+# float32 1, 2, 3 little-endian
+F123='\000\000\200\077\000\000\000\100\000\000\100\100'
+
+# ---- kernels on both backends ---------------------------------------------
+
+@test "the issue's example: sum of two literals" {
+	both "$SUM" sum a=[1,2,3] b=[10,20,30] c
+	expect "11 22 33"
+}
+
+@test "2-D literal, rows first, and a generator" {
+	both "$SUM" sum a=[[1,2],[3,4]] b=ones c
+	expect "2 3\n4 5"
+}
+
+@test "an output not named is printed anyway" {
+	both "$SUM" sum a=[1,2] b=[3,4]
+	expect "4 6"
+}
+
+@test "a value parameter" {
+	both "$K" scale a=[1,2,3] k=2.5 c
+	expect "2.5 5 7.5"
+}
+
+@test "vectors, swizzles, two outputs headed by their names" {
+	both "$K" vec a=[[1,2,3,4],[5,6,7,8]] b=ones c d
+	expect "c:\n5,5,5,5 9,9,9,9\nd:\n13.7417 36.4881"
+}
+
+@test "spec 5 builtins: frac round sign lerp clamp fmod abs floor sqrt rsqrt" {
+	both "$K" math a=[-2.5,-1,-0.5,0,0.3,1.5,2.5,7.25] c
+	expect "-2.5,-4.125,-3.5,2.11566 -2,-2.25,-1.5,1.70711 -0.5,-1.125,-1,1.5236 0,0,0.5,1 1.3,0.675,1.4,1.42478 3.5,2.875,4.5,1.8572 4.5,4.125,8.5,2.11566 8.25,10.0625,23.25,3.04074"
+}
+
+@test "cross and normalize" {
+	both "$K" vmath a=[[1,2,3],[0,0,2]] b=[[4,5,6],[1,0,0]] c n
+	expect "c:\n-3,6,-3 0,2,0\nn:\n0.267261,0.534522,0.801784 0,0,1"
+}
+
+@test "the seeds' builtins program, kernel by kernel" {
+	both "$top_srcdir/t/run/builtins.br" f1 \
+		x=[-2.75,-1.5,-0.25,0,0.5,1.25,3.5] r1 r2 r3
+	both "$top_srcdir/t/run/builtins.br" f2 \
+		v=[[3,4,0,2],[0,0,1,-1],[1,2,2,4]] n c s
+	both "$top_srcdir/t/run/builtins.br" f3 \
+		v=[[3,4,0,2],[0,0,1,-1],[1,2,2,4]] e p q
+	expect "e:\n1,1,1,1 1,1,1,1 1,1,1,1\np:\n0,0,1,-1 1,1,1,-1 0,0,1,-1\nq:\n-2,-2,0,-1 0,0,-1,0 -1,-1,-1,-2"
+}
+
+@test "32-bit int arithmetic, shifts, unsigned wrap-around" {
+	both "$K" ints a=[7,-7,100,-100] b=[2,2,-3,7] c d e
+	expect "c:\n4 -4 -32 -16\nd:\n63 -55 -802 -793\ne:\n14 4294967282 4294966996 4294966596"
+}
+
+@test "char and short arithmetic" {
+	both "$K" chars a=[100,-100,5] b=[100,200,250] c d
+	expect "c:\n-56 100 -1\nd:\n10000 -20000 1250"
+}
+
+@test "for, while, do, break, continue, switch" {
+	both "$K" loops n=[0,1,2,3,10,50] c
+	expect "13 1003 2013 16 71 26"
+}
+
+@test "local arrays, ?:, &&" {
+	both "$K" local_array a=[1,2] c
+	expect "6 12"
+	both "$K" cond a=[-1,2,5] c
+	expect "1 102 5"
+}
+
+@test "gather: float index, clamped to the array" {
+	both "$K" gather idx=[0,2.7,-1,10] g=[10,20,30,40] c
+	expect "10 30 10 40"
+}
+
+@test "gather: vector index and C-style indices" {
+	both "$K" gather2 p=[[0,0],[1,0],[0,1],[5,5]] g=[[1,2],[3,4]] c d
+	expect "c:\n1 2 3 4\nd:\n1 2 3 4"
+}
+
+@test "gather of a declared 3-D array" {
+	both "$top_srcdir/t/run/gather.br" g3 p=[[0,0,0],[3,2,1],[1,1,1]] \
+		t=iota o --shape t=4x3x2
+	expect "0 23023 17017"
+}
+
+@test "indexof and instance()" {
+	both "$K" where a=[[1,2,3],[4,5,6]] c
+	expect "0,0,0,0 1,0,0,0 2,0,0,0\n0,1,0,0 1,1,0,0 2,1,0,0"
+	both "$top_srcdir/t/run/indexof.br" where_out i --shape i=3x2
+	expect "0,0,0,0 1,0,0,0 2,0,0,0\n0,1,0,0 1,1,0,0 2,1,0,0"
+}
+
+@test "reduce function to a scalar: sum and max" {
+	both "$K" rsum a=iota r --shape a=100
+	expect "4950"
+	both "$K" rmax a=[3,9,2,7] r
+	expect "9"
+}
+
+@test "reduction variables start from the operator's identity" {
+	both "$K" vsum a=iota s --shape a=1000
+	expect "499500"
+	both "$K" prod a=[1,2,3,4,5] p
+	expect "120"
+	for k in "isum a=[1,2,3,4] b:10" "ior a=[1,2,4,8] b:15" \
+		"ixor a=[1,3,7] b:5" "iand a=[7,6,14] b:6" \
+		"cond_sum a=[1,20,30,5] c:50"; do
+		both "$top_srcdir/t/run/reduce.br" ${k%:*}
+		expect "${k##*:}"
+	done
+}
+
+@test "partial reductions onto a stream (spec 4.1.3)" {
+	both "$K" rsum a=[[1,2,3,4],[5,6,7,8]] r --shape r=1x2
+	expect "10\n26"
+	both "$K" rsum a=[[1,2,3,4],[5,6,7,8]] r --shape r=2x1
+	expect "14 22"
+}
+
+@test "a reduction variable given a start value (CPU backend)" {
+	run brrun --backend cpu "$K" vsum a=[1,2,3] s=10
+	[ "$status" -eq 0 ]
+	[ "$output" = "16" ]
+}
+
+@test "subkernels with return values and out arguments" {
+	both "$K" subk a=[1,2,3] c
+	expect "5 13 25"
+	both "$top_srcdir/t/run/subkernel.br" many a=[-1,0,1,2,3] \
+		b=[5,-5,0.5,2.5,1] p q r m
+	expect "p:\n0 1 4 9 16\nq:\n-2 0 2 4 6\nr:\n1,-5,0.5,1.5 -0,5,-0,-0 -1,-0.5,-0.5,-1.5 -2,-2.5,-1,-3 -3,-1,-1.5,-4.5\nm:\n5 0 1 2.5 3"
+}
+
+@test "scatter: the rest of the array stays zero, out of range dropped" {
+	both "$K" scat a=[1,2,3] idx=[2,0,1] s
+	expect "2 3 1"
+	both "$top_srcdir/t/run/scatter.br" scatter index=[3,2,1,0,9] \
+		a=[1,2,3,4,5] b --shape b=5
+	expect "4 3 2 1 0"
+}
+
+@test "a scatter array given data starts from it" {
+	both "$top_srcdir/t/run/scatter.br" scatter index=[0] a=[9] \
+		b=[1,2,3]
+	expect "9 2 3"
+}
+
+@test "iterator inputs, 1-D and 2-D" {
+	both "$K" it "p=iter([0,0],[1,2])" c --shape p=4x2
+	expect "0 2.5 5 7.5\n1 3.5 6 8.5"
+	both "$K" it "p=iter(0,1)" c --shape p=4
+	expect "0 2.75 5.5 8.25"
+	both "$top_srcdir/t/run/iter.br" plus "a=iter(0,10)" c=[1,1,1,1,1] b
+	expect "1 3 5 7 9"
+}
+
+@test "a GroupSize kernel: shared memory and syncGroup()" {
+	both "$top_srcdir/t/brrun/group.br" gsum a=iota c --shape a=8
+	expect "6 6 6 6 22 22 22 22"
+}
+
+@test "a kernel named like an OpenCL built-in" {
+	both "$K" mad a=[1,2] b=[3,4] c
+	expect "4 9"
+}
+
+@test "an input of one element is widened to the domain" {
+	both "$SUM" sum a=[[1,2],[3,4]] b=1 c
+	expect "2 3\n4 5"
+}
+
+@test "inputs of other shapes are resized (spec 3.3.2)" {
+	both "$SUM" sum a=[1,2] b=iota c --shape c=4
+	expect "1 1 3 3"
+}
+
+# ---- data formats -----------------------------------------------------------
+
+@test ".npy out and back in, float32" {
+	brrun "$SUM" sum a=[[1,2],[3,4]] b=1 c=@c.npy
+	[ "$(head -c 6 c.npy | od -An -c | tr -d ' ')" = "223NUMPY" ]
+	run brrun "$SUM" sum a=@c.npy b=@c.npy c
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '4 6\n8 10')" ]
+}
+
+@test ".npy versions 1.0, 2.0 and 3.0" {
+	for v in 1 2 3; do
+		npy $v '<f4' '(3,)' "$F123" > a$v.npy
+		run brrun "$SUM" sum a=@a$v.npy b=0 c
+		[ "$status" -eq 0 ]
+		[ "$output" = "1 2 3" ]
+	done
+}
+
+@test ".npy of every integer dtype for its type" {
+	npy 1 '|u1' '(2,)' '\001\377' > u1.npy
+	npy 1 '|i1' '(2,)' '\001\377' > i1.npy
+	npy 1 '<i4' '(2,)' '\005\000\000\000\373\377\377\377' > i4.npy
+	run brrun "$K" chars a=@i1.npy b=@u1.npy c d
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'c:\n2 -2\nd:\n1 -255')" ]
+	run brrun "$K" ints a=@i4.npy b=[2,2] c d e
+	[ "$status" -eq 0 ]
+	[[ "$output" == "c:"$'\n'"3 -3"* ]]
+}
+
+@test ".npy with a vector axis, and a vector result saved as .npy" {
+	brrun "$K" vec a=[[1,2,3,4]] b=[[1,1,1,1]] c=@c.npy d=@d.npy
+	run brrun "$K" vec a=@c.npy b=ones c d
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'c:\n6,7,8,9\nd:\n28.6603')" ]
+	grep -q "'shape': (1, 4)" c.npy
+}
+
+@test "text input: spaces, commas, newlines, comments, rows" {
+	printf '# a comment\n1, 2\t3\n4 5 6\n' > a.txt
+	run brrun "$SUM" sum a=@a.txt b=0 c
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '1 2 3\n4 5 6')" ]
+	printf '1\n2\n3\n' > col.txt
+	run brrun "$SUM" sum a=@col.txt b=0 c
+	[ "$output" = "1 2 3" ]
+}
+
+@test "text and raw binary outputs" {
+	brrun "$SUM" sum a=[[1,2],[3,4]] b=0.5 c=@c.txt
+	[ "$(cat c.txt)" = "$(printf '1.5 2.5\n3.5 4.5')" ]
+	brrun "$SUM" sum a=[1,2,3] b=0 c=@c.bin
+	[ "$(od -An -tx1 c.bin | tr -d ' \n')" = "0000803f0000004000004040" ]
+}
+
+@test "raw binary input with its dimensions" {
+	printf "$F123$F123" > a.bin
+	run brrun "$SUM" sum a=@a.bin:3x2 b=0 c
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '1 2 3\n1 2 3')" ]
+}
+
+@test "generators: iota, zeros, rand is reproducible" {
+	run brrun "$SUM" sum a=iota b=zeros c --shape a=2x2
+	[ "$output" = "$(printf '0 1\n2 3')" ]
+	run brrun "$SUM" sum a=rand:5 b=0 c --shape a=4
+	first=$output
+	run brrun "$SUM" sum a=rand:5 b=0 c --shape a=4
+	[ "$output" = "$first" ]
+	run brrun "$SUM" sum a=rand:6 b=0 c --shape a=4
+	[ "$output" != "$first" ]
+	run brrun "$K" ints a=rand b=1 c d e --shape a=50
+	[ "$status" -eq 0 ]
+}
+
+@test "--shape reshapes an input" {
+	run brrun "$SUM" sum a=[1,2,3,4,5,6] b=0 c --shape a=3x2
+	[ "$output" = "$(printf '1 2 3\n4 5 6')" ]
+}
+
+@test "a 3-D result prints its planes apart" {
+	run brrun "$SUM" sum a=iota b=0 c --shape a=2x2x2
+	[ "$output" = "$(printf '0 1\n2 3\n\n4 5\n6 7')" ]
+}
+
+@test "an AST file as input, parsed or checked" {
+	brpp "$SUM" | brparse > sum.ast
+	run brrun sum.ast sum a=[1] b=[2] c
+	[ "$output" = "3" ]
+	brpp "$SUM" | brparse | brcheck > sum.checked.ast
+	run brrun sum.checked.ast sum a=[1] b=[2] c
+	[ "$output" = "3" ]
+}
+
+@test "-D and -I reach the preprocessor" {
+	mkdir inc
+	echo '#define K2 (K * 2.0f)' > inc/k.h
+	printf '#include "k.h"\nkernel void f(float a<>, out float b<>) { b = a * K2; }\n' > k.br
+	run brrun -I inc -DK=3.0f k.br f a=[1,2] b
+	[ "$status" -eq 0 ]
+	[ "$output" = "6 12" ]
+}
+
+# ---- options --------------------------------------------------------------------
+
+@test "--help and --version" {
+	run brrun --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == usage:* ]]
+	run brrun --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == "brrun (brook) "* ]]
+}
+
+@test "--list-devices names kind, memory and compute units" {
+	run brrun --list-devices
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"cpu"*"compute units"* ]]
+}
+
+@test "--backend and --device pick the device; BRT_RUNTIME too" {
+	run brrun --backend cpu --device 0 "$SUM" sum a=1 b=2 c
+	[ "$output" = "3" ]
+	BRT_RUNTIME=cpu run brrun "$SUM" sum a=1 b=2 c
+	[ "$output" = "3" ]
+	run brrun --backend=opencl "$SUM" sum a=1 b=2 c
+	[ "$output" = "3" ]
+}
+
+@test "--bench prints min, median, max and GB/s" {
+	run brrun --backend cpu --bench 3 "$SUM" sum a=iota b=ones c --shape a=64
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"3 runs"*"min"*"median"*"max"*"GB/s"* ]]
+}
+
+@test "--bench --flops --json" {
+	run brrun --backend cpu --bench 2 --flops '2*n+1' --json "$SUM" sum \
+		a=iota b=ones c --shape a=64
+	[ "$status" -eq 0 ]
+	[[ "$output" == '{"kernel":"sum","backend":"cpu"'*'"runs":2'*'"bytes":768'*'"gflop_per_s":'* ]]
+}
+
+@test "--bench keeps a scalar reduction's result and still writes files" {
+	run brrun --bench 2 "$K" vsum a=[1,2,3] s=@s.txt
+	[ "$status" -eq 0 ]
+	[ "$(cat s.txt)" = "6" ]
+}
+
+@test "--check passes within the tolerance" {
+	brrun "$SUM" sum a=[1,2,3] b=0 c=@want.npy
+	run brrun "$SUM" sum a=[1,2,3] b=0.000001 c --check c=@want.npy
+	[ "$status" -eq 0 ]
+	[ "$output" = "1 2 3" ]
+	run brrun "$SUM" sum a=[1,2,3] b=0 c --check c=[1,2,3]
+	[ "$status" -eq 0 ]
+}
+
+@test "--check names the worst element and exits 1" {
+	run brrun "$SUM" sum a=[[1,2],[3,4]] b=0 c --check c=[[1,2],[3,4.5]]
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"brrun: error: check c: c[1][1] is 4, expected 4.5 (relative error 0.111 > tolerance 1e-05) [E-run-check]"* ]]
+}
+
+@test "--tol widens --check; integer outputs are exact by default" {
+	run brrun "$SUM" sum a=[10] b=0 c --check c=[10.5] --tol 0.1
+	[ "$status" -eq 0 ]
+	run brrun "$K" prod a=[2,3] p --check p=7
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"p is 6, expected 7"* ]]
+}
+
+@test "--check of a vector result names the component" {
+	run brrun "$K" vec a=[[1,2,3,4]] b=ones c d --check c=[[6,6,7,6]]
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"c[0].z is 5, expected 7"* ]]
+}
+
+@test "--diagnostics=json" {
+	run brrun --diagnostics=json "$SUM" nosuch
+	[ "$status" -eq 1 ]
+	[[ "$output" == '{"tool":"brrun","level":"error"'* ]]
+}
+
+# ---- errors: usage (status 2) ----------------------------------------------
+
+@test "error: no FILE or KERNEL" {
+	fails_with 2 "a FILE and a KERNEL are needed" "$SUM"
+}
+
+@test "error: unknown option" {
+	fails_with 2 "unknown option '--bogus'" --bogus "$SUM" sum
+}
+
+@test "error: bad --backend, --device, --bench, --tol, --diagnostics" {
+	fails_with 2 "--backend takes cpu or opencl" --backend gpu "$SUM" sum
+	fails_with 2 "--device takes a device number" --device x "$SUM" sum
+	fails_with 2 "no cpu device with that number" --backend cpu \
+		--device 7 "$SUM" sum a=1 b=1
+	fails_with 2 "--bench takes a number of runs" --bench=0 "$SUM" sum
+	fails_with 2 "--tol takes a relative tolerance" --tol x "$SUM" sum
+	fails_with 2 "unknown diagnostics format" --diagnostics=xml "$SUM" sum
+}
+
+@test "error: --flops, --json without --bench; --tol without --check" {
+	fails_with 2 "--flops goes with --bench" --flops n "$SUM" sum
+	fails_with 2 "--json goes with --bench" --json "$SUM" sum
+	fails_with 2 "--tol goes with --check" --tol 0.1 "$SUM" sum
+}
+
+@test "error: a bad --flops expression" {
+	fails_with 2 "--flops '2*m'" --bench 1 --flops '2*m' "$SUM" sum a=1 b=1 c
+}
+
+@test "error: --shape and --check of no such parameter" {
+	fails_with 2 "takes NAME=VALUE" --shape 3x3 "$SUM" sum
+	fails_with 2 "--shape x: no such parameter" --shape x=3 "$SUM" sum a=1 b=1
+	fails_with 2 "write the sizes x first" --shape c=3y3 "$SUM" sum a=1 b=1 c
+	fails_with 2 "--check a: not an output" --check a=1 "$SUM" sum a=1 b=1
+}
+
+@test "error: a name that is not a parameter" {
+	fails_with 2 "'x' is not a parameter of sum (parameters: a, b, c)" \
+		"$SUM" sum a=1 b=2 x=3
+	fails_with 2 "'5' is not a parameter" "$SUM" sum 5
+}
+
+@test "error: missing, repeated and empty arguments" {
+	fails_with 2 "missing argument 'b' (input stream of sum)" "$SUM" sum a=1
+	fails_with 2 "'a' is given twice" "$SUM" sum a=1 a=2 b=1
+	fails_with 2 "'a=' has no value" "$SUM" sum a= b=1
+	fails_with 2 "'a' is an input stream of sum: give it a value" \
+		"$SUM" sum a b=1
+}
+
+@test "error: a value for an output stream" {
+	fails_with 2 "'c' is an output stream: write c to print it" \
+		"$SUM" sum a=1 b=2 c=5
+}
+
+@test "error: missing files" {
+	fails_with 2 "missing.npy: No such file or directory" \
+		"$SUM" sum a=@missing.npy b=1
+	fails_with 2 "cannot read missing.br" missing.br sum
+	fails_with 2 "x.bin" "$SUM" sum a=@x.bin:3 b=1
+}
+
+@test "error: an output file that cannot be written" {
+	fails_with 2 "nodir/c.npy" "$SUM" sum a=1 b=1 c=@nodir/c.npy
+}
+
+# ---- errors: data and kernels (status 1) ------------------------------------
+
+@test "error: unknown kernel lists the kernels" {
+	fails_with 1 "no kernel 'nosuch' in this file (kernels: sum)" \
+		"$SUM" nosuch
+}
+
+@test "error: a syntax error in the source, with its location" {
+	printf 'kernel void f(float a<>, out float b<>) { b = a + ; }\n' > bad.br
+	run brrun bad.br f a=1 b
+	[ "$status" -eq 1 ]
+	[[ "$output" == "bad.br:1:"* ]]
+}
+
+@test "error: a semantic error in the source" {
+	printf 'kernel void f(float a<>, out float b<>) { a = b; }\n' > bad.br
+	run brrun bad.br f a=1 b
+	[ "$status" -eq 1 ]
+	[[ "$output" == "bad.br:1:"*"read only"* ]]
+}
+
+@test "error: a struct parameter" {
+	fails_with 1 "brrun binds only scalar and vector element types" \
+		"$top_srcdir/t/run/struct.br" bump p=1 q
+}
+
+@test "error: malformed literals" {
+	fails_with 1 "a: bad value '[1,x]': not a number at column 4" \
+		"$SUM" sum a=[1,x] b=1
+	fails_with 1 "rows of different lengths" "$SUM" sum a=[[1,2],[3]] b=1
+	fails_with 1 "nesting differs" "$SUM" sum a=[1,[2]] b=1
+	fails_with 1 "expected ',' or ']'" "$SUM" sum a=[1 b=1
+	fails_with 1 "a: bad value '1x': not a number" "$SUM" sum a=1x b=1
+	fails_with 1 "text after the value" "$SUM" sum a=[1]x b=1
+	fails_with 1 "nested more than 5 deep" "$SUM" sum a=[[[[[[1]]]]]] b=1
+}
+
+@test "error: non-numeric text, with file, line and column" {
+	printf '1 2\n3 q\n' > bad.txt
+	fails_with 1 "bad.txt:2:3: error: not a number: 'q' [E-run-text]" \
+		"$SUM" sum a=@bad.txt b=1
+}
+
+@test "error: text rows of different lengths, and empty text" {
+	printf '1 2\n3 4 5\n' > rag.txt
+	fails_with 1 "this row has 3 numbers, the row on line 1 has 2" \
+		"$SUM" sum a=@rag.txt b=1
+	printf '# nothing\n' > empty.txt
+	fails_with 1 "no numbers in the file" "$SUM" sum a=@empty.txt b=1
+}
+
+@test "error: not a .npy file, and truncated headers" {
+	printf 'abcdefghijkl' > bad.npy
+	fails_with 1 "bad.npy: not a .npy file" "$SUM" sum a=@bad.npy b=1
+	npy 1 '<f4' '(3,)' "$F123" | head -c 30 > cut.npy
+	fails_with 1 "cut.npy: truncated .npy file: header of" \
+		"$SUM" sum a=@cut.npy b=1
+}
+
+@test "error: a truncated .npy file" {
+	npy 1 '<f4' '(3,)' "$F123" | head -c -2 > short.npy
+	fails_with 1 "short.npy: truncated .npy file: shape (3,) of float32 needs 12 data bytes, 10 there" \
+		"$SUM" sum a=@short.npy b=1
+}
+
+@test "error: trailing bytes after the .npy data" {
+	{ npy 1 '<f4' '(3,)' "$F123"; printf 'xx'; } > long.npy
+	fails_with 1 "long.npy: malformed .npy file" "$SUM" sum a=@long.npy b=1
+}
+
+@test "error: an unsupported .npy version" {
+	npy 1 '<f4' '(3,)' "$F123" > v4.npy
+	printf '\004' | dd of=v4.npy bs=1 seek=6 conv=notrunc 2>/dev/null
+	fails_with 1 "v4.npy: .npy version 4.0 is not supported" \
+		"$SUM" sum a=@v4.npy b=1
+}
+
+@test "error: malformed .npy headers" {
+	npy 1 '<f4' '[3]' "$F123" > h1.npy
+	fails_with 1 "'shape' is not a tuple" "$SUM" sum a=@h1.npy b=1
+	npy 1 '<f4' '(3,)' "$F123" | sed "s/'fortran_order': False/'fortran_order': Maybe/" > h2.npy
+	fails_with 1 "'fortran_order' is not a bool" "$SUM" sum a=@h2.npy b=1
+	npy 1 '<f4' '(3,)' "$F123" | sed "s/'shape'/'shapes'/" > h3.npy
+	fails_with 1 "malformed .npy header: unknown key" "$SUM" sum a=@h3.npy b=1
+}
+
+@test "error: big-endian, Fortran-order and foreign dtypes" {
+	npy 1 '>f4' '(3,)' "$F123" > be.npy
+	fails_with 1 "big-endian data ('>f4') is not supported" \
+		"$SUM" sum a=@be.npy b=1
+	npy 1 '<f4' '(3,)' "$F123" | sed "s/'fortran_order': False/'fortran_order': True /" > fo.npy
+	fails_with 1 "Fortran-order data is not supported" "$SUM" sum a=@fo.npy b=1
+	npy 1 '<c8' '(1,)' '\000\000\000\000\000\000\000\000' > c8.npy
+	fails_with 1 "dtype '<c8' has no Brook type" "$SUM" sum a=@c8.npy b=1
+}
+
+@test "error: .npy data of another type than the parameter" {
+	npy 1 '<f8' '(1,)' '\000\000\000\000\000\000\360\077' > f8.npy
+	fails_with 1 "a is float, the data is float64" "$SUM" sum a=@f8.npy b=1
+}
+
+@test "error: a fraction or an out-of-range number for an integer type" {
+	fails_with 1 "a is int: 1.5 is not a value of that type" \
+		"$K" ints a=[1.5] b=1
+	fails_with 1 "b is uchar: 300 is not a value of that type" \
+		"$K" chars a=1 b=300
+}
+
+@test "error: vector data without its components on the last axis" {
+	fails_with 1 "a is float4: the data's last axis must have 4 components, its shape is (3,)" \
+		"$K" vec a=[1,2,3] b=ones
+}
+
+@test "error: a value given more than one element" {
+	fails_with 1 "'k' is a value: it takes one element, the data has shape (2,)" \
+		"$K" scale a=[1,2] k=[1,2]
+}
+
+@test "error: a gather of another size than declared" {
+	fails_with 1 "'t' is declared with 2 in dimension 1" \
+		"$top_srcdir/t/run/gather.br" g3 p=[[0,0,0]] t=iota --shape t=4x3x3
+}
+
+@test "error: a raw binary file of the wrong size or without dimensions" {
+	printf "$F123" > a.bin
+	fails_with 1 "a.bin: 12 bytes, but 4 elements of float32 need 16" \
+		"$SUM" sum a=@a.bin:4 b=1
+	fails_with 1 "a .bin file needs its dimensions" "$SUM" sum a=@a.bin b=1
+}
+
+@test "error: a generator or an output with no shape to take" {
+	fails_with 1 "generated input 'a' needs a shape" "$SUM" sum a=rand b=rand
+	fails_with 1 "output stream 'i' needs a shape" \
+		"$top_srcdir/t/run/indexof.br" where_out i
+}
+
+@test "error: bad rand seeds and iterators" {
+	fails_with 1 "bad seed in 'rand:x'" "$SUM" sum a=rand:x b=[1,2]
+	fails_with 1 "write an iterator as iter(START, END)" \
+		"$K" it "p=iter(1)" c --shape p=2
+	fails_with 1 "an end of iter() has 1 or 2 numbers" \
+		"$K" it "p=iter([1,2,3],1)" c --shape p=2
+	fails_with 1 "iterators are float" "$K" ints "a=iter(0,1)" b=1 \
+		--shape a=2
+	fails_with 1 "only an input stream takes an iterator" \
+		"$K" gather idx=[1] "g=iter(0,1)" --shape g=2
+}
+
+@test "error: --check against data of another size" {
+	fails_with 1 "check c: the result has shape (3,), the expected data (2,)" \
+		"$SUM" sum a=[1,2,3] b=0 c=@c.npy --check c=[1,2]
+}
