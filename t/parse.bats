@@ -4,7 +4,8 @@
 #
 # Golden files, run from t/parse/: NAME.br + NAME.ast.json, the output of
 # `brparse --pretty NAME.br`; err-NAME.br + err-NAME.err, the standard
-# error of `brparse err-NAME.br` (exit status 1).
+# error of `brparse err-NAME.br` (exit status 1). fuzz-NAME.br are inputs
+# the fuzzer (fuzz/parse_fuzz.c) found a fault with, kept as cases.
 
 load helper
 
@@ -41,7 +42,9 @@ setup() {
 	local id missing=0
 	for id in $(grep -oh '"parse-[a-z-]*"\|"brast-[a-z-]*"' \
 		"$top_srcdir"/lib/brook/parse*.c | tr -d '"' | sort -u); do
-		grep -q "\[$id\]" err-*.err || [ "${id%%-*}" = brast ] || [ "$id" = parse-too-deep ] || {
+		# brast-* and parse-too-deep have tests of their own below
+		grep -q "\[$id\]" err-*.err || [ "${id%%-*}" = brast ] \
+			|| [ "$id" = parse-too-deep ] || {
 			echo "no case for $id"; missing=1; }
 		grep -q -- "$id" "$top_srcdir/man/brparse.1" || {
 			echo "$id not in man/brparse.1"; missing=1; }
@@ -70,6 +73,19 @@ setup() {
 	done < <(find t examples -name '*.br' | sort)
 	echo "$n files"
 	[ "$failed" = 0 ] && [ "$n" -gt 10 ]
+}
+
+@test "print then parse gives the same AST for every case of t/parse" {
+	local f failed=0
+	for f in *.br; do
+		case $f in err-*) continue ;; esac
+		brparse --print "$f" >"$T/p.c"
+		brparse --no-locations "$f" >"$T/a"
+		brparse --no-locations "$T/p.c" >"$T/b" 2>"$T/err" || {
+			echo "$f: printed C does not parse:"; cat "$T/err"; failed=1; }
+		cmp -s "$T/a" "$T/b" || { echo "$f: AST changed by printing"; failed=1; }
+	done
+	[ "$failed" = 0 ]
 }
 
 @test "the printer writes C that a C compiler accepts" {

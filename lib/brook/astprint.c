@@ -77,7 +77,8 @@ static void params(pctx *p, const json_t *ft)
 		size_t j;
 		json_t *q;
 		json_array_foreach(ast_arr(pa, "quals"), j, q)
-			if (strcmp(json_string_value(q), "const") != 0) {
+			if (json_is_string(q) && strcmp(json_string_value(q),
+				"const") != 0) {
 				sb_puts(p->out, json_string_value(q));
 				sb_putc(p->out, ' ');
 			}

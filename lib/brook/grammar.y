@@ -285,7 +285,7 @@ stmt(A) ::= DO(T) stmt(S) WHILE LPAREN expr(E) RPAREN SEMI.
 stmt(A) ::= FOR(T) LPAREN expr_opt(I) SEMI expr_opt(C) SEMI expr_opt(S) RPAREN stmt(B).
 	{ A = pb_stmt(ctx, "for", &T); SET(A, "init", nn(I)); SET(A, "cond", nn(C)); SET(A, "step", nn(S)); SET(A, "body", B); }
 stmt(A) ::= FOR(T) LPAREN declaration(I) expr_opt(C) SEMI expr_opt(S) RPAREN stmt(B).
-	{ A = pb_stmt(ctx, "for", &T); SET(A, "init", nn(I)); SET(A, "cond", nn(C)); SET(A, "step", nn(S)); SET(A, "body", B); }
+	{ A = pb_stmt(ctx, "for", &T); SET(A, "init", nn(pb_for_init(ctx, I))); SET(A, "cond", nn(C)); SET(A, "step", nn(S)); SET(A, "body", B); }
 stmt(A) ::= GOTO(T) IDENT|TYPE_NAME(N) SEMI.
 	{ A = pb_stmt(ctx, "goto", &T); SET(A, "label", pb_name(&N)); }
 stmt(A) ::= CONTINUE(T) SEMI.		{ A = pb_stmt(ctx, "continue", &T); }

@@ -43,8 +43,7 @@ static int directive(lex_ctx *L, lex_token *t)
 	end = p;
 	t->s = L->cur;
 	t->len = (int)(end - L->cur);
-	while (t->len > 0 && (t->s[t->len - 1] == ' ' || t->s[t->len - 1] == '\t'
-		|| t->s[t->len - 1] == '\r'))
+	while (t->len > 0 && (unsigned char)t->s[t->len - 1] <= ' ')
 		t->len--;
 	const char *q = L->cur + 1;
 	while (q < end && (*q == ' ' || *q == '\t'))

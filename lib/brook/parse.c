@@ -236,6 +236,20 @@ void parse_declare(parse_ctx *c, const char *name, int len, int kind)
 	c->buckets[h] = c->nsyms - 1;
 }
 
+/* Declares an ordinary identifier whose name the scope table owns. */
+static void declare_copy(parse_ctx *c, const json_t *name)
+{
+	if (!json_is_string(name))
+		return;
+	if (c->nowned == c->capowned) {
+		c->capowned = c->capowned ? 2 * c->capowned : 16;
+		c->owned = xrealloc(c->owned, (size_t)c->capowned * sizeof *c->owned);
+	}
+	char *s = xstrndup(json_string_value(name), json_string_length(name));
+	c->owned[c->nowned++] = s;
+	parse_declare(c, s, (int)json_string_length(name), PARSE_SYM_ORD);
+}
+
 /* The kind of the innermost binding of a name, or -1 when unbound. */
 static int lookup(parse_ctx *c, const char *name, int len)
 {
@@ -442,11 +456,20 @@ static void classify(parse_ctx *c, lex_token *t)
 		break;
 	case TK_LBRACE:
 		c->level++;
+		/* a function body: its parameters shadow typedef names */
+		if (c->params && c->prev == TK_RPAREN) {
+			size_t i;
+			json_t *p;
+			json_array_foreach(c->params, i, p)
+				declare_copy(c, json_object_get(p, "name"));
+		}
 		break;
 	case TK_RBRACE:
 		scope_pop(c);
 		break;
 	}
+	json_decref(c->params);
+	c->params = NULL;
 }
 
 /* Drops look[0], the token now being classified. */
@@ -490,12 +513,16 @@ static void ctx_free(parse_ctx *c)
 {
 	for (int i = 0; i < PARSE_INT_CACHE; i++)
 		json_decref(c->ints[i]);
-	for (int i = 0; i < c->nkinds; i++)
+	for (int i = 0; i < PARSE_KIND_CACHE; i++)
 		json_decref(c->kinds[i].j);
 	free(c->text);
 	free(c->syms);
 	free(c->buckets);
 	free(c->pend_owned);
+	for (int i = 0; i < c->nowned; i++)
+		free(c->owned[i]);
+	free(c->owned);
+	json_decref(c->params);
 	json_decref(c->files);
 	json_decref(c->decls);
 }
@@ -674,15 +701,15 @@ char *brast_dump(const json_t *doc)
  * the rest one member a line. */
 static void pretty(strbuf *b, const json_t *v, int indent)
 {
-	char *flat = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-	size_t n = flat ? strlen(flat) : 0;
-	if (!flat || n + (size_t)indent <= 64 || (!json_is_object(v)
+	strbuf flat = {0};
+	put_json(&flat, v);
+	if (flat.len + (size_t)indent <= 64 || (!json_is_object(v)
 		&& !json_is_array(v))) {
-		sb_puts(b, flat ? flat : "null");
-		free(flat);
+		sb_putn(b, flat.s, flat.len);
+		sb_free(&flat);
 		return;
 	}
-	free(flat);
+	sb_free(&flat);
 	int obj = json_is_object(v);
 	sb_putc(b, obj ? '{' : '[');
 	size_t i = 0, count = obj ? json_object_size(v) : json_array_size(v);
@@ -697,12 +724,8 @@ static void pretty(strbuf *b, const json_t *v, int indent)
 			k = json_object_iter_key(it);
 			x = json_object_iter_value(it);
 			it = json_object_iter_next((json_t *)v, it);
-			json_t *key = json_string(k);
-			char *ks = json_dumps(key, JSON_ENCODE_ANY);
-			sb_puts(b, ks);
+			put_string(b, k, strlen(k));
 			sb_puts(b, ": ");
-			free(ks);
-			json_decref(key);
 		} else {
 			x = json_array_get(v, i);
 		}

@@ -41,18 +41,21 @@ json_t *pb_at(parse_ctx *c, const lex_token *t)
 	return a;
 }
 
+/* kind: a string constant; the cache is open-addressed by its address */
 json_t *pb_kind(parse_ctx *c, const char *kind)
 {
-	int i;
-	for (i = 0; i < c->nkinds; i++)
+	unsigned h = (unsigned)((uintptr_t)kind >> 3);
+	for (int n = 0; n < PARSE_KIND_CACHE; n++, h++) {
+		int i = (int)(h % PARSE_KIND_CACHE);
 		if (c->kinds[i].name == kind)
 			return json_incref(c->kinds[i].j);
-	if (i == PARSE_KIND_CACHE)
-		return json_string(kind);
-	c->kinds[i].name = kind;
-	c->kinds[i].j = json_string(kind);
-	c->nkinds++;
-	return json_incref(c->kinds[i].j);
+		if (!c->kinds[i].name) {
+			c->kinds[i].name = kind;
+			c->kinds[i].j = json_string(kind);
+			return json_incref(c->kinds[i].j);
+		}
+	}
+	return json_string(kind);
 }
 
 /* {"t": t}, t a string constant */
@@ -781,6 +784,8 @@ void pb_decltor_func(parse_ctx *c, parse_decltor *d, json_t *params,
 	if (void_params(params))
 		json_array_clear(params);
 	SET(t, "params", params);
+	json_decref(c->params);
+	c->params = json_incref(params);
 	SET(t, "variadic", json_boolean(variadic));
 	SET(t, "proto", json_boolean(proto));
 	pb_decltor_derive(c, d, t, "ret");
@@ -1151,4 +1156,17 @@ void pb_list_add(json_t **list, json_t *item)
 	} else {
 		json_array_append_new(*list, item);
 	}
+}
+
+/* for (DECL; ...): C99 6.8.5 allows objects only there. */
+json_t *pb_for_init(parse_ctx *c, json_t *decl)
+{
+	if (decl && !ast_is(decl, "decl")) {
+		json_t *first = json_is_array(decl) ? json_array_get(decl, 0) : decl;
+		parse_error_at(c, json_object_get(first, "at"), "parse-type",
+			"a for loop may declare only variables");
+		json_decref(decl);
+		return NULL;
+	}
+	return decl;
 }

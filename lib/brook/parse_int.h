@@ -77,13 +77,12 @@ typedef struct parse_sym {
 enum { PARSE_SYM_ORD, PARSE_SYM_TYPEDEF, PARSE_SYM_BROOKTYPE };
 
 #define PARSE_INT_CACHE 4096
-#define PARSE_KIND_CACHE 64
+#define PARSE_KIND_CACHE 128
 
 typedef struct parse_ctx {
 	diag_ctx *d;
 	json_t *ints[PARSE_INT_CACHE];	/* shared small integers */
 	struct { const char *name; json_t *j; } kinds[PARSE_KIND_CACHE];
-	int nkinds;
 	lex_ctx L;
 	json_t *files;		/* the document's "files" */
 	json_t *decls;		/* the document's "decls" */
@@ -103,6 +102,10 @@ typedef struct parse_ctx {
 	const char *pend_name;	/* file name for tokens before the next
 				   linemarker is applied (L.file == -1) */
 	char *pend_owned;
+	json_t *params;		/* parameters of the last function declarator,
+				   declared in the body that may follow */
+	char **owned;		/* names copied for the scope table */
+	int nowned, capowned;
 	int prev;		/* code of the last token given to lemon */
 	int prevtag;		/* the last token named a struct/union tag */
 } parse_ctx;
@@ -192,5 +195,6 @@ json_t *pb_desig(parse_ctx *c, const lex_token *t, const char *kind,
 json_t *pb_inititem(parse_ctx *c, json_t *desig, json_t *value);
 json_t *pb_initlist(parse_ctx *c, const lex_token *t, json_t *items);
 void pb_list_add(json_t **list, json_t *item);
+json_t *pb_for_init(parse_ctx *c, json_t *decl);
 
 #endif
