@@ -1396,6 +1396,10 @@ static json_t *user_call(chk_ctx *c, json_t *e, json_t *f, chk_sym *s)
 			edge_add(c, c->fn, cf, e);
 	} else {
 		callee(e, cf->cls == CLASS_REDUCE ? "reduce" : "kernel");
+		/* spec 6.3.9: a function definition must exist */
+		if (!cf->def)
+			err(c, e, "E-kernel-no-definition", "A function definition "
+				"must exist for kernel \"%s\" in this file", name);
 		if (!ty_is_void(ret) && !ty_is_unknown(ret))
 			err(c, e, "E-kernel-return-host", "a top-level kernel must "
 				"have a return type of void to be called from host "
