@@ -40,8 +40,8 @@ if [ $deps = yes ]; then
 fi
 
 echo "== building"
-[ -x configure ] || autoreconf -fi
-[ -f Makefile ] || ./configure --prefix="${PREFIX:-/usr/local}" ${CONFIGURE_FLAGS:-}
+[ -x configure ] || autoreconf -fi >/dev/null
+[ -f Makefile ] || ./configure -q --prefix="${PREFIX:-/usr/local}" ${CONFIGURE_FLAGS:-}
 make -j"$(nproc 2>/dev/null || echo 2)"
 
 work=$(mktemp -d)

@@ -1,0 +1,36 @@
+#!/bin/sh
+# t/device/pack.sh BUILDDIR [DEST] - builds every t/run program and every
+# t/rt program (static libbrt) into DEST (default .dev/), with their golden
+# files and run.sh, for a machine with a GPU and no compiler: there,
+# `sh DEST/run.sh` runs each on the OpenCL device and compares with the
+# goldens (and with the CPU backend). Not part of make check.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+b=$(cd "$1" && pwd)
+dest=${2:-$top/.dev}
+mkdir -p "$dest/run" "$dest/rt" "$dest/lib"
+PATH=$b/cmd/brpp:$b/cmd/brparse:$b/cmd/brcheck:$b/cmd/brgen:$b/cmd/brrun:$PATH
+cflags="-std=c99 -O2 -I$top/lib/brt"
+libs="$b/lib/brt/.libs/libbrt.a -ldl -pthread -lm"
+for f in "$top"/t/run/*.br; do
+	n=$(basename "$f" .br)
+	[ -f "$top/t/run/$n.out" ] || continue
+	if brpp "$f" | brparse | brcheck | brgen -o "$dest/run/$n" &&
+	   cc $cflags "$dest/run/$n.c" -o "$dest/run/$n" $libs; then
+		cp "$top/t/run/$n.out" "$dest/run/"
+	else
+		echo "pack: $n does not build" >&2
+	fi
+	rm -f "$dest/run/$n.c" "$dest/run/$n.h"
+done
+for f in "$top"/t/rt/*.c; do
+	n=$(basename "$f" .c)
+	[ -f "$top/t/rt/$n.out" ] || continue
+	cc $cflags "$f" -o "$dest/rt/$n" $libs && cp "$top/t/rt/$n.out" "$dest/rt/"
+done
+cp "$b/cmd/brrun/.libs/brrun" "$dest/" 2>/dev/null || cp "$b/cmd/brrun/brrun" "$dest/"
+cp -L "$b/lib/brt/.libs/libbrt.so.0" "$dest/lib/"
+cp -L /usr/lib/x86_64-linux-gnu/libjansson.so.4 "$dest/lib/"
+cp -L /usr/lib/x86_64-linux-gnu/libOpenCL.so.1 "$dest/lib/"
+cp "$top/examples/sum.br" "$dest/"
+cp "$top/t/device/run.sh" "$dest/"

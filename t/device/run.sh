@@ -1,0 +1,25 @@
+#!/bin/sh
+# t/device/run.sh - runs what pack.sh packed, on a machine with a GPU.
+# Prints one line per program (ok / FAIL) and a closing count.
+here=$(cd "$(dirname "$0")" && pwd)
+export LD_LIBRARY_PATH=$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+pass=0 fail=0
+check() {	# NAME GOLDEN PROGRAM [ARGS]
+	name=$1 golden=$2
+	shift 2
+	gpu=$(BRT_RUNTIME=opencl "$@" 2>&1); rc=$?
+	if [ $rc = 0 ] && [ "$gpu" = "$(cat "$golden")" ]; then
+		pass=$((pass + 1)); echo "ok   $name"
+	else
+		fail=$((fail + 1)); echo "FAIL $name (exit $rc)"
+		echo "$gpu" | diff "$golden" - | head -n 20
+	fi
+}
+for p in "$here"/run/*.out "$here"/rt/*.out; do
+	[ -f "$p" ] || continue
+	bin=${p%.out}
+	check "$(basename "$(dirname "$p")")/$(basename "$bin")" "$p" "$bin"
+done
+echo "brrun:"; BRT_RUNTIME=opencl "$here/brrun" "$here/sum.br" sum a=[1,2,3] b=[10,20,30] c
+"$here/brrun" --list-devices
+echo "$pass passed, $fail failed"
