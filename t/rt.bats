@@ -224,6 +224,48 @@ rt_error() {
 		"again: 2016"
 }
 
+@test "error: iterators as targets, no domain, 4D groups, bad devices" {
+	rt_error misc "fill an iterator: error 7" \
+		"Stream Fill: an iterator stream can't be filled" \
+		"Stream Assign: Destination Internal buffer is not initialized" \
+		"Kernel Execution: No appropriate map technique found" \
+		"Kernel Execution: a group kernel's domain has at most 3 dimensions" \
+		"Kernel Execution: Failed to execute a reduction pass (sum needs an input stream and a reduce argument)" \
+		"useDevices of a foreign pointer: last error 6: Use Devices: not a device of brt_getDevices" \
+		"getDevices(NULL): (nil) 0" \
+		"getDevices(NULL): last error 6: Get Devices: device type can't be NULL"
+}
+
+@test "error: a kernel without code for the backend" {
+	cat > "$RT/nocode.c" <<-'END'
+	#include "kernels.h"
+	static const brt_kernel k_none = { .name = "copy", .nargs = 2,
+		.args = copy_args, .kclass = BRT_KERNEL_MAP };
+	int main(void)
+	{
+		brt_stream *a = rt_new1(4), *b = rt_new1(4);
+		brt_stream_fill(a, &(float){ 1 });
+		brt_arg args[2] = { { .s = a }, { .s = b } };
+		brt_run(&k_none, args, NULL);
+		rt_errors("b", b);
+		brt_stream_free(a);
+		brt_stream_free(b);
+		return 0;
+	}
+	END
+	$BROOK_CC $BROOK_CFLAGS -I"$top_srcdir/t/rt" "$RT/nocode.c" \
+		-o "$RT/nocode" $BROOK_LIBS -ldl
+	run env BRT_RUNTIME=cpu "$RT/nocode"
+	[ "${lines[0]}" = "b: error 7" ]
+	[ "${lines[1]}" = "  Kernel Execution: Failed to run kernel (copy has no CPU code)" ]
+	run env BRT_RUNTIME=opencl "$RT/nocode"
+	[ "$status" -eq 0 ]
+	case ${lines[0]} in
+	"b: error 4") [ "${lines[1]}" = "  Kernel Execution: Failed to create Program (kernel copy has no OpenCL source)" ] ;;
+	*) [ "${lines[0]}" = "b: error 7" ] ;;	# no OpenCL device
+	esac
+}
+
 @test "error: Kernel Execution: Failed to create Program, with the build log" {
 	rt_build build_fail
 	run env BRT_RUNTIME=opencl "$RT/build_fail"

@@ -438,12 +438,6 @@ static void run_ocl(brt_launch *L)
 			global[i] = ((size_t)L->dom[i] + local[i] - 1) / local[i]
 				* local[i];
 		}
-		if (L->dom[3] > 1) {
-			brt_kfail(L, BR_ERROR_NOT_SUPPORTED, "Kernel Execution: "
-				"a group kernel's domain has at most 3 "
-				"dimensions");
-			goto out;
-		}
 	} else {
 		dims = 1;
 		size_t total = (size_t)(L->dom[0] * L->dom[1] * L->dom[2]
@@ -476,6 +470,11 @@ static void launch(brt_launch *L)
 	if (L->dev->lost) {
 		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to run "
 			"kernel (%s: the device was lost)", k->name);
+		return;
+	}
+	if (k->kclass == BRT_KERNEL_GROUP && L->dom[3] > 1) {
+		brt_kfail(L, BR_ERROR_NOT_SUPPORTED, "Kernel Execution: a group "
+			"kernel's domain has at most 3 dimensions");
 		return;
 	}
 	if (L->dev->kind == BRT_DEV_OPENCL) {

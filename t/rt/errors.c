@@ -351,6 +351,51 @@ static void c_reduce_alloc(void)
 	brt_stream_free(a);
 }
 
+static const brt_argdesc scatter_only_args[] = {
+	{ BRT_ARG_SCATTER, { BRT_FLOAT, 1, 4 }, 1, 0 } };
+static const brt_kernel k_scatter_only = { .name = "where",
+	.program = &rt_program, .kclass = BRT_KERNEL_SCATTER, .nargs = 1,
+	.args = scatter_only_args, .cpu = where_cpu };
+static const brt_kernel k_not_reduce = { .name = "sum",
+	.program = &rt_program, .kclass = BRT_KERNEL_REDUCE, .nargs = 2,
+	.args = copy_args, .cpu = sum_cpu, .combine = sum_combine };
+
+static void c_misc(void)
+{
+	float lo = 0, hi = 1;
+	brt_stream *it = brt_stream_new_iter(rt_float, 1, (unsigned[]){ 4 },
+		&lo, &hi);
+	brt_stream_fill(it, &lo);
+	rt_errors("fill an iterator", it);
+	brt_stream_assign(it, it);
+	rt_errors("assign to an iterator", it);
+	brt_stream *s = rt_new1(4);
+	brt_arg a[1] = { { .s = s } };
+	brt_run(&k_scatter_only, a, NULL);
+	rt_errors("scatter without a domain", s);
+	unsigned d4[4] = { 4, 1, 1, 2 };
+	brt_stream *g = brt_stream_new(rt_float, 4, d4);
+	brt_stream *h = brt_stream_new(rt_float, 4, d4);
+	brt_stream_fill(g, &lo);
+	brt_arg ga[2] = { { .s = g }, { .s = h } };
+	brt_run(&k_rev4, ga, NULL);
+	rt_errors("4D group kernel", h);
+	brt_stream *f = filled(4), *o = rt_new1(4);
+	brt_arg ra[2] = { { .s = f }, { .s = o } };
+	brt_run(&k_not_reduce, ra, NULL);
+	rt_errors("reduce kernel without a reduce argument", o);
+	brt_device *bogus = (brt_device *)&lo;
+	brt_useDevices(&bogus, 1, NULL);
+	rt_last("useDevices of a foreign pointer");
+	unsigned n = 7;
+	brt_device *const *none = brt_getDevices(NULL, &n);
+	printf("getDevices(NULL): %p %u\n", (void *)none, n);
+	rt_last("getDevices(NULL)");
+	brt_stream *all[] = { it, s, g, h, f, o };
+	for (int i = 0; i < 6; i++)
+		brt_stream_free(all[i]);
+}
+
 static void c_null_api(void)
 {
 	printf("error(NULL) %d\n", (int)brt_stream_error(NULL));
@@ -395,6 +440,7 @@ static const struct {
 	{ "alias", c_alias }, { "shapes", c_shapes }, { "outputs", c_outputs },
 	{ "propagate", c_propagate }, { "device", c_device }, { "lost", c_lost },
 	{ "null_api", c_null_api }, { "reduce_alloc", c_reduce_alloc },
+	{ "misc", c_misc },
 };
 
 int main(int argc, char **argv)
