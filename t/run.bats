@@ -37,3 +37,32 @@ run_program() {
 @test "streams of 2^24+ elements and 10000 wide" { run_program large; }
 @test "BrookGPU: streamGatherOp and streamScatterOp" { run_program streamop; }
 @test "spec 4.1.2-4.1.3: double min/max, partial reductions of <100,200>" { run_program spec_reduce; }
+@test "BrookGPU: kernel k with a float3 and a gather; stream shape resize" { run_program brookgpu; }
+
+# run_example NAME: the same for examples/NAME.br, golden t/run/NAME.out
+run_example() {
+	brook_build "$top_srcdir/examples/$1.br" "$1"
+	run_both "./$1"
+	printf '%s\n' "$output" > "$1.actual"
+	diff_golden "$top_srcdir/t/run/$1.out" "$1.actual"
+}
+
+@test "example: guide 1.3.1 and 1.9, simple_matmult in three forms" { run_example simple_matmult; }
+@test "example: guide 1.3.2, optimized_matmult" { run_example optimized_matmult; }
+@test "example: guide 1.10, legacy binary search" { run_example binary_search_legacy; }
+@test "example: guide 1.11, 8-bit integers" { run_example char_sum; }
+@test "example: guide 1.12, vector constructors" { run_example vector_ctor; }
+
+@test "example: guide 1.10, binary search host code in C through PREFIX.h" {
+	brpp "$top_srcdir/examples/binary_search.br" | brparse | brcheck |
+		brgen -o binary_search
+	$BROOK_CC $BROOK_CFLAGS -I. "$top_srcdir/examples/binary_search_host.c" \
+		binary_search.c -o bsearch $BROOK_LIBS
+	run_both ./bsearch
+	[ "$output" = "0 -1 131 -1 262 -1 393 -1 524 -1 655 -1 786 -1 917 -1
+8 found, 0 wrong" ]
+	if command -v c++ > /dev/null; then
+		printf '#include "binary_search.h"\nint main() { return 0; }\n' > h.cc
+		c++ -I. -I"$top_srcdir/lib/brt" -fsyntax-only h.cc
+	fi
+}

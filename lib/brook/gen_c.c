@@ -641,7 +641,7 @@ static void c_string(strbuf *out, const char *s)
 
 static const char domain_helpers[] =
 	"/* guide 1.8: the execution domain of the next call of a kernel */\n"
-	"static inline void brg_domain_set(brt_exec *x, int size, unsigned n, "
+	"BRG_FN void brg_domain_set(brt_exec *x, int size, unsigned n, "
 	"const unsigned *v)\n{\n"
 	"\tunsigned i;\n"
 	"\tfor (i = 0; i < 4; i++) {\n"
@@ -659,10 +659,10 @@ static const char temp_helpers[] =
 	"/* .domain() views passed to a kernel, released after the call */\n"
 	"static __thread brt_stream *brg_temps[64];\n"
 	"static __thread unsigned brg_ntemps;\n"
-	"static inline brt_stream *brg_temp(brt_stream *s)\n{\n"
+	"BRG_FN brt_stream *brg_temp(brt_stream *s)\n{\n"
 	"\tif (brg_ntemps < 64)\n\t\tbrg_temps[brg_ntemps++] = s;\n"
 	"\treturn s;\n}\n"
-	"static inline void brg_temp_release(void)\n{\n"
+	"BRG_FN void brg_temp_release(void)\n{\n"
 	"\twhile (brg_ntemps)\n\t\tbrt_stream_free(brg_temps[--brg_ntemps]);\n"
 	"}\n\n";
 
@@ -757,9 +757,14 @@ void gen_host(gen_ctx *g, strbuf *c_out, strbuf *h_out, const char *cl)
 			sb_puts(c_out, temp_helpers);
 		gen_ops_protos(g, c_out);
 		/* the seeds' programs declare main(argc, argv) and use
-		 * neither: not worth a warning in generated code */
+		 * neither, and keep variables they never read (in kernels
+		 * too): not worth a warning in generated code */
 		sb_puts(c_out, "#pragma GCC diagnostic ignored "
-			"\"-Wunused-parameter\"\n\n");
+			"\"-Wunused-parameter\"\n"
+			"#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
+			"#if !defined(__clang__) || __clang_major__ >= 13\n"
+			"#pragma GCC diagnostic ignored "
+			"\"-Wunused-but-set-variable\"\n#endif\n\n");
 		if (body.s)
 			sb_puts(c_out, body.s);
 		if (g->nops) {

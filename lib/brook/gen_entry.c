@@ -63,7 +63,7 @@ static const char *iter_helper(gen_ctx *g, gen_target t, const json_t *el)
 		return fname;
 	json_object_set_new(g->done[t], fname, json_true());
 	sb_printf(h, "%s%s %s(const brt_view *v, %s i, const %s *d) {",
-		t == GEN_CPU ? "static inline " : "", T, fname,
+		t == GEN_CPU ? "BRG_FN " : "", T, fname,
 		t == GEN_CL ? "long" : "int64_t", t == GEN_CL ? "long" :
 		"int64_t");
 	if (n == 1) {

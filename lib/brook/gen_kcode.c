@@ -128,7 +128,7 @@ static int need(gen_ctx *g, gen_target t, const char *name)
 
 static const char *fnq(gen_target t)
 {
-	return t == GEN_CPU ? "static inline " : "";
+	return t == GEN_CPU ? "BRG_FN " : "";
 }
 
 /* The suffix of C's float math functions: sqrtf on the CPU; OpenCL's are
@@ -325,10 +325,10 @@ static const char *cpu_vop(gen_ctx *g, const char *opname, const char *op,
 	if (!need(g, GEN_CPU, fname))
 		return fname;
 	if (kind == 'u')
-		sb_printf(h, "static inline %s %s(%s a) { %s r;", V, fname, V,
+		sb_printf(h, "BRG_FN %s %s(%s a) { %s r;", V, fname, V,
 			V);
 	else
-		sb_printf(h, "static inline %s %s(%s a, %s b) { %s r;",
+		sb_printf(h, "BRG_FN %s %s(%s a, %s b) { %s r;",
 			kind == 'r' ? R : V, fname, V, V, kind == 'r' ? R : V);
 	for (k = 0; k < n; k++) {
 		if (kind == 'u')
@@ -357,7 +357,7 @@ static const char *cpu_cvt(gen_ctx *g, const json_t *from, const json_t *to)
 		snprintf(fname, sizeof fname, "brg_cvt_%s_%s", F, T);
 	if (!need(g, GEN_CPU, fname))
 		return fname;
-	sb_printf(h, "static inline %s %s(%s a) { %s r;", T, fname, F, T);
+	sb_printf(h, "BRG_FN %s %s(%s a) { %s r;", T, fname, F, T);
 	for (k = 0; k < nt; k++) {
 		if (nf <= 1)
 			sb_printf(h, " r.%c = (%s)a;", comp[k], S);
@@ -396,13 +396,13 @@ static const char *cpu_swz(gen_ctx *g, const json_t *vty, const char *letters,
 	if (!need(g, GEN_CPU, fname))
 		return fname;
 	if (write) {
-		sb_printf(h, "static inline %s %s(%s *p, %s v) {", R, fname, V,
+		sb_printf(h, "BRG_FN %s %s(%s *p, %s v) {", R, fname, V,
 			R);
 		for (k = 0; k < n; k++)
 			sb_printf(h, " p->%c = v.%c;", letters[k], comp[k]);
 		sb_puts(h, " return v; }\n");
 	} else {
-		sb_printf(h, "static inline %s %s(%s a) { %s r;", R, fname, V,
+		sb_printf(h, "BRG_FN %s %s(%s a) { %s r;", R, fname, V,
 			R);
 		for (k = 0; k < n; k++)
 			sb_printf(h, " r.%c = a.%c;", comp[k], letters[k]);
@@ -1613,7 +1613,7 @@ void gen_prelude_common(gen_target t, strbuf *b)
 	if (t == GEN_CL)
 		sb_puts(b, "#define BRG_FN\n#define BRG_L long\n");
 	else
-		sb_puts(b, "#define BRG_FN static inline\n"
+		sb_puts(b, "#define BRG_FN static inline __attribute__((unused))\n"
 			"#define BRG_L int64_t\n");
 	sb_puts(b,
 "/* coordinates C of linear index I over extents D, x fastest */\n"
