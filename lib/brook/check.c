@@ -1362,6 +1362,35 @@ static void sub_arg(chk_ctx *c, json_t *a, json_t *p, int n)
 	json_decref(pt);
 }
 
+/* brookgpu, spec 4.1.3: a reduction onto a stream of the same rank needs
+ * each input dimension to be a multiple of the output's. */
+static void reduce_shape(chk_ctx *c, json_t *e, json_t *in, json_t *out)
+{
+	json_t *din = ast_get(in, "dims"), *dout = ast_get(out, "dims");
+	if (!ty_is_stream(in) || !ty_is_stream(out) || !stream_count(in) ||
+		!stream_count(out))
+		return;
+	size_t nin = json_array_size(din), nout = json_array_size(dout);
+	long long a, b;
+	if (nout > nin) {
+		err(c, e, "E-reduce-shape", "a reduction cannot produce a stream "
+			"of higher rank (%zu) than its input (%zu)", nout, nin);
+		return;
+	}
+	if (nout != nin)
+		return;
+	for (size_t i = 0; i < nin; i++) {
+		int_literal(json_array_get(din, i), &a);
+		int_literal(json_array_get(dout, i), &b);
+		if (b > a || (b > 0 && a % b != 0)) {
+			err(c, e, "E-reduce-shape", "Input dimensions should be "
+				"integral multiple of output dimensions: %lld and %lld "
+				"in dimension %zu", a, b, i + 1);
+			return;
+		}
+	}
+}
+
 static json_t *user_call(chk_ctx *c, json_t *e, json_t *f, chk_sym *s)
 {
 	const char *name = ast_str(f, "name");
@@ -1408,14 +1437,21 @@ static json_t *user_call(chk_ctx *c, json_t *e, json_t *f, chk_sym *s)
 	if (!args || !arg_count(c, e, args, json_array_size(params)))
 		return ret;
 	size_t i;
-	json_t *a;
+	json_t *a, *in = NULL, *red = NULL;
 	json_array_foreach(args, i, a) {
 		json_t *p = json_array_get(params, i);
-		if (c->kern)
+		if (c->kern) {
 			sub_arg(c, a, p, (int)i + 1);
-		else
-			host_arg(c, a, p, (int)i + 1);
+			continue;
+		}
+		host_arg(c, a, p, (int)i + 1);
+		if (strcmp(ast_str(p, "role"), "in") == 0 && !in)
+			in = ast_get(a, "ty");
+		if (strcmp(ast_str(p, "role"), "reduce") == 0)
+			red = ast_get(a, "ty");
 	}
+	if (!c->kern && cf->cls == CLASS_REDUCE)
+		reduce_shape(c, e, in, red);
 	return ret;
 }
 
