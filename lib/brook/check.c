@@ -488,6 +488,18 @@ static int int_literal(json_t *e, long long *v)
 
 /* ---- conversions (spec 6.3.3) ------------------------------------------- */
 
+/* spec 7.1: "Mismatched type for argument n". */
+static void arg_type_err(chk_ctx *c, json_t *a, int n, const json_t *at,
+	const json_t *pt)
+{
+	char *an = TN(at), *pn = TN(pt);
+	err(c, a, "E-argument-type", "Mismatched type for argument %d: actual "
+		"type is \"%s\" but expected type is \"%s\"", n, an, pn);
+	free(an);
+	free(pn);
+}
+
+
 typedef enum conv_site {
 	CONV_ASSIGN, CONV_ELEMENT, CONV_ARG, CONV_RETURN
 } conv_site;
@@ -569,9 +581,7 @@ static void convert(chk_ctx *c, json_t *at, json_t *e, json_t *from,
 				"but expected type is %s", n, fname, tname);
 			break;
 		case CONV_ARG:
-			err(c, at, "E-argument-type",
-				"Mismatched type for argument %d: actual type is "
-				"\"%s\" but expected type is \"%s\"", n, fname, tname);
+			arg_type_err(c, at, n, from, to);
 			break;
 		case CONV_RETURN:
 			err(c, at, "E-return-type",
@@ -1240,14 +1250,20 @@ static int is_iter_stream(chk_ctx *c, json_t *a)
 		"iter");
 }
 
-/* An argument of a kernel call from host code. */
-static void host_arg(chk_ctx *c, json_t *a, json_t *p, int n)
+/* The "role" a parameter was given by classify(). */
+static chk_role role_of(const json_t *p)
 {
-	chk_role role = ROLE_NONE;
 	const char *r = ast_str(p, "role");
 	for (int i = 1; i <= ROLE_REDUCE; i++)
 		if (strcmp(r, role_names[i]) == 0)
-			role = (chk_role)i;
+			return (chk_role)i;
+	return ROLE_NONE;
+}
+
+/* An argument of a kernel call from host code. */
+static void host_arg(chk_ctx *c, json_t *a, json_t *p, int n)
+{
+	chk_role role = role_of(p);
 	json_t *at = ast_get(a, "ty");
 	json_t *pt = resolve(c, ast_get(p, "type"));
 	if (ty_is_unknown(at))
@@ -1256,28 +1272,16 @@ static void host_arg(chk_ctx *c, json_t *a, json_t *p, int n)
 		if (ty_is_stream(at) || ty_is_array(at))
 			err(c, a, "E-arg-not-value", "Illegal to use array type at "
 				"argument %d: Expected value", n);
-		else if (ty_is_struct(at) && !ty_equal(at, pt)) {
-			char *an = TN(at), *pn = TN(pt);
-			err(c, a, "E-argument-type", "Mismatched type for argument "
-				"%d: actual type is \"%s\" but expected type is \"%s\"",
-				n, an, pn);
-			free(an);
-			free(pn);
-		}
+		else if (ty_is_struct(at) && !ty_equal(at, pt))
+			arg_type_err(c, a, n, at, pt);
 		goto out;
 	}
 	if (role == ROLE_REDUCE && !ty_is_stream(at)) {
 		if (!is_lvalue(a))
 			err(c, a, "E-arg-lvalue", "Argument %d must be lvalue type", n);
 		json_t *pe = ty_is_stream(pt) ? ast_get(pt, "of") : pt;
-		if (!ty_equal(at, pe)) {
-			char *an = TN(at), *pn = TN(pe);
-			err(c, a, "E-argument-type", "Mismatched type for argument "
-				"%d: actual type is \"%s\" but expected type is \"%s\"",
-				n, an, pn);
-			free(an);
-			free(pn);
-		}
+		if (!ty_equal(at, pe))
+			arg_type_err(c, a, n, at, pe);
 		goto out;
 	}
 	if (!ty_is_stream(at)) {
@@ -1291,11 +1295,7 @@ static void host_arg(chk_ctx *c, json_t *a, json_t *p, int n)
 		resolve(c, ast_get(pt, "of")) : json_incref(pt);
 	json_t *pe_r = resolve(c, pe);
 	if (!ty_equal(ae, pe_r)) {
-		char *an = TN(at), *pn = TN(pt);
-		err(c, a, "E-argument-type", "Mismatched type for argument %d: "
-			"actual type is \"%s\" but expected type is \"%s\"", n, an, pn);
-		free(an);
-		free(pn);
+		arg_type_err(c, a, n, at, pt);
 	} else {
 		int pr = ty_rank(pt), ar = ty_rank(at);
 		if (pr > 1 && ar != pr)
@@ -1330,14 +1330,9 @@ static void sub_arg(chk_ctx *c, json_t *a, json_t *p, int n)
 		else if (!ty_is_array(at) && !ty_is_unknown(at))
 			err(c, a, "E-arg-not-gather",
 				"Must be gather array type for argument %d", n);
-		else if (ty_is_array(at) && !ty_equal(ty_base(at), ty_base(pt))) {
-			char *an = TN(at), *pn = TN(pt);
-			err(c, a, "E-argument-type", "Mismatched type for argument "
-				"%d: actual type is \"%s\" but expected type is \"%s\"",
-				n, an, pn);
-			free(an);
-			free(pn);
-		} else if (ty_is_array(at) && ty_rank(at) != ty_rank(pt))
+		else if (ty_is_array(at) && !ty_equal(ty_base(at), ty_base(pt)))
+			arg_type_err(c, a, n, at, pt);
+		else if (ty_is_array(at) && ty_rank(at) != ty_rank(pt))
 			err(c, a, "E-arg-dims", "Mismatched dimensions of formal and "
 				"actual arguments for argument %d", n);
 		json_decref(pt);
@@ -2650,11 +2645,7 @@ static void kernel_params(chk_ctx *c, json_t *f)
 	int n[ROLE_REDUCE + 1] = {0}, ncbuf = 0;
 	json_t *in = NULL, *red = NULL;
 	json_array_foreach(params, i, p) {
-		chk_role r = param_role(p);
-		const char *role = ast_str(p, "role");
-		for (int k = 1; k <= ROLE_REDUCE; k++)
-			if (strcmp(role, role_names[k]) == 0)
-				r = (chk_role)k;
+		chk_role r = role_of(p);
 		json_t *raw = ast_get(p, "type");
 		json_t *t = resolve(c, raw);
 		n[r]++;
@@ -2757,11 +2748,7 @@ static void declare_params(chk_ctx *c, json_t *f, int kernel)
 		}
 		if (in_scope(c, &c->names, name))
 			err(c, p, "E-duplicate", "Variable name Duplicated: %s", name);
-		chk_role r = ROLE_NONE;
-		const char *role = ast_str(p, "role");
-		for (int k = 1; k <= ROLE_REDUCE; k++)
-			if (strcmp(role, role_names[k]) == 0)
-				r = (chk_role)k;
+		chk_role r = role_of(p);
 		if (kernel && ty_is_stream(t)) {
 			json_t *e = resolve(c, ast_get(t, "of"));
 			json_decref(t);
