@@ -66,3 +66,14 @@ run_example() {
 		c++ -I. -I"$top_srcdir/lib/brt" -fsyntax-only h.cc
 	fi
 }
+@test "guide 1.6.2, 1.13-1.15: legacy vector_add, preprocessor, async, errors" { run_program guide_misc; }
+@test "spec 4.2, 6.3.4-6.3.5: gather_ex_1, indexing, constructors, swizzles" { run_program spec_misc; }
+
+@test "spec 2 and 6.3.3 with brcheck -a: vector conditions and conversions" {
+	brpp "$top_srcdir/t/run/weak_types.br" | brparse | brcheck -a 2>/dev/null |
+		brgen -o weak_types
+	$BROOK_CC $BROOK_CFLAGS weak_types.c -o weak_types $BROOK_LIBS
+	run_both ./weak_types
+	printf '%s\n' "$output" > weak_types.actual
+	diff_golden "$top_srcdir/t/run/weak_types.out" weak_types.actual
+}

@@ -504,7 +504,11 @@ static const char *opname(const char *op)
 static void binop(gen_fn *f, strbuf *b, const char *op, const json_t *l,
 	const json_t *r, const json_t *rty)
 {
-	json_t *c = common_type(ety(l), ety(r));
+	/* computed in the checker's type of the result (spec 6.3.3, with -a
+	 * a narrower result drops components); comparisons in the common
+	 * type of their operands */
+	json_t *c = !is_rel(op) && gen_scalar(rty) ?
+		json_incref((json_t *)rty) : common_type(ety(l), ety(r));
 	int vec = gen_ncomp(c) > 1;
 
 	if (!vec) {
