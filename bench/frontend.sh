@@ -6,8 +6,9 @@
 #
 #   bench/frontend.sh [RUNS]
 #
-# Prints one result line in bench.h's format (case=frontend). The tools
-# come from BROOK_TOOLS when set, else from the PATH.
+# Prints one result line in bench.h's format (case=frontend), then one per
+# stage run alone from a file (case=frontend-brpp, ...), so a slow stage
+# shows. The tools come from BROOK_TOOLS when set, else from the PATH.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 runs=${1:-21}
@@ -28,18 +29,34 @@ if ! pipeline 2>"$work/err"; then
 	echo "case=frontend size=$lines impl=brook backend=host device=\"-\" runs=0 median_ms=0 min_ms=0 gbs=0 gflops=0 ok=0"
 	exit 1
 fi
-i=0
-while [ $i -lt "$runs" ]; do
-	t0=$(date +%s%N)
-	pipeline 2>/dev/null
-	t1=$(date +%s%N)
-	echo $(((t1 - t0) / 1000))
-	i=$((i + 1))
-done | sort -n | awk -v lines="$lines" -v bytes="$(wc -c <"$work/big.br")" \
-	-v cpu="$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)" '
+# the stages alone, on the previous stage's output
+"${tools}brpp" "$work/big.br" >"$work/big.i"
+"${tools}brparse" <"$work/big.i" >"$work/big.ast"
+"${tools}brcheck" <"$work/big.ast" >"$work/big.chk"
+stage() {
+	case $1 in
+	all) pipeline ;;
+	brpp) "${tools}brpp" "$work/big.br" >/dev/null ;;
+	brparse) "${tools}brparse" <"$work/big.i" >/dev/null ;;
+	brcheck) "${tools}brcheck" <"$work/big.ast" >/dev/null ;;
+	brgen) "${tools}brgen" -o "$work/one" <"$work/big.chk" ;;
+	esac
+}
+
+cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)
+for s in all brpp brparse brcheck brgen; do
+	i=0
+	while [ $i -lt "$runs" ]; do
+		t0=$(date +%s%N)
+		stage $s 2>/dev/null
+		t1=$(date +%s%N)
+		echo $(((t1 - t0) / 1000))
+		i=$((i + 1))
+	done | sort -n | awk -v lines="$lines" -v name="$s" -v cpu="$cpu" '
 	{ t[NR] = $1 / 1000 }
 	END {
 		med = NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2
-		printf "case=frontend size=%d impl=brook backend=host device=\"%s\" runs=%d median_ms=%.3f min_ms=%.3f gbs=%.3f gflops=0 ok=1\n",
-			lines, cpu, NR, med, t[1], bytes / med * 1e-6
+		printf "case=frontend%s size=%d impl=brook backend=host device=\"%s\" runs=%d median_ms=%.3f min_ms=%.3f gbs=0 gflops=0 ok=1\n",
+			name == "all" ? "" : "-" name, lines, cpu, NR, med, t[1]
 	}'
+done

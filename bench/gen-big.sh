@@ -36,7 +36,7 @@ awk -v n="${1:-80}" 'BEGIN {
 			print "{"
 			print "    float4 t = a.wzyx * b + float4(k, k, 1.0f, 0.0f);"
 			print "    float d = dot(t.xyz, b.xyz);"
-			print "    c = t * d + a.xxyy;"
+			print "    c = t * float4(d, d, d, d) + a.xxyy;"
 			print "}"
 		} else if (kind == 2) {
 			print "reduce void rsum" i "(float a<>, reduce float r<>)"

@@ -29,7 +29,7 @@ function field(line, key,    i, rest) {
 
 # the targets of the issue, by case and backend (0: none)
 function target(c, backend) {
-	if (c == "startup" || c == "copy")
+	if (c == "startup" || c == "copy" || backend == "host")
 		return 0
 	if (backend == "cpu")
 		return 0.8
