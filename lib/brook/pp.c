@@ -1042,6 +1042,13 @@ static int collect_args(pp_ctx *c, pp_in *in, const pp_macro *m,
 			c->in_args++;
 			handle_directive(c, &t);
 			c->in_args--;
+			if (name->sym->macro != m) {
+				/* M itself was redefined or removed (and freed) */
+				pp_error(c, name, "pp-args-redefine", "macro \"%.*s\" "
+					"redefined or undefined in its own arguments",
+					name->len, name->s);
+				return 0;
+			}
 			ws = 1;
 			continue;
 		}
@@ -1061,6 +1068,8 @@ static int collect_args(pp_ctx *c, pp_in *in, const pp_macro *m,
 		}
 		tv_push(&a->raw, &t);
 	}
+	/* raw.v + start[i] needs an array even when all arguments are empty */
+	grow(&a->raw.v, &a->raw.cap, 1, sizeof *a->raw.v);
 	grow(&a->start, &cap, nstart + 2, sizeof *a->start);
 	a->start[nstart] = a->raw.n;
 	int n = (int)nstart;
