@@ -268,6 +268,7 @@ rt_error() {
 
 @test "error: Kernel Execution: Failed to create Program, with the build log" {
 	rt_build build_fail
+	rt_build devices
 	run env BRT_RUNTIME=opencl "$RT/build_fail"
 	[ "$status" -eq 0 ]
 	if [ "$(env BRT_RUNTIME=opencl "$RT/devices" 2>/dev/null | head -1)" != "current opencl" ]; then

@@ -107,7 +107,8 @@ static void check_args(brt_launch *L)
 					"Kernel Execution: Invalid Input stream");
 				continue;
 			}
-			if (s->dev != L->dev) {
+			if (!s->iter && s->dev != L->dev) {	/* an iterator
+					   has no buffer: any device */
 				brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: "
 					"Input stream device is different from "
 					"current device");
