@@ -102,7 +102,7 @@ int main(int argc, char **argv)
 	diag_ctx d;
 	diag_init(&d, "brparse");
 	const char *outpath = "-";
-	const char **typedefs = xcalloc((size_t)argc, sizeof *typedefs);
+	const char *typedefs[argc > 0 ? argc : 1];
 	parse_options po = { typedefs, 0 };
 	int print = 0, pretty = 0, noloc = 0, c;
 	while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
@@ -150,7 +150,6 @@ int main(int argc, char **argv)
 	json_t *doc = is_ast(text, len) ? brast_load(text, len, name, &d)
 		: parse_text(text, len, name, &po, &d);
 	free(text);
-	free(typedefs);
 	int status = doc ? 0 : 1;
 	if (doc) {
 		char *out;

@@ -142,6 +142,15 @@ void parse_syntax_error(parse_ctx *c, const lex_token *t, const int *expected,
 {
 	strbuf what = {0};
 	int nwords = 0;
+	/* "T x" where T names no type: most often a typedef of a header that
+	 * brpp passed through */
+	if (t->code == TK_IDENT && c->last.code == TK_IDENT
+		&& t->s == c->cur.s && !has(expected, nexpected, TK_IDENT)) {
+		error_tok(c, &c->last, "parse-unknown-type", "unknown type name "
+			"'%.*s' (if a header declares it, give --typedef %.*s)",
+			c->last.len, c->last.s, c->last.len, c->last.s);
+		return;
+	}
 	if (t->code == 0 && has(expected, nexpected, TK_RBRACE)) {
 		sb_puts(&what, "expected '}'");
 	} else if (has(expected, nexpected, TK_IDENT) && has(expected, nexpected,
@@ -541,6 +550,7 @@ json_t *parse_text(const char *text, size_t len, const char *name,
 			&& (c.prev == TK_STRUCT || c.prev == TK_UNION
 			|| c.prev == TK_ENUM);
 		c.prev = tok.code;
+		c.last = c.cur;
 		c.cur = tok;
 		parse_lemon(p, tok.code, tok, &c);
 		if (tok.code == LEX_EOF || c.stop)

@@ -99,6 +99,7 @@ typedef struct parse_ctx {
 	lex_token look[2];	/* lookahead, not yet classified */
 	int nlook;
 	lex_token cur;		/* the token the parser is taking */
+	lex_token last;		/* the one it took before */
 	const char *pend_name;	/* file name for tokens before the next
 				   linemarker is applied (L.file == -1) */
 	char *pend_owned;
