@@ -27,6 +27,10 @@ for a in "$@"; do
 	esac
 done
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv 2>/dev/null
+# the CSV is named after the GPU: results-nvidia-h200.csv
+name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null |
+	head -n 1 | tr 'A-Z ' 'a-z-' | tr -cd 'a-z0-9-')
+export BENCH_HOST=${BENCH_HOST:-${name:-gpu}}
 
 # cuBLAS SGEMM (FP32, no TF32), CUDA events, median of 20 after 3 warm-ups
 python3 - >"$res/extra.txt" 2>"$res/cublas.err" <<'PY' || echo "no cuBLAS reference: $(tail -n 1 "$res/cublas.err")"

@@ -14,16 +14,22 @@ __kernel void saxpy(const float a, __global const float *x,
 	r[i] = a * x[i] + y[i];
 }
 
-/* Each work-item folds a strided share of IN, then the work-group folds
- * its work-items' sums in local memory: one partial sum per group. */
+/* Each work-item folds a strided share of IN, four floats a load, then
+ * the work-group folds its work-items' sums in local memory: one partial
+ * sum per group. The last N % 4 floats go to work-item 0. */
 __kernel void sum_partial(__global const float *in, const long n,
 	__global float *out, __local float *tmp)
 {
 	size_t lid = get_local_id(0), lsz = get_local_size(0);
 	float acc = 0.0f;
 
-	for (long i = get_global_id(0); i < n; i += get_global_size(0))
-		acc += in[i];
+	for (long i = get_global_id(0); i < n / 4; i += get_global_size(0)) {
+		float4 v = vload4(i, in);
+		acc += (v.x + v.y) + (v.z + v.w);
+	}
+	if (get_global_id(0) == 0)
+		for (long i = n / 4 * 4; i < n; i++)
+			acc += in[i];
 	tmp[lid] = acc;
 	barrier(CLK_LOCAL_MEM_FENCE);
 	for (size_t s = lsz / 2; s > 0; s >>= 1) {
@@ -35,7 +41,7 @@ __kernel void sum_partial(__global const float *in, const long n,
 		out[get_group_id(0)] = tmp[0];
 }
 
-/* One work-group per row of a ROWS x COLS matrix. */
+/* One work-group per row of a ROWS x COLS matrix (COLS a multiple of 4). */
 __kernel void rowsum(__global const float *in, const long cols,
 	__global float *out, __local float *tmp)
 {
@@ -43,8 +49,10 @@ __kernel void rowsum(__global const float *in, const long cols,
 	__global const float *row = in + get_group_id(0) * cols;
 	float acc = 0.0f;
 
-	for (long i = lid; i < cols; i += lsz)
-		acc += row[i];
+	for (long i = lid; i < cols / 4; i += lsz) {
+		float4 v = vload4(i, row);
+		acc += (v.x + v.y) + (v.z + v.w);
+	}
 	tmp[lid] = acc;
 	barrier(CLK_LOCAL_MEM_FENCE);
 	for (size_t s = lsz / 2; s > 0; s >>= 1) {

@@ -261,6 +261,7 @@ static void run_sum(struct ocl *o, struct bench *b)
 	bench_free(x);
 }
 
+/* SIZE is the side, a multiple of 4 */
 static void run_rowsum(struct ocl *o, struct bench *b)
 {
 	long side = bench_size(b);

@@ -74,7 +74,7 @@ function fmt(x, d) {
 	}
 	sortms[k, i] = ms
 	sortline[k, i] = line
-	if (field(line, "backend") == "opencl" && field(line, "device") != "-")
+	if (field(line, "impl") == "opencl" && field(line, "device") != "-")
 		dev["opencl"] = field(line, "device")
 }
 

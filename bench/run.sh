@@ -18,6 +18,10 @@
 #   --extra    result lines measured elsewhere, for the same table (the
 #              front end's time, cuBLAS)
 #
+# BENCH_HOST names the machine in the CSV's name (default: hostname).
+# BENCH_TIMEOUT (default 600) bounds each program's run, in seconds; a
+# program stopped by it shows as timeout-600s in the table.
+#
 # The OpenCL rows compare the Brook program (BRT_RUNTIME=opencl) with the
 # hand-written OpenCL on the device both pick (a GPU first, else a CPU).
 # The CPU rows compare the Brook program on libbrt's CPU backend
@@ -36,7 +40,7 @@ while [ $# -gt 0 ]; do
 	--only) only=$2; shift ;;
 	--no-cpu) cpurows= ;;
 	--extra) extra=$2; shift ;;
-	-h|--help) sed -n '2,28s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,30s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -46,7 +50,9 @@ out=${out:-$bin}
 mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 2
 threads=${BENCH_THREADS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 export BENCH_THREADS=$threads BRT_CPU_THREADS=$threads
-host=$(hostname 2>/dev/null || echo host)
+host=${BENCH_HOST:-$(hostname 2>/dev/null || echo host)}
+# the longest one program may run (BENCH_TIMEOUT seconds)
+limit=${BENCH_TIMEOUT:-600}
 raw=$out/raw.txt
 log=$out/run.log
 : >"$raw"
@@ -109,10 +115,15 @@ run_one() {
 	fi
 	echo "-- $impl/$backend $name $size $runs" >>"$log"
 	# shellcheck disable=SC2086
-	line=$(BRT_RUNTIME=$backend timeout "${BENCH_TIMEOUT:-900}" \
-		$prog "$size" "$runs" 2>>"$log" | grep '^case=' | tail -n 1)
+	BRT_RUNTIME=$backend timeout "$limit" $prog "$size" "$runs" \
+		>"$out/.line" 2>>"$log"
+	rc=$?
+	line=$(grep '^case=' "$out/.line" | tail -n 1)
+	rm -f "$out/.line"
+	why=failed
+	[ $rc = 124 ] && why="timeout-${limit}s"
 	[ -n "$line" ] ||
-		line="case=$name size=$size impl=$impl backend=$backend device=\"-\" runs=0 median_ms=0 min_ms=0 gbs=0 gflops=0 ok=failed"
+		line="case=$name size=$size impl=$impl backend=$backend device=\"-\" runs=0 median_ms=0 min_ms=0 gbs=0 gflops=0 ok=$why"
 	echo "$line" >>"$log"
 	echo "$line" >>"$dest"
 }
