@@ -532,21 +532,82 @@ static int is_ident_char(int ch)
 	return is_ident_start(ch) || is_digit(ch);
 }
 
-static const struct {
-	char s[5];
-	unsigned char len;
-	unsigned short op;
-} pp_puncts[] = {
-	{"%:%:", 4, OP_PASTE}, {"...", 3, OP_ELLIPSIS}, {"<<=", 3, OP_ASSIGN},
-	{">>=", 3, OP_ASSIGN}, {"->", 2, OP_ARROW}, {"++", 2, OP_INC},
-	{"--", 2, OP_DEC}, {"<<", 2, OP_SHL}, {">>", 2, OP_SHR},
-	{"<=", 2, OP_LE}, {">=", 2, OP_GE}, {"==", 2, OP_EQ}, {"!=", 2, OP_NE},
-	{"&&", 2, OP_LAND}, {"||", 2, OP_LOR}, {"*=", 2, OP_ASSIGN},
-	{"/=", 2, OP_ASSIGN}, {"%=", 2, OP_ASSIGN}, {"+=", 2, OP_ASSIGN},
-	{"-=", 2, OP_ASSIGN}, {"&=", 2, OP_ASSIGN}, {"^=", 2, OP_ASSIGN},
-	{"|=", 2, OP_ASSIGN}, {"##", 2, OP_PASTE}, {"<:", 2, '['},
-	{":>", 2, ']'}, {"<%", 2, '{'}, {"%>", 2, '}'}, {"%:", 2, '#'},
-};
+/* C99 6.4.6: the punctuator at S, digraphs included: its length, or 0;
+ * its code in *OP (a digraph has the code of what it stands for). */
+static int scan_punct(const char *s, unsigned short *op)
+{
+	char a = s[0], b = s[1], c = b ? s[2] : 0;
+	*op = (unsigned char)a;
+	switch (a) {
+	case '[': case ']': case '(': case ')': case '{': case '}':
+	case '~': case '?': case ';': case ',':
+		return 1;
+	case '.':
+		if (b == '.' && c == '.')
+			return *op = OP_ELLIPSIS, 3;
+		return 1;
+	case '-':
+		if (b == '>')
+			return *op = OP_ARROW, 2;
+		if (b == '-')
+			return *op = OP_DEC, 2;
+		break;
+	case '+':
+		if (b == '+')
+			return *op = OP_INC, 2;
+		break;
+	case '&':
+		if (b == '&')
+			return *op = OP_LAND, 2;
+		break;
+	case '|':
+		if (b == '|')
+			return *op = OP_LOR, 2;
+		break;
+	case '*': case '/': case '^':
+		break;
+	case '!':
+		if (b == '=')
+			return *op = OP_NE, 2;
+		return 1;
+	case '=':
+		if (b == '=')
+			return *op = OP_EQ, 2;
+		return 1;
+	case '<':
+	case '>':
+		if (b == a)
+			return c == '=' ? (*op = OP_ASSIGN, 3) :
+				(*op = a == '<' ? OP_SHL : OP_SHR, 2);
+		if (b == '=')
+			return *op = a == '<' ? OP_LE : OP_GE, 2;
+		if (a == '<' && (b == ':' || b == '%'))
+			return *op = b == ':' ? '[' : '{', 2;
+		return 1;
+	case '%':
+		if (b == ':')
+			return c == '%' && s[3] == ':' ? (*op = OP_PASTE, 4) :
+				(*op = '#', 2);
+		if (b == '>')
+			return *op = '}', 2;
+		break;
+	case ':':
+		if (b == '>')
+			return *op = ']', 2;
+		return 1;
+	case '#':
+		if (b == '#')
+			return *op = OP_PASTE, 2;
+		return 1;
+	default:
+		*op = 0;
+		return 0;
+	}
+	/* the operators that may take '=': + - & | * / ^ % */
+	if (b == '=')
+		return *op = OP_ASSIGN, 2;
+	return 1;
+}
 
 /* Scans one pp-token at S, which is NUL-terminated and starts with no
  * white space: C99 6.4p1
@@ -601,18 +662,9 @@ static int scan_token(const char *s, int *len, unsigned short *op)
 		*len = (int)(q - p);
 		return TK_NUMBER;
 	}
-	for (size_t i = 0; i < sizeof pp_puncts / sizeof pp_puncts[0]; i++)
-		if (pp_puncts[i].s[0] == (char)*p &&
-		    strncmp(pp_puncts[i].s, s, pp_puncts[i].len) == 0) {
-			*len = pp_puncts[i].len;
-			*op = pp_puncts[i].op;
-			return TK_PUNCT;
-		}
-	*len = 1;
-	if (*p && strchr("[](){}.&*+-~!/%<>^|?:;=,#", *p)) {
-		*op = *p;
+	if ((*len = scan_punct(s, op)) > 0)
 		return TK_PUNCT;
-	}
+	*len = 1;
 	return TK_OTHER;
 }
 
