@@ -52,6 +52,8 @@ rt_error() {
 
 @test "implicit resize: the spec's copy examples, 2D as in BrookGPU" {
 	rt_golden resize
+	BRT_LOG_FILE=$RT/resize.log "$RT/resize" > /dev/null
+	grep -q "copy: input 0: Input stream dimension doesn't match with output dimension; implicit resize" "$RT/resize.log"
 }
 
 @test "iterator streams: BrookGPU's value tables in 1D and 2D" {
@@ -86,8 +88,10 @@ rt_error() {
 		"Stream Write: Stream can't write to a NULL pointer"
 }
 
-@test "error: Stream Write: Uninitialized stream" {
+@test "error: Stream Write: Uninitialized stream; errors reach BRT_LOG_FILE" {
 	rt_error write_uninit "s: error 3" "Stream Write: Uninitialized stream"
+	BRT_LOG_FILE=$RT/err.log "$RT/errors" write_uninit > /dev/null
+	grep -q "^brt: error 3: Stream Write: Uninitialized stream$" "$RT/err.log"
 }
 
 @test "error: an unknown read flag" {
@@ -311,6 +315,10 @@ rt_error() {
 	done
 	OCL_ICD_VENDORS=/nonexistent-dir "$RT/basic" > "$RT/noicd.out"
 	diff_golden "$top_srcdir/t/rt/basic.out" "$RT/noicd.out"
+	OCL_ICD_VENDORS=/nonexistent-dir BRT_RUNTIME=opencl \
+		BRT_LOG_FILE="$RT/noicd.log" "$RT/devices" > /dev/null
+	grep -q "no OpenCL device found; using the CPU backend" "$RT/noicd.log"
+	grep -q "runtime: 0 OpenCL devices; default device CPU" "$RT/noicd.log"
 }
 
 @test "a program links without -lOpenCL (libOpenCL is loaded at run time)" {
