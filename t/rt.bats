@@ -337,6 +337,11 @@ rt_error() {
 	if [ "${lines[0]}" = "current opencl" ]; then
 		grep -q "BRT_ADAPTER=99: there are" "$RT/adapter.log"
 	fi
+	run env BRT_ADAPTER=0 BRT_RUNTIME=opencl "$RT/devices"
+	case ${lines[1]} in
+	"all 1 = "*) [ "${lines[0]}" = "current cpu" ] ;;
+	*) [ "${lines[0]}" = "current opencl" ] ;;
+	esac
 	run env BRT_RUNTIME=gpu BRT_LOG_FILE="$RT/bad.log" "$RT/devices"
 	[ "$status" -eq 0 ]
 	grep -q "BRT_RUNTIME=gpu is not cpu, opencl or cal; ignored" "$RT/bad.log"
@@ -357,6 +362,11 @@ rt_error() {
 	# an empty BRT_CACHE_DIR turns the disk cache off
 	BRT_CACHE_DIR= BRT_LOG_FILE=$RT/third.log "$RT/basic" > /dev/null
 	grep -q "^brt: compiled: rt.br for " "$RT/third.log"
+	# a folder that cannot be made: the program runs, the log says why
+	BRT_CACHE_DIR=/proc/no/such BRT_LOG_FILE=$RT/fourth.log "$RT/basic" \
+		> "$RT/fourth.out"
+	diff_golden "$top_srcdir/t/rt/basic.out" "$RT/fourth.out"
+	grep -q "^brt: cache: cannot create /proc/no/such" "$RT/fourth.log"
 }
 
 # PoCL itself is not valgrind-clean, so the ICD is hidden here

@@ -289,7 +289,8 @@ static size_t shape_bytes(unsigned rank, const unsigned *dims, size_t esize,
 		n *= dims[i];
 	}
 	*count = n;
-	if (esize && n > SIZE_MAX / esize)
+	/* views address elements with int64_t arithmetic */
+	if ((esize && n > SIZE_MAX / esize) || n > (size_t)INT64_MAX / 16)
 		return 0;
 	return n * esize;
 }
