@@ -136,6 +136,12 @@ int main(int argc, char **argv)
 		json_set_alloc_funcs(arena_alloc, arena_free);
 	const char *in = optind < argc ? argv[optind] : "-";
 	char err[512];
+	if (strcmp(in, "-") != 0 && strcmp(outpath, "-") != 0 &&
+	    util_same_file(in, outpath)) {
+		fprintf(stderr, "brparse: %s: the output would overwrite the "
+			"input\n", outpath);
+		return 2;
+	}
 	if (util_check_writable(outpath, err, sizeof err) != 0) {
 		fprintf(stderr, "brparse: %s\n", err);
 		return 2;
