@@ -195,6 +195,13 @@ static int run(const brcheck_args *a, diag_ctx *d)
 		diag_report(d, DIAG_ERROR, NULL, 0, 0, "E-io", "%s", errbuf);
 		return 2;
 	}
+	for (int i = 0; emit && a->out && i < a->nfiles; i++)
+		if (strcmp(a->files[i], "-") != 0 &&
+		    util_same_file(a->files[i], a->out)) {
+			diag_report(d, DIAG_ERROR, NULL, 0, 0, "E-io", "%s: the "
+				"output would overwrite the input", a->out);
+			return 2;
+		}
 	for (int i = 0; i < a->nfiles; i++) {
 		int st = 0;
 		json_t *doc = load(a, a->files[i], d, &st);
