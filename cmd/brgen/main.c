@@ -123,6 +123,12 @@ int main(int argc, char **argv)
 		for (i = 0; i < nout; i++) {
 			snprintf(path[i], sizeof path[i], "%s%s", o.prefix,
 				ext[i]);
+			if (strcmp(o.input, "-") != 0 &&
+			    util_same_file(o.input, path[i])) {
+				fprintf(stderr, "brgen: error: %s: the output would "
+					"overwrite the input\n", path[i]);
+				return 2;
+			}
 			if (util_check_writable(path[i], err, sizeof err) != 0) {
 				fprintf(stderr, "brgen: error: %s\n", err);
 				return 2;
