@@ -798,7 +798,12 @@ static json_t *member_expr(chk_ctx *c, json_t *e)
 		if (c->kern)
 			err(c, e, "E-kernel-arrow", "pointer dereference(->) not "
 				"allowed inside kernel");
-		bt = ty_is_ptr(bt) ? ast_get(bt, "to") : T(c, "unknown");
+		if (!ty_is_ptr(bt))
+			return unknown(c, e);
+		/* the pointed-to struct, with its fields (kept alive by "ty") */
+		json_t *to = resolve(c, ast_get(bt, "to"));
+		json_object_set_new(e, "ty", to);
+		bt = to;
 	}
 	if (ty_is_arith(bt)) {
 		int n = ty_ncomp(bt);
