@@ -310,12 +310,15 @@ static int cl_failed(brt_device *d, cl_int err, brt_str *msg);
 /* Adds the last command of B to the wait list W (of room for N). */
 void brt_ocl_wait(brt_waits *w, const brt_buffer *b)
 {
-	if (!b || !b->last || w->n == sizeof w->ev / sizeof w->ev[0])
+	if (!b || !b->last)
 		return;
 	for (cl_uint i = 0; i < w->n; i++)
 		if (w->ev[i] == b->last)
 			return;
-	w->ev[w->n++] = b->last;
+	if (w->n == sizeof w->ev / sizeof w->ev[0])	/* full: wait now */
+		brt_rt()->cl.clWaitForEvents(1, &b->last);
+	else
+		w->ev[w->n++] = b->last;
 }
 
 #define WAITS(w) (w).n, (w).n ? (w).ev : NULL
