@@ -1391,6 +1391,32 @@ static void reduce_shape(chk_ctx *c, json_t *e, json_t *in, json_t *out)
 	}
 }
 
+/* spec 4.2: a stream is bound read-only or write-only, never both (the
+ * runtime allows it with BRT_PERMIT_READ_WRITE_ALIASING: a warning). */
+static void read_write(chk_ctx *c, json_t *args, json_t *params,
+	const char *name)
+{
+	size_t i, j;
+	json_t *a, *b;
+	json_array_foreach(args, i, a) {
+		chk_role ri = role_of(json_array_get(params, i));
+		chk_sym *si = root_sym(c, a);
+		if (!si || !ty_is_stream(ast_get(a, "ty")) ||
+			(ri != ROLE_OUT && ri != ROLE_SCATTER && ri != ROLE_REDUCE))
+			continue;
+		json_array_foreach(args, j, b) {
+			chk_role rj = role_of(json_array_get(params, j));
+			if (j != i && root_sym(c, b) == si &&
+				(rj == ROLE_IN || rj == ROLE_GATHER)) {
+				warn(c, 1, a, "W-read-write", "stream \"%s\" is bound "
+					"both as input and as output of \"%s\": "
+					"read-write binding is not permitted", si->name, name);
+				break;
+			}
+		}
+	}
+}
+
 static json_t *user_call(chk_ctx *c, json_t *e, json_t *f, chk_sym *s)
 {
 	const char *name = ast_str(f, "name");
@@ -1452,6 +1478,8 @@ static json_t *user_call(chk_ctx *c, json_t *e, json_t *f, chk_sym *s)
 	}
 	if (!c->kern && cf->cls == CLASS_REDUCE)
 		reduce_shape(c, e, in, red);
+	if (!c->kern)
+		read_write(c, args, params, name);
 	return ret;
 }
 
