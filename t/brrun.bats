@@ -387,6 +387,14 @@ F123='\000\000\200\077\000\000\000\100\000\000\100\100'
 	[ "$output" = "3" ]
 }
 
+@test "--device alone counts the devices as --list-devices numbers them" {
+	n=$(brrun --list-devices | grep -c .)
+	run brrun --device $((n - 1)) --bench 1 "$SUM" sum a=1 b=2 c
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"(cpu): 1 runs"* ]]
+	fails_with 2 "no device with that number" --device $n "$SUM" sum a=1 b=1
+}
+
 @test "--bench prints min, median, max and GB/s" {
 	run brrun --backend cpu --bench 3 "$SUM" sum a=iota b=ones c --shape a=64
 	[ "$status" -eq 0 ]

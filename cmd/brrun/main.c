@@ -303,10 +303,11 @@ static int list_devices(void)
 	unsigned n;
 	brt_device *const *devs = brt_getDevices("all", &n);
 	unsigned i, k[2] = {0, 0};
+	/* N: the --device number alone; KIND M: with --backend KIND */
 	for (i = 0; i < n; i++) {
 		const brt_device *dv = devs[i];
 		int cpu = strcmp(brt_device_type(dv), "cpu") == 0;
-		printf("%-6s %u: %s (%s), %.0f MiB, %u compute units\n",
+		printf("%u  %s %u  %s (%s), %.0f MiB, %u compute units\n", i,
 			brt_device_type(dv), k[cpu]++, brt_device_name(dv),
 			brt_device_platform(dv),
 			(double)brt_device_memory(dv) / (1024.0 * 1024.0),
@@ -326,10 +327,9 @@ static int pick_device(brrun *r)
 		unsigned want = o->device >= 0 ? (unsigned)o->device : 0;
 		if (n == 0 || want >= n) {
 			diag_report(&r->d, DIAG_ERROR, NULL, 0, 0, USAGE_ID,
-				n == 0 ? "no %s device (brrun --list-devices lists "
-				"them)" : "no %s device with that number (brrun "
-				"--list-devices lists them)",
-				o->backend ? o->backend : "");
+				"no %s%sdevice%s (brrun --list-devices lists them)",
+				o->backend ? o->backend : "", o->backend ? " " : "",
+				n ? " with that number" : "");
 			return -1;
 		}
 		brt_useDevices(devs + want, 1, NULL);
@@ -1123,6 +1123,18 @@ static int run(brrun *r)
 		return s;
 	for (unsigned i = 0; i < n; i++) {
 		char err[300];
+		for (unsigned j = 0; r->b[i].dest && j <= n; j++) {
+			/* the program file and the input data files */
+			const char *v = j < n ? r->b[j].value : NULL;
+			const char *in = j == n ? r->o.file :
+				j != i && v && v[0] == '@' ? v + 1 : NULL;
+			if (in && util_same_file(in, r->b[i].dest)) {
+				diag_report(&r->d, DIAG_ERROR, NULL, 0, 0, FILE_ID,
+					"%s: the output would overwrite the input",
+					r->b[i].dest);
+				return EXIT_USAGE;
+			}
+		}
 		if (r->b[i].dest && util_check_writable(r->b[i].dest, err,
 			sizeof err) != 0) {
 			diag_report(&r->d, DIAG_ERROR, NULL, 0, 0, FILE_ID, "%s",

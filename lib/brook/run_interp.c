@@ -26,6 +26,7 @@
 #define PI 3.14159265358979323846
 #define MAX_NEST 400		/* expression and statement nesting */
 #define STACK_SLOTS 16384	/* frame slots per thread */
+#define GROUP_SLOTS 1024	/* the same for a work-item */
 
 /* ---- values --------------------------------------------------------- */
 
@@ -275,6 +276,7 @@ struct run_prog {
 	int in_arg;		/* the reduce's input stream */
 	int reduce_op;		/* the reduce variable's operator */
 	int shared_slots;	/* group kernels */
+	int has_sync;		/* the kernel calls syncGroup() */
 	void **blocks;		/* arena of everything compiled */
 	size_t nblocks, capblocks;
 	rfunc **funcs;		/* by func id */
@@ -301,7 +303,7 @@ struct rframe {
 typedef struct rthread {
 	const run_prog *prog;
 	rval *stack;
-	int sp;
+	int sp, cap;		/* slots used, slots there */
 	int depth;
 	struct rgroup *group;	/* group kernels: barrier */
 } rthread;
@@ -1142,8 +1144,8 @@ static void ev_call(const rnode *n, rframe *f, rval *o)
 	const rfunc *fn = n->fn;
 	rthread *th = f->th;
 	memset(o, 0, sizeof *o);
-	if (th->sp + fn->nslots > STACK_SLOTS || th->depth > 64) {
-		call_fail(f, "subkernel calls nested too deeply");
+	if (th->sp + fn->nslots > th->cap || th->depth > 64) {
+		call_fail(f, "subkernel calls nested too deeply, or their locals too large");
 		return;
 	}
 	rframe g = *f;
@@ -1293,8 +1295,10 @@ static rnode *cbuiltin(cctx *c, const json_t *e, const char *name,
 		n->op = name[8] != '\0';
 		return n;
 	}
-	if (strcmp(name, "syncGroup") == 0)
+	if (strcmp(name, "syncGroup") == 0) {
+		c->p->has_sync = 1;
 		return new_node(c, ev_sync, ty);
+	}
 	int b = builtin_code(name);
 	if (b < 0) {
 		cfail(c, e, "the interpreter does not know the builtin '%s'",
@@ -2302,11 +2306,14 @@ static void store_outputs(const run_prog *p, rframe *f)
 	}
 }
 
-static void thread_init(rthread *th, const run_prog *p)
+/* A thread's frame slots: the kernel's, and CAP in all for the frames of
+ * the subkernels it calls. */
+static void thread_init(rthread *th, const run_prog *p, int cap)
 {
 	memset(th, 0, sizeof *th);
 	th->prog = p;
-	th->stack = xcalloc(STACK_SLOTS, sizeof *th->stack);
+	th->cap = cap > p->main->nslots ? cap : p->main->nslots;
+	th->stack = xcalloc((size_t)th->cap, sizeof *th->stack);
 	th->sp = p->main->nslots;
 }
 
@@ -2452,7 +2459,7 @@ static void run_group(const run_prog *p, const brt_cpu_call *c, int64_t g)
 	size_t started = 0;
 	for (size_t t = 0; t < n; t++) {
 		ritem *it = &items[t];
-		thread_init(&it->th, p);
+		thread_init(&it->th, p, p->main->nslots + GROUP_SLOTS);
 		it->th.group = &grp;
 		it->f.slots = it->th.stack;
 		it->f.call = c;
@@ -2474,6 +2481,12 @@ static void run_group(const run_prog *p, const brt_cpu_call *c, int64_t g)
 		}
 		it->f.lin = lin;
 	}
+	if (!p->has_sync) {
+		/* no barrier: the work-items one after the other */
+		for (size_t t = 0; t < n; t++)
+			item_main(&items[t]);
+		started = n;
+	}
 	for (; started < n; started++)
 		if (pthread_create(&items[started].tid, NULL, item_main,
 			&items[started]) != 0)
@@ -2486,7 +2499,7 @@ static void run_group(const run_prog *p, const brt_cpu_call *c, int64_t g)
 		rframe f0 = items[0].f;
 		call_fail(&f0, "could not start the threads of a work-group");
 	}
-	for (size_t t = 0; t < started; t++)
+	for (size_t t = 0; p->has_sync && t < started; t++)
 		pthread_join(items[t].tid, NULL);
 	for (size_t t = 0; t < n; t++)
 		free(items[t].th.stack);
@@ -2506,7 +2519,7 @@ void run_interp_cpu(const brt_cpu_call *c, int64_t begin, int64_t end,
 		return;
 	}
 	rthread th;
-	thread_init(&th, p);
+	thread_init(&th, p, STACK_SLOTS);
 	rframe f;
 	memset(&f, 0, sizeof f);
 	f.slots = th.stack;
@@ -2544,7 +2557,7 @@ void run_interp_combine(const void *kernel_data, const void *val, void *acc)
 	if (p->in_arg < 0)
 		return;
 	rthread th;
-	thread_init(&th, p);
+	thread_init(&th, p, STACK_SLOTS);
 	rframe f;
 	memset(&f, 0, sizeof f);
 	f.slots = th.stack;
