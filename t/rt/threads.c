@@ -73,8 +73,8 @@ int main(void)
 		bad += jobs[i].bad;
 		bad += strcmp(jobs[i].type, brt_device_type(jobs[i].dev)) != 0;
 	}
-	printf("%d threads on %u devices: %s\n", THREADS, n,
-		bad ? "wrong" : "ok");
+	printf("%d threads on %s devices: %s\n", THREADS, n > 1 ? "several"
+		: "one", bad ? "wrong" : "ok");
 
 	/* the parent's choice is not inherited */
 	brt_device *before = brt_currentDevice();
