@@ -13,7 +13,7 @@ set ylabel "speed of Brook / speed of hand-written"
 set yrange [0:*]
 set xtics rotate by -35 scale 0
 set grid ytics
-set key top left
+set key below
 plot dat using 2:xtic(1) title "OpenCL device: Brook / hand-written OpenCL", \
 	'' using 3 title "CPU: Brook CPU backend / plain C", \
 	0.95 with lines dashtype 2 lc rgb "black" title "0.95", \

@@ -130,7 +130,7 @@ END {
 				}
 				if (c == "frontend" && l != "") {
 					tgt = "< 40 ms"
-					met = ms < 40 ? "met" : "MISSED"
+					met = ms + 0 < 40 ? "met" : "MISSED"
 				}
 			}
 			if (bandwidth_case(c) && l != "") {

@@ -67,13 +67,15 @@ copy 16777216 9 9
 saxpy 16777216 9 9
 sum 16777216 9 9
 rowsum 4096 9 9
-matmult_simple 2048 1 1
-matmult_opt 2048 3 1
-matmult_tiled 2048 3 1
-bsearch 1048576 5 9
-mandel 2048 5 9
-nbody 8192 5 9
-stencil 4096 9 9
+matmult_simple 1024 1 1
+matmult_opt 1024 3 3
+matmult_opt 2048 1 1
+matmult_tiled 1024 1 1
+matmult_tiled 2048 1 1
+bsearch 1048576 3 9
+mandel 2048 3 9
+nbody 8192 3 9
+stencil 4096 5 9
 chain 4096 9 9
 startup 1024 1 9
 END
@@ -113,7 +115,7 @@ run_one() {
 		echo "case=$name size=$size impl=$impl backend=$backend device=\"-\" runs=0 median_ms=0 min_ms=0 gbs=0 gflops=0 ok=missing" >>"$dest"
 		return
 	fi
-	echo "-- $impl/$backend $name $size $runs" >>"$log"
+	echo "-- $(date -u +%H:%M:%S) $impl/$backend $name $size $runs" >>"$log"
 	# shellcheck disable=SC2086
 	BRT_RUNTIME=$backend timeout "$limit" $prog "$size" "$runs" \
 		>"$out/.line" 2>>"$log"
