@@ -211,6 +211,8 @@ brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int reduce,
 	brt_str *msg);
 int brt_ocl_setarg(brt_clkernel *ck, unsigned i, size_t size,
 	const void *value, int mem, brt_str *msg);
+int brt_ocl_setvalue(brt_clkernel *ck, unsigned i, brt_type t,
+	const void *value, brt_str *msg);
 int brt_ocl_write(const brt_region *r, const void *host, int nocopy,
 	brt_str *msg);
 int brt_ocl_read(const brt_region *r, void *host, int async, brt_str *msg);
@@ -237,6 +239,7 @@ typedef struct brt_launch {
 void brt_kfail(brt_launch *L, BRerror code, const char *fmt, ...);
 void brt_kwarn(brt_launch *L, BRerror code, const char *fmt, ...);
 void brt_reduce(brt_launch *L);
+int brt_cpu_lost(brt_launch *L, const char *what);
 /* The element size of T as an OpenCL kernel argument or local array:
  * 3-vectors take 4 components. */
 size_t brt_cl_size(brt_type t);

@@ -46,11 +46,6 @@ void brt_kwarn(brt_launch *L, BRerror code, const char *fmt, ...)
 	va_end(ap);
 }
 
-size_t brt_cl_size(brt_type t)
-{
-	return t.ncomp == 3 ? t.size / 3 * 4 : t.size;
-}
-
 static int is_write(const brt_argdesc *a, const brt_arg *v)
 {
 	return a->kind == BRT_ARG_OUT || a->kind == BRT_ARG_SCATTER
@@ -337,6 +332,18 @@ static void set_views(brt_launch *L, const brt_stream *ds)
 }
 
 /* --- the CPU backend -------------------------------------------------- */
+/* BRT_FAIL_LAUNCH on the CPU backend: the device is lost as an OpenCL
+ * device would be; 1 when so (reported as WHAT). */
+int brt_cpu_lost(brt_launch *L, const char *what)
+{
+	if (!brt_fault_launch())
+		return 0;
+	L->dev->lost = 1;
+	brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: %s (%s: the device "
+		"was lost (BRT_FAIL_LAUNCH))", what, L->k->name);
+	return 1;
+}
+
 typedef struct cpu_job {
 	const brt_kernel *k;
 	brt_cpu_call call;
@@ -402,13 +409,8 @@ static void run_ocl(brt_launch *L)
 	for (unsigned i = 0; i < k->nargs && !bad; i++) {
 		const brt_argdesc *a = &k->args[i];
 		if (a->kind == BRT_ARG_VALUE) {
-			unsigned char pad[128];
-			size_t sz = brt_cl_size(a->type);
-			memset(pad, 0, sizeof pad);
-			if (sz <= sizeof pad)
-				memcpy(pad, L->args[i].value, a->type.size);
-			bad = brt_ocl_setarg(ck, n++, sz, sz <= sizeof pad ? pad
-				: L->args[i].value, 0, &msg);
+			bad = brt_ocl_setvalue(ck, n++, a->type,
+				L->args[i].value, &msg);
 			continue;
 		}
 		brt_stream *s = L->args[i].s;
@@ -487,13 +489,8 @@ static void launch(brt_launch *L)
 			"to run kernel (%s has no CPU code)", k->name);
 		return;
 	}
-	if (brt_fault_launch()) {
-		L->dev->lost = 1;
-		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to run "
-			"kernel (%s: the device was lost (BRT_FAIL_LAUNCH))",
-			k->name);
+	if (brt_cpu_lost(L, "Failed to run kernel"))
 		return;
-	}
 	char **data = calloc(k->nargs + 1, sizeof *data);
 	if (!data) {
 		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to run "

@@ -752,3 +752,22 @@ int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 	brt_ocl_profile(d, ck->reduce ? "reduce" : ck->k->name, 0, *ev);
 	return 0;
 }
+
+size_t brt_cl_size(brt_type t)
+{
+	return t.ncomp == 3 ? t.size / 3 * 4 : t.size;
+}
+
+/* A VALUE argument of type T (brt.h: a 3-vector as the OpenCL 3-vector,
+ * padded to 4 components). */
+int brt_ocl_setvalue(brt_clkernel *ck, unsigned i, brt_type t,
+	const void *value, brt_str *msg)
+{
+	unsigned char pad[128];
+	size_t sz = brt_cl_size(t);
+	if (sz > sizeof pad || sz == t.size)
+		return brt_ocl_setarg(ck, i, sz, value, 0, msg);
+	memset(pad, 0, sizeof pad);
+	memcpy(pad, value, t.size);
+	return brt_ocl_setarg(ck, i, sz, pad, 0, msg);
+}

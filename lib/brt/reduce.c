@@ -170,13 +170,8 @@ static void red_cpu(red *R)
 			k->name);
 		return;
 	}
-	if (brt_fault_launch()) {
-		L->dev->lost = 1;
-		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to "
-			"execute a reduction pass (%s: the device was lost "
-			"(BRT_FAIL_LAUNCH))", k->name);
+	if (brt_cpu_lost(L, "Failed to execute a reduction pass"))
 		return;
-	}
 	brt_pool *pool = L->dev->pool;
 	int64_t threads = brt_pool_threads(pool);
 	cpu_red C;
@@ -257,13 +252,8 @@ static int red_pass(red *R, brt_clkernel *ck, cl_mem in, const brt_view *vin,
 	for (unsigned i = 0; i < k->nargs && !bad; i++) {
 		if (k->args[i].kind != BRT_ARG_VALUE)
 			continue;
-		unsigned char pad[128];
-		size_t sz = brt_cl_size(k->args[i].type);
-		memset(pad, 0, sizeof pad);
-		if (sz <= sizeof pad)
-			memcpy(pad, L->args[i].value, k->args[i].type.size);
-		bad = brt_ocl_setarg(ck, n++, sz, sz <= sizeof pad ? pad
-			: L->args[i].value, 0, msg);
+		bad = brt_ocl_setvalue(ck, n++, k->args[i].type,
+			L->args[i].value, msg);
 	}
 	if (bad)
 		return -1;
