@@ -181,7 +181,7 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 	json_t *idx = json_object_get(g->idxof, ast_str(fn, "name"));
 	int first = 1;
 
-	sb_printf(b, "%sconst brg_ctx ctx = brg_mkctx(brg_i, brg_d, brg_o);\n",
+	sb_printf(b, "%sconst brg_ctx brg_cx = brg_mkctx(brg_i, brg_d, brg_o);\n",
 		ind);
 	json_array_foreach(params_of(fn), i, p) {
 		const char *name = ast_str(p, "name");
@@ -222,7 +222,7 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 		first = 0;
 		sb_printf(b, "brg_idxof(&%s_v, brg_i, brg_d, brg_o)", name);
 	}
-	sb_printf(b, "%sctx);\n", first ? "" : ", ");
+	sb_printf(b, "%sbrg_cx);\n", first ? "" : ", ");
 	json_array_foreach(params_of(fn), i, p) {
 		const char *name = ast_str(p, "name");
 		char ix[160], val[160];
@@ -377,7 +377,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 			"brg_y < brg_d[1] && brg_z < brg_d[2];\n"
 			"\tconst BRG_L brg_i = brg_act ? brg_x + brg_d[0] * "
 			"(brg_y + brg_d[1] * brg_z) : 0;\n"
-			"\tconst brg_ctx ctx = brg_mkctx(brg_i, brg_d, brg_o);\n"
+			"\tconst brg_ctx brg_cx = brg_mkctx(brg_i, brg_d, brg_o);\n"
 			"\tconst int4 brg_ing = (int4)((int)get_local_id(0), "
 			"(int)get_local_id(1), (int)get_local_id(2), 0);\n");
 		json_array_foreach(params_of(fn), i, p) {
@@ -453,12 +453,12 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		snprintf(open, sizeof open,
 			"for (brg_t = 0; brg_t < %ld; brg_t++) if "
 			"(brg_act[brg_t]) {\n"
-			"\t\t\tconst brg_ctx ctx = brg_mkctx(brg_ti[brg_t], "
+			"\t\t\tconst brg_ctx brg_cx = brg_mkctx(brg_ti[brg_t], "
 			"brg_d, brg_o);\n"
 			"\t\t\tconst int4 brg_ing = int4_((int)(brg_t %% "
 			"brg_gs[0]), (int)(brg_t / brg_gs[0] %% brg_gs[1]), "
 			"(int)(brg_t / brg_gs[0] / brg_gs[1]), 0);\n"
-			"\t\t\t(void)ctx;\n\t\t\t(void)brg_ing;\n", n);
+			"\t\t\t(void)brg_cx;\n\t\t\t(void)brg_ing;\n", n);
 		f.depth = 2;
 		gen_group_split(&f, b, ast_get(fn, "body"), open, "}\n",
 			"/* syncGroup() */\n");
@@ -501,7 +501,7 @@ static void reduce_call(strbuf *b, const json_t *fn, const char *x,
 		else
 			sb_puts(b, ast_str(p, "name"));
 	}
-	sb_puts(b, json_array_size(params_of(fn)) ? ", ctx);\n" : "ctx);\n");
+	sb_puts(b, json_array_size(params_of(fn)) ? ", brg_cx);\n" : "brg_cx);\n");
 }
 
 /* The operator of a reduce variable (spec 4.1.2: += *= |= ^= &=), or
@@ -602,12 +602,12 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 		sb_printf(b, "__kernel void %s__reduce(__global const ",
 			gen_cl_name(name, cln, sizeof cln));
 		gen_storage(g, t, b, el);
-		sb_puts(b, " *in, const brt_view vin, __global ");
+		sb_puts(b, " *brg_in, const brt_view brg_vin, __global ");
 		gen_storage(g, t, b, el);
-		sb_puts(b, " *out, const long nout,\n\tconst long4 block, "
-			"const long chunks, __local ");
+		sb_puts(b, " *brg_out, const long brg_nout,\n\tconst long4 brg_block, "
+			"const long brg_chunks, __local ");
 		gen_storage(g, t, b, el);
-		sb_puts(b, " *tmp");
+		sb_puts(b, " *brg_tmp");
 		json_array_foreach(params_of(fn), i, p) {
 			if (!is_role(p, "value"))
 				continue;
@@ -618,10 +618,10 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 		sb_puts(b, ")\n{\n\tBRG_L brg_bd[4], brg_od[4], brg_oc[4], "
 			"brg_bc[4], brg_n, brg_lo, brg_hi, brg_j, brg_m, brg_s;\n"
 			"\tconst BRG_L brg_g = get_group_id(0), brg_o = brg_g / "
-			"chunks, brg_c = brg_g % chunks;\n"
+			"brg_chunks, brg_c = brg_g % brg_chunks;\n"
 			"\tconst BRG_L brg_l = get_local_id(0), brg_L = "
 			"get_local_size(0);\n\tint brg_k, brg_have = 0;\n"
-			"\tconst brg_ctx ctx = brg_noctx();\n\t");
+			"\tconst brg_ctx brg_cx = brg_noctx();\n\t");
 		gen_type(g, t, b, el, NULL);
 		sb_puts(b, " brg_acc, brg_x;\n");
 		if (op) {
@@ -631,24 +631,24 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 			sb_puts(b, "\tbrg_have = 1;\n");
 		}
 		sb_puts(b, ""
-			"\tbrg_bd[0] = block.x; brg_bd[1] = block.y; "
-			"brg_bd[2] = block.z; brg_bd[3] = block.w;\n"
+			"\tbrg_bd[0] = brg_block.x; brg_bd[1] = brg_block.y; "
+			"brg_bd[2] = brg_block.z; brg_bd[3] = brg_block.w;\n"
 			"\tfor (brg_k = 0; brg_k < 4; brg_k++)\n"
-			"\t\tbrg_od[brg_k] = vin.dims[brg_k] / brg_bd[brg_k];\n"
+			"\t\tbrg_od[brg_k] = brg_vin.dims[brg_k] / brg_bd[brg_k];\n"
 			"\tbrg_n = brg_bd[0] * brg_bd[1] * brg_bd[2] * brg_bd[3];\n"
-			"\tbrg_lo = brg_c * brg_n / chunks;\n"
-			"\tbrg_hi = (brg_c + 1) * brg_n / chunks;\n"
+			"\tbrg_lo = brg_c * brg_n / brg_chunks;\n"
+			"\tbrg_hi = (brg_c + 1) * brg_n / brg_chunks;\n"
 			"\tbrg_coords(brg_o, brg_od, brg_oc);\n"
 			"\tfor (brg_j = brg_lo + brg_l; brg_j < brg_hi; brg_j += "
-			"brg_L) {\n\t\tBRG_L brg_e = vin.base;\n"
+			"brg_L) {\n\t\tBRG_L brg_e = brg_vin.base;\n"
 			"\t\tbrg_coords(brg_j, brg_bd, brg_bc);\n"
 			"\t\tfor (brg_k = 0; brg_k < 4; brg_k++)\n"
 			"\t\t\tbrg_e += (brg_oc[brg_k] * brg_bd[brg_k] + "
-			"brg_bc[brg_k]) * vin.pitch[brg_k];\n\t\tbrg_x = ");
-		gen_load(g, t, b, el, "in", "brg_e");
+			"brg_bc[brg_k]) * brg_vin.pitch[brg_k];\n\t\tbrg_x = ");
+		gen_load(g, t, b, el, "brg_in", "brg_e");
 		sb_puts(b, ";\n");
 		if (op) {
-			sb_puts(b, "\t\tif (vin.map == 4) {\n");
+			sb_puts(b, "\t\tif (brg_vin.map == 4) {\n");
 			reduce_combine(g, b, el, op, "brg_acc", "brg_x",
 				"\t\t\t");
 			sb_puts(b, "\t\t\tcontinue;\n\t\t}\n");
@@ -659,16 +659,16 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 		}
 		reduce_call(b, fn, "brg_x", "&brg_acc", "\t\t");
 		sb_puts(b, "\t}\n\tif (brg_have)\n\t\t");
-		gen_store(g, t, b, el, "tmp", "brg_l", "brg_acc");
+		gen_store(g, t, b, el, "brg_tmp", "brg_l", "brg_acc");
 		sb_puts(b, ";\n\tbarrier(CLK_LOCAL_MEM_FENCE);\n"
 			"\tbrg_m = brg_hi - brg_lo < brg_L ? brg_hi - brg_lo : "
 			"brg_L;\n"
 			"\tfor (brg_s = 1; brg_s < brg_m; brg_s <<= 1) {\n"
 			"\t\tif (brg_l % (2 * brg_s) == 0 && brg_l + brg_s < "
 			"brg_m) {\n\t\t\tbrg_acc = ");
-		gen_load(g, t, b, el, "tmp", "brg_l");
+		gen_load(g, t, b, el, "brg_tmp", "brg_l");
 		sb_puts(b, ";\n\t\t\tbrg_x = ");
-		gen_load(g, t, b, el, "tmp", "brg_l + brg_s");
+		gen_load(g, t, b, el, "brg_tmp", "brg_l + brg_s");
 		sb_puts(b, ";\n");
 		if (op)
 			reduce_combine(g, b, el, op, "brg_acc", "brg_x",
@@ -676,37 +676,37 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 		else
 			reduce_call(b, fn, "brg_x", "&brg_acc", "\t\t\t");
 		sb_puts(b, "\t\t\t");
-		gen_store(g, t, b, el, "tmp", "brg_l", "brg_acc");
+		gen_store(g, t, b, el, "brg_tmp", "brg_l", "brg_acc");
 		sb_puts(b, ";\n\t\t}\n\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n\t}\n"
 			"\tif (brg_l == 0) {\n\t\tbrg_acc = ");
-		gen_load(g, t, b, el, "tmp", "0");
+		gen_load(g, t, b, el, "brg_tmp", "0");
 		sb_puts(b, ";\n\t\t");
-		gen_store(g, t, b, el, "out", "brg_o * chunks + brg_c",
+		gen_store(g, t, b, el, "brg_out", "brg_o * brg_chunks + brg_c",
 			"brg_acc");
 		sb_puts(b, ";\n\t}\n}\n\n");
 		return;
 	}
-	/* CPU: brt.h, REDUCE: [begin, end) within one block, FIRST set */
+	/* CPU: brt.h, REDUCE: [begin, end) within one brg_block, FIRST set */
 	sb_printf(b, "static void %s__cpu(const brt_cpu_call *brg_c, "
 		"int64_t brg_b, int64_t brg_e, int brg_first)\n{\n", name);
 	sb_puts(b, "\tconst ");
 	gen_type(g, t, b, el, NULL);
-	sb_puts(b, " *in = (const ");
+	sb_puts(b, " *brg_in = (const ");
 	gen_type(g, t, b, el, NULL);
-	sb_printf(b, " *)brg_c->data[%zu];\n\tconst brt_view in_v = "
+	sb_printf(b, " *)brg_c->data[%zu];\n\tconst brt_view brg_in_v = "
 		"brg_c->views[%zu];\n\t", in_at, in_at);
 	gen_type(g, t, b, el, NULL);
 	sb_puts(b, " *brg_acc = (");
 	gen_type(g, t, b, el, NULL);
 	sb_printf(b, " *)brg_c->data[%zu];\n", r_at);
 	cpu_unpack(g, b, fn, 1);
-	sb_puts(b, "\tconst brg_ctx ctx = brg_noctx();\n"
+	sb_puts(b, "\tconst brg_ctx brg_cx = brg_noctx();\n"
 		"\tBRG_L brg_d[4];\n\tint64_t brg_i;\n\tint brg_k;\n"
 		"\tfor (brg_k = 0; brg_k < 4; brg_k++)\n"
 		"\t\tbrg_d[brg_k] = brg_c->dims[brg_k];\n"
 		"\tfor (brg_i = brg_b; brg_i < brg_e; brg_i++) {\n\t\tconst ");
 	gen_type(g, t, b, el, NULL);
-	sb_puts(b, " brg_x = in[brg_idx(&in_v, brg_i, brg_d)];\n");
+	sb_puts(b, " brg_x = brg_in[brg_idx(&brg_in_v, brg_i, brg_d)];\n");
 	if (op) {
 		sb_puts(b, "\t\tif (brg_first) {\n");
 		reduce_identity(g, t, b, el, op, "*brg_acc", "\t\t\t");
@@ -720,7 +720,7 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 	/* the combining rule: the same body on a partial result (values
 	 * the body may read are zero here: brt.h's combine has none) */
 	sb_printf(b, "static void %s__combine(const void *brg_val, "
-		"void *brg_accp)\n{\n\tconst brg_ctx ctx = brg_noctx();\n\t",
+		"void *brg_accp)\n{\n\tconst brg_ctx brg_cx = brg_noctx();\n\t",
 		name);
 	gen_type(g, t, b, el, NULL);
 	sb_puts(b, " brg_x;\n");
@@ -739,7 +739,7 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 		sb_puts(&acc, "(*(");
 		gen_type(g, t, &acc, el, NULL);
 		sb_puts(&acc, " *)brg_accp)");
-		sb_puts(b, "\t(void)ctx;\n");
+		sb_puts(b, "\t(void)brg_cx;\n");
 		reduce_combine(g, b, el, op, acc.s, "brg_x", "\t");
 		sb_free(&acc);
 	} else {

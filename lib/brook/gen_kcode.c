@@ -830,11 +830,11 @@ static void builtin_call(gen_fn *f, strbuf *b, const json_t *e)
 	json_t *a;
 
 	if (strcmp(name, "instance") == 0) {
-		sb_puts(b, "ctx.inst");
+		sb_puts(b, "brg_cx.inst");
 		return;
 	}
 	if (strcmp(name, "instanceInGroup") == 0) {
-		sb_puts(b, f->group ? "brg_ing" : "ctx.inst");
+		sb_puts(b, f->group ? "brg_ing" : "brg_cx.inst");
 		return;
 	}
 	if (strcmp(name, "syncGroup") == 0) {
@@ -932,9 +932,9 @@ static void sub_call(gen_fn *f, strbuf *b, const json_t *e)
 				!f->group)
 			sb_printf(b, "%s__idx", ast_str(ap, "name"));
 		else
-			sb_puts(b, "brg_posf(ctx)");
+			sb_puts(b, "brg_posf(brg_cx)");
 	}
-	sb_printf(b, "%sctx)", first ? "" : ", ");
+	sb_printf(b, "%sbrg_cx)", first ? "" : ", ");
 }
 
 static void call(gen_fn *f, strbuf *b, const json_t *e)
@@ -995,7 +995,7 @@ static void indexof_expr(gen_fn *f, strbuf *b, const json_t *e)
 	if (p && json_object_get(mine, ast_str(p, "name")) && !f->group)
 		sb_printf(b, "%s__idx", ast_str(p, "name"));
 	else
-		sb_puts(b, "brg_posf(ctx)");
+		sb_puts(b, "brg_posf(brg_cx)");
 }
 
 static int is_swizzle(const json_t *e)
@@ -1494,7 +1494,7 @@ void gen_body_params(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		first = 0;
 		sb_printf(b, "const float4 %s__idx", ast_str(p, "name"));
 	}
-	sb_printf(b, "%sconst brg_ctx ctx", first ? "" : ", ");
+	sb_printf(b, "%sconst brg_ctx brg_cx", first ? "" : ", ");
 }
 
 /* The names map of a function: out and reduce parameters through their
@@ -1540,7 +1540,7 @@ void gen_body_function(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 				strcmp(gen_role(p), "scatter") == 0)
 			sb_printf(b, "\t(void)%s_v;\n", ast_str(p, "name"));
 	}
-	sb_puts(b, "\t(void)ctx;\n");
+	sb_puts(b, "\t(void)brg_cx;\n");
 	f.depth = 1;
 	{
 		json_t *it;
