@@ -1936,7 +1936,8 @@ static json_t *expr_kind(chk_ctx *c, json_t *e, const char *k)
 
 static json_t *expr(chk_ctx *c, json_t *e)
 {
-	if (!json_is_object(e) || !json_is_string(ast_get(e, "k"))) {
+	const char *k = ast_kind(e);
+	if (!*k) {
 		bad(c, json_is_object(e) ? e : c->cur, "an expression is missing "
 			"or not a node");
 		return T(c, "unknown");
@@ -1949,10 +1950,9 @@ static json_t *expr(chk_ctx *c, json_t *e)
 		return unknown(c, e);
 	}
 	json_t *saved = c->cur;
-	if (ast_get(e, "at"))
-		c->cur = e;
+	c->cur = e;
 	c->depth++;
-	json_t *t = expr_kind(c, e, ast_kind(e));
+	json_t *t = expr_kind(c, e, k);
 	c->depth--;
 	c->cur = saved;
 	return t;
