@@ -1,0 +1,101 @@
+#!/usr/bin/env bats
+# bench.bats - the benchmark suite's own machinery (bench/): the table it
+# computes from result lines, the plain C and Brook versions' checks, the
+# front end's generated program. The benchmarks themselves are make bench,
+# never make check.
+load helper
+
+bench=$top_srcdir/bench
+
+setup() {
+	work=$(mktemp -d)
+}
+
+teardown() {
+	rm -rf "$work"
+}
+
+# report: the golden table, CSV and chart data of t/bench/raw.txt
+report() {
+	awk -v host=h -v date=d -v csv="$work/results.csv" \
+		-v dat="$work/ratios.dat" -f "$bench/report.awk" \
+		"$top_srcdir/t/bench/raw.txt" >"$work/table.md"
+}
+
+@test "report.awk: table, CSV and ratios from result lines" {
+	report
+	diff_golden "$top_srcdir/t/bench/table.md" "$work/table.md"
+	diff_golden "$top_srcdir/t/bench/results.csv" "$work/results.csv"
+	diff_golden "$top_srcdir/t/bench/ratios.dat" "$work/ratios.dat"
+}
+
+@test "report.awk: of several runs the median one is kept" {
+	report
+	# saxpy ran three times on the OpenCL device: 3, 2 and 1 ms
+	grep -q '^| saxpy | 1024 | opencl | brook | 2.000 |' "$work/table.md"
+}
+
+@test "report.awk: a failed or missing version has its status, no ratio" {
+	report
+	grep -q '^| sum | 1024 | opencl | brook | (failed) | - | - |  | >= 0.95 no result' "$work/table.md"
+	grep -q '^| chain | 64 | opencl | brook | (missing) |' "$work/table.md"
+}
+
+@test "report.awk: targets against hand-written code, copy and cuBLAS" {
+	report
+	grep -q '| 0.950 | >= 0.95 met; bw MISSED | 60% |' "$work/table.md"
+	grep -q '| 0.750 | >= 0.80 MISSED; bw MISSED | 60% |' "$work/table.md"
+	grep -q 'of cuBLAS: 0.25 MISSED' "$work/table.md"
+	grep -q 'startup: .*15.0 ms.*met' "$work/table.md"
+}
+
+# the shared part and the plain C versions, built as build.sh builds them
+build_c() {
+	$BROOK_CC -std=c99 -D_POSIX_C_SOURCE=200809L -O2 -I"$bench" \
+		"$bench/cpu.c" "$bench/bench.c" "$bench/ref.c" "$bench/par.c" \
+		-pthread -lm -o "$work/bench-c"
+}
+
+@test "bench-c: every case computes the right result and reports it" {
+	build_c
+	for c in copy:4096 saxpy:4099 sum:4099 rowsum:64 matmult_simple:64 \
+		matmult_opt:64 bsearch:5000 mandel:64 nbody:100 stencil:67 \
+		chain:100 startup:100; do
+		run "$work/bench-c" "${c%%:*}" "${c#*:}" 2
+		[ "$status" -eq 0 ]
+		[[ "$output" == "case=${c%%:*} size=${c#*:} impl=c backend=cpu "* ]]
+		[[ "$output" == *" ok=1" ]]
+	done
+}
+
+@test "bench-c: an unknown case is a usage error" {
+	build_c
+	run "$work/bench-c" nosuchcase
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"no case nosuchcase"* ]]
+}
+
+@test "bench: every Brook version passes brpp, brparse and brcheck" {
+	for f in "$bench"/br/*.br; do
+		brpp "$f" | brparse | brcheck >/dev/null
+	done
+}
+
+@test "bench: the Brook saxpy runs on both backends and checks its result" {
+	brpp "$bench/br/saxpy.br" | brparse | brcheck | brgen -o "$work/saxpy"
+	$BROOK_CC $BROOK_CFLAGS -I"$bench" "$work/saxpy.c" "$bench/bench.c" \
+		"$bench/ref.c" "$bench/brook_device.c" -o "$work/saxpy" \
+		$BROOK_LIBS -lm
+	for rt in cpu opencl; do
+		run env BRT_RUNTIME=$rt "$work/saxpy" 10007 2
+		[ "$status" -eq 0 ]
+		[[ "$output" == "case=saxpy size=10007 impl=brook "*" ok=1" ]]
+	done
+}
+
+@test "gen-big.sh: 4,000 lines and 100 kernels for the front end" {
+	"$bench/gen-big.sh" >"$work/big.br"
+	[ "$(wc -l <"$work/big.br")" -eq 4000 ]
+	[ "$(grep -c '^kernel\|^reduce' "$work/big.br")" -eq 100 ]
+	brpp "$work/big.br" | brparse | brcheck >/dev/null
+}
