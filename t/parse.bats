@@ -96,6 +96,18 @@ setup() {
 	done
 }
 
+@test "gcc -E output with the C library's headers parses" {
+	printf '%s\n' '#include <stdio.h>' '#include <stdlib.h>' \
+		'#include <string.h>' '#include <math.h>' '#include <stdint.h>' \
+		'#include <time.h>' '#include <pthread.h>' >"$T/h.c"
+	cat sum.br >>"$T/h.c"
+	$BROOK_CC -E -x c "$T/h.c" >"$T/h.i"
+	brparse "$T/h.i" >"$T/h.json"
+	brparse --print "$T/h.json" >"$T/h.p"
+	brparse --no-locations "$T/h.p" >"$T/b"
+	brparse --no-locations "$T/h.json" | cmp - "$T/b"
+}
+
 @test "brpp's linemarkers give the original file and line" {
 	brpp sum.br | brparse -o "$T/a.json"
 	brparse --pretty "$T/a.json" >"$T/p"

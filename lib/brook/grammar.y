@@ -42,6 +42,44 @@ static json_t *ej(parse_ex e) { return e.j; }
  * the reduction ("typedef int T;" then "T x;"). parse.c calls this after
  * every token: it performs the reductions that need no lookahead. */
 %code {
+/* Would the parser, in its present state, shift token CODE (after the
+ * reductions that token calls for)? parse.c asks this to tell a typedef
+ * name used as a type from one being declared again ("typedef struct s
+ * *T;" where T is already a typedef name). It simulates on the parser's
+ * stack without running any action. */
+int parse_lemon_accepts(void *p, int code)
+{
+	yyParser *yypParser = (yyParser *)p;
+	YYACTIONTYPE virt[64];
+	int nvirt = 0;
+	yyStackEntry *real = yypParser->yytos;
+	YYACTIONTYPE state = real->stateno;
+	for (int guard = 0; guard < 10000; guard++) {
+		YYACTIONTYPE act = state > YY_MAX_SHIFT ? state
+			: yy_find_shift_action((YYCODETYPE)code, state);
+		if (act <= YY_MAX_SHIFTREDUCE || act == YY_ACCEPT_ACTION)
+			return 1;
+		if (act < YY_MIN_REDUCE)
+			return 0;
+		int rule = act - YY_MIN_REDUCE;
+		int pop = -yyRuleInfoNRhs[rule];
+		if (pop <= nvirt) {
+			nvirt -= pop;
+		} else {
+			real -= pop - nvirt;
+			nvirt = 0;
+			if (real < yypParser->yystack)
+				return 0;
+		}
+		YYACTIONTYPE below = nvirt ? virt[nvirt - 1] : real->stateno;
+		if (nvirt == (int)(sizeof virt / sizeof virt[0]))
+			return 1;
+		state = yy_find_reduce_action(below, yyRuleInfoLhs[rule]);
+		virt[nvirt++] = state;
+	}
+	return 0;
+}
+
 void parse_lemon_settle(void *p, parse_ctx *ctx)
 {
 	yyParser *yypParser = (yyParser *)p;

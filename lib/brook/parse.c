@@ -22,6 +22,7 @@ void *parse_lemonAlloc(void *(*mallocProc)(size_t));
 void parse_lemonFree(void *p, void (*freeProc)(void *));
 void parse_lemon(void *p, int major, lex_token minor, parse_ctx *ctx);
 void parse_lemon_settle(void *p, parse_ctx *ctx);
+int parse_lemon_accepts(void *p, int code);
 
 /* The C library's typedef names: headers brpp passes through declare
  * them, so the parser must know them without reading the headers. */
@@ -42,6 +43,8 @@ static const char *const builtin_typedefs[] = {
 	"fexcept_t", "locale_t", "pthread_t", "pthread_mutex_t",
 	"pthread_cond_t", "pthread_attr_t", "pthread_once_t", "pthread_key_t",
 	"DIR", "regex_t", "regmatch_t", "glob_t", "imaxdiv_t", "char16_t",
+	"_Float16", "_Float32", "_Float64", "_Float128", "_Float32x",
+	"_Float64x", "_Float128x", "__float128", "__int128_t", "__uint128_t",
 	"char32_t", "cl_int", "cl_uint", "cl_float", "cl_mem", "cl_device_id",
 	"cl_context", "cl_command_queue", "cl_kernel", "cl_program",
 	"cl_platform_id", "cl_event", "cl_bool", "cl_ulong", "cl_long",
@@ -432,7 +435,7 @@ static int after_type_spec(const parse_ctx *c)
 	case TK_COMPLEX:
 		return 1;
 	}
-	return c->prevtag;
+	return c->prevtag || c->closed_tag;
 }
 
 /* Gives the raw token its grammar code: typedef names, Brook's scalar
@@ -441,10 +444,15 @@ static void classify(parse_ctx *c, lex_token *t)
 {
 	switch (t->code) {
 	case TK_IDENT: {
+		/* a typedef name, unless it is being declared again: after a
+		 * type ("int size_t;") or where only a name can stand
+		 * ("typedef struct s *T;") */
 		int k = lookup(c, t->s, t->len);
+		int code = k == PARSE_SYM_TYPEDEF ? TK_TYPE_NAME : TK_SCALARNAME;
 		if ((k == PARSE_SYM_TYPEDEF || k == PARSE_SYM_BROOKTYPE)
-			&& !after_type_spec(c))
-			t->code = k == PARSE_SYM_TYPEDEF ? TK_TYPE_NAME : TK_SCALARNAME;
+			&& !after_type_spec(c) && (parse_lemon_accepts(c->parser,
+			code) || !parse_lemon_accepts(c->parser, TK_IDENT)))
+			t->code = code;
 		break;
 	}
 	case TK_OUT: case TK_ITER: case TK_SHARED: case TK_REDUCE:
@@ -452,6 +460,14 @@ static void classify(parse_ctx *c, lex_token *t)
 		 * and the name ("void reduce sum(...)"); names elsewhere */
 		if (!starts_type(c, peek(c, 0)) && !(after_type_spec(c)
 			&& peek(c, 0)->code == TK_IDENT))
+			t->code = TK_IDENT;
+		break;
+	case TK_KERNEL: case TK_INDEXOF:
+		/* keywords before a type or a name ("kernel void f",
+		 * "kernel f(", "indexof a", "indexof(a)"); names elsewhere, as
+		 * in OpenCL's headers ("cl_kernel kernel") */
+		if (!starts_type(c, peek(c, 0)) && peek(c, 0)->code != TK_IDENT
+			&& !(t->code == TK_INDEXOF && peek(c, 0)->code == TK_LPAREN))
 			t->code = TK_IDENT;
 		break;
 	case TK_ATTRIBUTE:
@@ -464,6 +480,12 @@ static void classify(parse_ctx *c, lex_token *t)
 			t->code = TK_CTOR;
 		break;
 	case TK_LBRACE:
+		if (c->nbraces == c->capbraces) {
+			c->capbraces = c->capbraces ? 2 * c->capbraces : 64;
+			c->braces = xrealloc(c->braces, (size_t)c->capbraces);
+		}
+		c->braces[c->nbraces++] = (char)(c->prevtag || c->prev == TK_STRUCT
+			|| c->prev == TK_UNION || c->prev == TK_ENUM);
 		c->level++;
 		/* a function body: its parameters shadow typedef names */
 		if (c->params && c->prev == TK_RPAREN) {
@@ -477,6 +499,8 @@ static void classify(parse_ctx *c, lex_token *t)
 		scope_pop(c);
 		break;
 	}
+	c->closed_tag = t->code == TK_RBRACE && c->nbraces > 0
+		&& c->braces[--c->nbraces];
 	json_decref(c->params);
 	c->params = NULL;
 }
@@ -528,6 +552,7 @@ static void ctx_free(parse_ctx *c)
 	free(c->syms);
 	free(c->buckets);
 	free(c->pend_owned);
+	free(c->braces);
 	for (int i = 0; i < c->nowned; i++)
 		free(c->owned[i]);
 	free(c->owned);
@@ -542,6 +567,7 @@ json_t *parse_text(const char *text, size_t len, const char *name,
 	parse_ctx c;
 	ctx_init(&c, text, len, name ? name : "<stdin>", o, d);
 	void *p = parse_lemonAlloc(malloc);
+	c.parser = p;
 	for (;;) {
 		lex_token tok = *peek(&c, 0);
 		shift_look(&c);

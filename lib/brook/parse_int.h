@@ -107,6 +107,11 @@ typedef struct parse_ctx {
 				   declared in the body that may follow */
 	char **owned;		/* names copied for the scope table */
 	int nowned, capowned;
+	void *parser;		/* lemon's */
+	char *braces;		/* per open '{': 1 when it opens a struct, union
+				   or enum body */
+	int nbraces, capbraces;
+	int closed_tag;		/* the last token closed such a body */
 	int prev;		/* code of the last token given to lemon */
 	int prevtag;		/* the last token named a struct/union tag */
 } parse_ctx;
