@@ -372,6 +372,11 @@ pp_warning_test() {
 	pp_error_test 'int c = L"a;\n' 'x.br:1:9: error: missing terminating " character [pp-unterminated-string]'
 }
 
+@test "an open character constant in #if is an error, not a read past its end" {
+	pp_error_test "#if 'ab\\\\'\n#endif\n" "missing terminating ' character [pp-unterminated-char]"
+	pp_error_test "#if '\\\\\n" "missing terminating ' character [pp-unterminated-char]"
+}
+
 @test "pp-unknown-directive: Undefined preprocessor directive(\"TOKEN\")" {
 	pp_error_test '#foo bar\n' 'x.br:1:2: error: Undefined preprocessor directive("foo") [pp-unknown-directive]'
 	pp_error_test '#if 0\n#foo\n#endif\n#!\n' 'x.br:4:2: error: Undefined preprocessor directive("!") [pp-unknown-directive]'

@@ -104,13 +104,12 @@ struct pp_sym {
 	pp_sym *next;		/* hash chain */
 	const char *name;
 	int len;
-	unsigned id;		/* orders hide sets */
 	unsigned hash;
 	pp_macro *macro;
 	unsigned char dir;	/* enum pp_dir */
 };
 
-/* A hide set: symbols sorted by id, immutable, tails shared. */
+/* A hide set: a list of symbols, immutable, tails shared. */
 struct pp_hs {
 	pp_sym *sym;
 	pp_hs *next;
@@ -308,7 +307,7 @@ static pp_sym *intern(pp_ctx *c, const char *s, int n)
 	y->name = pp_strndup(c, s, (size_t)n);
 	y->len = n;
 	y->hash = h;
-	y->id = (unsigned)++c->nsyms;
+	c->nsyms++;
 	y->next = c->tab[i];
 	c->tab[i] = y;
 	return y;
@@ -316,7 +315,7 @@ static pp_sym *intern(pp_ctx *c, const char *s, int n)
 
 static int hs_has(const pp_hs *h, const pp_sym *y)
 {
-	for (; h && h->sym->id <= y->id; h = h->next)
+	for (; h; h = h->next)
 		if (h->sym == y)
 			return 1;
 	return 0;
@@ -330,30 +329,43 @@ static pp_hs *hs_cons(pp_ctx *c, pp_sym *y, pp_hs *next)
 	return h;
 }
 
+static size_t hs_len(const pp_hs *h)
+{
+	size_t n = 0;
+	for (; h; h = h->next)
+		n++;
+	return n;
+}
+
+/* A ∪ B: the members of the shorter put in front of the longer, so a
+ * chain of expansions costs one node a step, not a copy of the set. */
 static pp_hs *hs_union(pp_ctx *c, pp_hs *a, pp_hs *b)
 {
-	if (!a)
+	if (!a || a == b)
 		return b;
-	if (!b || a == b)
+	if (!b)
 		return a;
-	if (a->sym == b->sym)
-		return hs_cons(c, a->sym, hs_union(c, a->next, b->next));
-	if (a->sym->id < b->sym->id)
-		return hs_cons(c, a->sym, hs_union(c, a->next, b));
-	return hs_cons(c, b->sym, hs_union(c, a, b->next));
+	if (hs_len(a) > hs_len(b)) {
+		pp_hs *t = a;
+		a = b;
+		b = t;
+	}
+	pp_hs *r = b;
+	for (; a; a = a->next)
+		if (!hs_has(b, a->sym))
+			r = hs_cons(c, a->sym, r);
+	return r;
 }
 
 static pp_hs *hs_inter(pp_ctx *c, pp_hs *a, pp_hs *b)
 {
-	while (a && b && a->sym != b->sym) {
-		if (a->sym->id < b->sym->id)
-			a = a->next;
-		else
-			b = b->next;
-	}
-	if (!a || !b)
-		return NULL;
-	return hs_cons(c, a->sym, hs_inter(c, a->next, b->next));
+	if (a == b)
+		return a;
+	pp_hs *r = NULL;
+	for (; a && b; a = a->next)
+		if (hs_has(b, a->sym))
+			r = hs_cons(c, a->sym, r);
+	return r;
 }
 
 /* ------------------------------------------------------------------ */
@@ -794,7 +806,7 @@ static void lex_next(pp_ctx *c, pp_lexer *l, pp_tok *t)
 			pp_error(c, t, ch == '"' ? "pp-unterminated-string" :
 				"pp-unterminated-char",
 				"missing terminating %c character", ch);
-			kind = ch == '"' ? TK_STRING : TK_CHAR;
+			kind = TK_OTHER;	/* the rest of the line, as it is */
 		}
 	} else if (kind == TK_OTHER && !l->quiet &&
 	    ((unsigned char)*p < 0x20 || *p == 0x7f))
