@@ -8,7 +8,9 @@
 #
 # Prints one result line in bench.h's format (case=frontend), then one per
 # stage run alone from a file (case=frontend-brpp, ...), so a slow stage
-# shows. The tools come from BROOK_TOOLS when set, else from the PATH.
+# shows, and with GNU time installed the processor time of the whole
+# pipeline, user plus system (case=frontend-cpu), which a busy machine
+# inflates less than the wall time. The tools come from BROOK_TOOLS when set, else from the PATH.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 runs=${1:-21}
@@ -30,9 +32,9 @@ if ! pipeline 2>"$work/err"; then
 	exit 1
 fi
 # the stages alone, on the previous stage's output
-"${tools}brpp" "$work/big.br" >"$work/big.i"
-"${tools}brparse" <"$work/big.i" >"$work/big.ast"
-"${tools}brcheck" <"$work/big.ast" >"$work/big.chk"
+"${tools}brpp" "$work/big.br" >"$work/big.i" 2>/dev/null
+"${tools}brparse" <"$work/big.i" >"$work/big.ast" 2>/dev/null
+"${tools}brcheck" <"$work/big.ast" >"$work/big.chk" 2>/dev/null
 stage() {
 	case $1 in
 	all) pipeline ;;
@@ -43,14 +45,29 @@ stage() {
 	esac
 }
 
+# the microseconds of one run of stage S: wall time, or for "cpu" the
+# pipeline's user plus system time
+one_run() {
+	if [ "$1" = cpu ]; then
+		/usr/bin/time -f '%U %S' -o "$work/t" sh -c \
+			"'${tools}brpp' '$work/big.br' | '${tools}brparse' |
+			'${tools}brcheck' | '${tools}brgen' -o '$work/big'" 2>/dev/null
+		awk '{ printf "%d\n", ($1 + $2) * 1e6 }' "$work/t"
+		return
+	fi
+	t0=$(date +%s%N)
+	stage "$1" 2>/dev/null
+	t1=$(date +%s%N)
+	echo $(((t1 - t0) / 1000))
+}
+
 cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)
-for s in all brpp brparse brcheck brgen; do
+stages="all brpp brparse brcheck brgen"
+[ -x /usr/bin/time ] && stages="$stages cpu"
+for s in $stages; do
 	i=0
 	while [ $i -lt "$runs" ]; do
-		t0=$(date +%s%N)
-		stage $s 2>/dev/null
-		t1=$(date +%s%N)
-		echo $(((t1 - t0) / 1000))
+		one_run $s
 		i=$((i + 1))
 	done | sort -n | awk -v lines="$lines" -v name="$s" -v cpu="$cpu" '
 	{ t[NR] = $1 / 1000 }
