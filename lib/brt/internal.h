@@ -41,7 +41,8 @@ void brt_str_free(brt_str *s);
 	X(clGetKernelWorkGroupInfo) X(clGetKernelInfo) X(clEnqueueNDRangeKernel) \
 	X(clWaitForEvents) X(clGetEventInfo) X(clReleaseEvent) \
 	X(clSetEventCallback) X(clFinish) X(clFlush) \
-	X(clGetEventProfilingInfo) X(clRetainEvent)
+	X(clGetEventProfilingInfo) X(clRetainEvent) X(clEnqueueMapBuffer) \
+	X(clEnqueueUnmapMemObject)
 
 typedef struct brt_cl {
 	void *lib;
@@ -92,6 +93,9 @@ struct brt_device {
 	cl_command_queue queue;	/* kernels */
 	cl_command_queue xfer;	/* transfers */
 	int gpu;
+	struct brt_stage *stages;	/* pinned staging buffers */
+	size_t staged;		/* their bytes */
+	pthread_mutex_t stage_lock;
 	int profile;		/* BRT_PROFILE: commands are recorded */
 	struct brt_prof *prof;	/* ... here, logged at exit */
 	size_t nprof, capprof;

@@ -135,6 +135,7 @@ static brt_device *device_open(brt_runtime *rt, cl_platform_id pid,
 		return NULL;
 	}
 	pthread_mutex_init(&d->lock, NULL);
+	pthread_mutex_init(&d->stage_lock, NULL);
 	return d;
 }
 
@@ -217,6 +218,8 @@ void brt_ocl_discover(brt_runtime *rt)
 	free(f);
 }
 
+static void stage_shutdown(brt_cl *cl, brt_device *d);
+
 struct brt_prof {
 	char what[64];
 	int xfer;
@@ -282,6 +285,7 @@ void brt_ocl_shutdown(brt_runtime *rt, brt_device *d)
 	cl->clFinish(d->queue);
 	cl->clFinish(d->xfer);
 	profile_dump(cl, d);
+	stage_shutdown(cl, d);
 	for (brt_clkernel *k = d->kernels, *next; k; k = next) {
 		next = k->next;
 		cl->clReleaseKernel(k->kernel);
@@ -423,6 +427,102 @@ static void CL_CALLBACK free_staging(cl_event ev, cl_int status, void *p)
 	free(p);
 }
 
+/* --- pinned staging ------------------------------------------------------
+ * Host-to-device copies go through buffers of page-locked host memory
+ * (CL_MEM_ALLOC_HOST_PTR, mapped), which a GPU's DMA engine reads at full
+ * speed while kernels run. A buffer is reused once its transfer is done;
+ * past BRT_STAGE_MAX bytes of them, plain malloc'd memory serves. */
+#define BRT_STAGE_MAX ((size_t)512 << 20)
+
+typedef struct brt_stage {
+	struct brt_stage *next;
+	cl_mem mem;
+	void *ptr;
+	size_t size;
+	int inuse;		/* between acquire and the enqueue */
+	cl_event busy;		/* the transfer reading it */
+} brt_stage;
+
+static int stage_free(brt_cl *cl, brt_stage *s)
+{
+	if (s->inuse)
+		return 0;
+	if (!s->busy)
+		return 1;
+	cl_int st = CL_QUEUED;
+	cl->clGetEventInfo(s->busy, CL_EVENT_COMMAND_EXECUTION_STATUS,
+		sizeof st, &st, NULL);
+	if (st > CL_COMPLETE)
+		return 0;
+	cl->clReleaseEvent(s->busy);
+	s->busy = NULL;
+	return 1;
+}
+
+/* A staging buffer of at least BYTES, or NULL. */
+static brt_stage *stage_get(brt_device *d, size_t bytes)
+{
+	brt_cl *cl = &brt_rt()->cl;
+	brt_stage *s, *best = NULL;
+	pthread_mutex_lock(&d->stage_lock);
+	for (s = d->stages; s; s = s->next)
+		if (s->size >= bytes && (!best || s->size < best->size)
+		    && stage_free(cl, s))
+			best = s;
+	if (!best && d->staged + bytes <= BRT_STAGE_MAX
+	    && (best = calloc(1, sizeof *best))) {
+		cl_int err;
+		best->mem = cl->clCreateBuffer(d->ctx, CL_MEM_READ_WRITE
+			| CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+		if (best->mem)
+			best->ptr = cl->clEnqueueMapBuffer(d->xfer, best->mem,
+				CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
+				NULL, NULL, &err);
+		if (!best->ptr) {
+			if (best->mem)
+				cl->clReleaseMemObject(best->mem);
+			free(best);
+			best = NULL;
+		} else {
+			best->size = bytes;
+			best->next = d->stages;
+			d->stages = best;
+			d->staged += bytes;
+		}
+	}
+	if (best)
+		best->inuse = 1;
+	pthread_mutex_unlock(&d->stage_lock);
+	return best;
+}
+
+/* S is read by EV (or by nothing when EV is NULL). */
+static void stage_put(brt_device *d, brt_stage *s, cl_event ev)
+{
+	pthread_mutex_lock(&d->stage_lock);
+	if (ev)
+		brt_rt()->cl.clRetainEvent(ev);
+	s->busy = ev;
+	s->inuse = 0;
+	pthread_mutex_unlock(&d->stage_lock);
+}
+
+static void stage_shutdown(brt_cl *cl, brt_device *d)
+{
+	for (brt_stage *s = d->stages, *next; s; s = next) {
+		next = s->next;
+		if (s->busy)
+			cl->clReleaseEvent(s->busy);
+		cl->clEnqueueUnmapMemObject(d->xfer, s->mem, s->ptr, 0, NULL,
+			NULL);
+		cl->clFinish(d->xfer);
+		cl->clReleaseMemObject(s->mem);
+		free(s);
+	}
+	d->stages = NULL;
+	pthread_mutex_destroy(&d->stage_lock);
+}
+
 /* Host to device. Without "nocopy" the data go through a staging copy, so
  * the caller may reuse its array at once while the transfer runs; with
  * "nocopy" and a 256-byte aligned array (guide 1.14.2) the transfer reads
@@ -435,14 +535,16 @@ int brt_ocl_write(const brt_region *r, const void *host, int nocopy,
 	size_t bytes = region_bytes(r);
 	const void *src = host;
 	void *staging = NULL;
+	brt_stage *stage = NULL;
 	if (!nocopy || ((uintptr_t)host & 255)) {
-		staging = malloc(bytes ? bytes : 1);
-		if (!staging) {
+		stage = stage_get(d, bytes ? bytes : 1);
+		staging = stage ? NULL : malloc(bytes ? bytes : 1);
+		if (!stage && !staging) {
 			brt_str_printf(msg, "out of host memory");
 			return -1;
 		}
-		memcpy(staging, host, bytes);
-		src = staging;
+		src = stage ? stage->ptr : staging;
+		memcpy(stage ? stage->ptr : staging, host, bytes);
 	}
 	cl_event ev = NULL;
 	cl_int err = CL_SUCCESS;
@@ -473,8 +575,12 @@ int brt_ocl_write(const brt_region *r, const void *host, int nocopy,
 			cl->clWaitForEvents(1, &ev), cl->clReleaseEvent(ev);
 		cl->clFinish(d->xfer);
 		free(staging);
+		if (stage)
+			stage_put(d, stage, NULL);
 		return cl_failed(d, err, msg);
 	}
+	if (stage)
+		stage_put(d, stage, ev);
 	if (staging && cl->clSetEventCallback(ev, CL_COMPLETE, free_staging,
 		    staging) != CL_SUCCESS) {
 		cl->clWaitForEvents(1, &ev);
