@@ -196,6 +196,14 @@ pp_warning_test() {
 	[[ "$output" == *'# 7 "gcc-marker.c"'*'int e = 7;'* ]]
 }
 
+@test "#line to an earlier line starts a new output line with a linemarker" {
+	in_tmp
+	printf 'a\n#line 1\nb\n' > x.br
+	run brpp x.br
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '# 1 "x.br"\na\n# 1 "x.br"\nb')" ]
+}
+
 @test "#include <...> and #pragma pass through after a linemarker; _Pragma becomes #pragma; #pragma once is done" {
 	cd "$PP"
 	run brpp passthrough.br

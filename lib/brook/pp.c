@@ -178,6 +178,7 @@ typedef struct pp_out {
 	const char *prev_s;
 	int prev_len;
 	int suppress;		/* reading <built-in> and <command-line> */
+	int resync;		/* #line: the next token needs a linemarker */
 } pp_out;
 
 typedef struct pp_ctx {
@@ -878,7 +879,8 @@ static void out_sync(pp_ctx *c, const pp_tok *t)
 		o->file = t->file;
 		return;
 	}
-	if (t->file != o->file) {
+	if (t->file != o->file || o->resync) {
+		o->resync = 0;
 		out_marker(c, t->line, t->file, "");
 		return;
 	}
@@ -2616,6 +2618,9 @@ static void do_line(pp_ctx *c, const pp_tok *dir, int marker)
 		pp_lexer *l = c->lex;
 		loc_advance(l, l->p);
 		l->delta = (int)n - l->loc_line;
+		if (c->out.col > 0)
+			out_newline(c);
+		c->out.resync = 1;
 		if (ex.n > 1) {
 			strbuf s = {0};
 			for (int i = 1; i < ex.v[1].len - 1; i++) {
