@@ -9,7 +9,9 @@
 # measures cuBLAS SGEMM through PyTorch when python3 has it (the stretch
 # target's reference), runs run.sh with the GPU profile (the OpenCL rows
 # only; --cpu adds the CPU rows) and prints the table and the CSV. With
-# OUT set, the results are also left in $OUT.
+# OUT set, the results are also left in $OUT. --diagnose then times the
+# hand-written mandel and nbody again with "#pragma OPENCL FP_CONTRACT OFF"
+# put before them, as brgen's OpenCL has it (lines in $OUT/diagnose.txt).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 export LD_LIBRARY_PATH="$here${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -19,10 +21,11 @@ mkdir -p /etc/OpenCL/vendors &&
 		>/etc/OpenCL/vendors/nvidia.icd
 res=${OUT:-/tmp/bench-gpu}
 mkdir -p "$res"
-cpu=--no-cpu args=
+cpu=--no-cpu args= diagnose=
 for a in "$@"; do
 	case $a in
 	--cpu) cpu= ;;
+	--diagnose) diagnose=1 ;;
 	*) args="$args $a" ;;
 	esac
 done
@@ -63,3 +66,12 @@ sh "$here/run.sh" --profile gpu --bin "$here" --out "$res" \
 	--extra "$res/extra.txt" $cpu $args
 echo
 cat "$res"/results-*.csv
+if [ -n "$diagnose" ]; then
+	echo
+	echo "== the hand-written kernels with FP_CONTRACT OFF, as brgen emits:"
+	for c in "mandel 8192" "nbody 65536"; do
+		# shellcheck disable=SC2086
+		BENCH_CL_PRELUDE='#pragma OPENCL FP_CONTRACT OFF
+' "$here/bench-opencl" $c 10
+	done | tee "$res/diagnose.txt"
+fi
