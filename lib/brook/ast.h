@@ -25,6 +25,8 @@
  *       (Brook's built-in vector types; "unsigned int4" is "uint4")
  *   {"t":"ptr", "to":TYPE}
  *   {"t":"array", "of":TYPE, "size":EXPR|null}          C array  T x[N]
+ *       a parameter's array may also have "quals", "static": true and
+ *       "star": true (C99 6.7.5.2: int a[static const 10], int b[*])
  *   {"t":"stream", "of":TYPE, "dims":[EXPR|null,...]}   Brook stream T x<..>
  *       "dims" lists the sizes as written, slowest first: float a<10,20>
  *       has dims [10,20]; a<> has [null]; e<,100> has [null,100].

@@ -117,8 +117,16 @@ static void declarator(pctx *p, const json_t *t, strbuf *inner)
 			p->out = &s;
 			if (!strcmp(k, "array")) {
 				sb_putc(&s, '[');
+				/* C99 6.7.5.2: [static const 10], [*] */
+				if (ast_bool(t, "static"))
+					sb_puts(&s, "static ");
+				quals(&s, t, 1);
+				if (ast_bool(t, "star"))
+					sb_putc(&s, '*');
 				if (!json_is_null(ast_get(t, "size")) && ast_get(t, "size"))
 					expr(p, ast_get(t, "size"), 2);
+				else if (s.len && s.s[s.len - 1] == ' ')
+					s.s[--s.len] = 0;
 				sb_putc(&s, ']');
 				t = ast_get(t, "of");
 			} else if (!strcmp(k, "stream")) {

@@ -227,6 +227,13 @@ declarator(A) ::= direct_decl(D).		{ A = D; }
 pointer(A) ::= STAR(T) quals_opt(Q).	{ pb_decltor_empty(ctx, &A, &T); pb_pointer(ctx, &A, &T, Q); }
 pointer(A) ::= STAR(T) quals_opt(Q) pointer(P).	{ A = P; pb_pointer(ctx, &A, &T, Q); }
 
+array_mods(A) ::= STATIC.		{ A = pb_array_static(NULL); }
+array_mods(A) ::= qlist(Q).		{ A = pb_array_mods(Q); }
+array_mods(A) ::= STATIC qlist(Q).	{ A = pb_array_static(Q); }
+array_mods(A) ::= qlist(Q) STATIC.	{ A = pb_array_static(Q); }
+qlist(A) ::= CONST|VOLATILE|RESTRICT(T).	{ A = NULL; pb_list_add(&A, pb_name(&T)); }
+qlist(A) ::= qlist(A) CONST|VOLATILE|RESTRICT(T).	{ pb_list_add(&A, pb_name(&T)); }
+
 quals_opt(A) ::= .			{ A = NULL; }
 quals_opt(A) ::= quals_opt(A) CONST|VOLATILE|RESTRICT(T).	{ pb_list_add(&A, pb_name(&T)); }
 
@@ -236,6 +243,10 @@ direct_decl(A) ::= IDENT(T).		{ pb_decltor_name(ctx, &A, &T); }
 direct_decl(A) ::= LPAREN declarator(D) RPAREN.	{ A = D; }
 direct_decl(A) ::= direct_decl(A) LBRACKET RBRACKET.	{ pb_decltor_array(ctx, &A, NULL); }
 direct_decl(A) ::= direct_decl(A) LBRACKET assign_expr(E) RBRACKET.	{ pb_decltor_array(ctx, &A, E.j); }
+/* C99 6.7.5.2: [static 10], [const], [const static 10], [*] */
+direct_decl(A) ::= direct_decl(A) LBRACKET array_mods(M) RBRACKET.	{ pb_decltor_array_mods(ctx, &A, NULL, M); }
+direct_decl(A) ::= direct_decl(A) LBRACKET array_mods(M) assign_expr(E) RBRACKET.	{ pb_decltor_array_mods(ctx, &A, E.j, M); }
+direct_decl(A) ::= direct_decl(A) LBRACKET STAR RBRACKET.	{ pb_decltor_array_mods(ctx, &A, NULL, pb_array_star()); }
 direct_decl(A) ::= direct_decl(A) LPAREN RPAREN.	{ pb_decltor_func(ctx, &A, json_array(), 0, 0); }
 direct_decl(A) ::= direct_decl(A) LPAREN param_list(P) RPAREN.	{ pb_decltor_func(ctx, &A, P, 0, 1); }
 direct_decl(A) ::= direct_decl(A) LPAREN param_list(P) COMMA ELLIPSIS RPAREN.	{ pb_decltor_func(ctx, &A, P, 1, 1); }
@@ -408,7 +419,8 @@ args(A) ::= args(A) COMMA assign_expr(E).	{ pb_args_add(&A, E); }
 
 unary(A) ::= postfix(B).		{ A = B; }
 unary(A) ::= INC|DEC(T) unary(B).	{ A = pb_unop(ctx, "unop", &T, B, 0); }
-unary(A) ::= AMP|STAR|PLUS|MINUS|TILDE|NOT(T) cast_expr(B).	{ A = pb_unop(ctx, "unop", &T, B, 0); }
+unary(A) ::= AMP|PLUS|MINUS|TILDE|NOT(T) cast_expr(B).	{ A = pb_unop(ctx, "unop", &T, B, 0); }
+unary(A) ::= STAR(T) cast_expr(B).	{ A = pb_unop(ctx, "unop", &T, B, 0); }
 unary(A) ::= SIZEOF(T) unary(B).	{ A = pb_unop(ctx, "sizeof", &T, B, 0); }
 unary(A) ::= SIZEOF(T) LPAREN type_name(N) RPAREN.	{ A = pb_sizeof_type(ctx, &T, N); }
 

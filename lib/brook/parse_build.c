@@ -764,6 +764,38 @@ void pb_decltor_array(parse_ctx *c, parse_decltor *d, json_t *size)
 	pb_decltor_derive(c, d, t, "of");
 }
 
+/* What a parameter's array declarator may hold besides the size (C99
+ * 6.7.5.2): an object {"quals": [...], "static": true, "star": true} whose
+ * members go into the array type. */
+json_t *pb_array_mods(json_t *quals)
+{
+	json_t *m = json_object();
+	SET(m, "quals", quals);
+	return m;
+}
+
+json_t *pb_array_static(json_t *quals)
+{
+	json_t *m = quals ? pb_array_mods(quals) : json_object();
+	SET(m, "static", json_true());
+	return m;
+}
+
+json_t *pb_array_star(void)
+{
+	json_t *m = json_object();
+	SET(m, "star", json_true());
+	return m;
+}
+
+void pb_decltor_array_mods(parse_ctx *c, parse_decltor *d, json_t *size,
+	json_t *mods)
+{
+	pb_decltor_array(c, d, size);
+	json_object_update(d->inner, mods);
+	json_decref(mods);
+}
+
 /* T f(void) has no parameters, and a prototype */
 static int void_params(json_t *params)
 {

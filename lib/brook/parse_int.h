@@ -176,6 +176,11 @@ void pb_decltor_free(parse_decltor *d);
 void pb_decltor_derive(parse_ctx *c, parse_decltor *d, json_t *t,
 	const char *key);
 void pb_decltor_array(parse_ctx *c, parse_decltor *d, json_t *size);
+void pb_decltor_array_mods(parse_ctx *c, parse_decltor *d, json_t *size,
+	json_t *mods);
+json_t *pb_array_mods(json_t *quals);
+json_t *pb_array_static(json_t *quals);
+json_t *pb_array_star(void);
 void pb_decltor_func(parse_ctx *c, parse_decltor *d, json_t *params,
 	int variadic, int proto);
 void pb_decltor_stream(parse_ctx *c, parse_decltor *d, json_t *dims);
