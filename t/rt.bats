@@ -394,3 +394,15 @@ rt_error() {
 	[ "$(grep -c 'profile: read (host to device) queue=transfer' "$RT/profile.log")" -eq 8 ]
 	[ "$(grep -c 'profile: write (device to host) queue=transfer' "$RT/profile.log")" -eq 8 ]
 }
+
+@test "a brgen-built program runs on the CPU backend with no OpenCL ICD" {
+	command -v brgen > /dev/null && [ -x "$(command -v brgen)" ] ||
+		skip "brgen not built"
+	brook_build "$top_srcdir/examples/sum.br" "$RT/sum" || skip "brgen failed"
+	BRT_RUNTIME=cpu "$RT/sum" > "$RT/sum.cpu"
+	OCL_ICD_VENDORS=/nonexistent-dir BRT_LOG_FILE="$RT/sum.log" "$RT/sum" \
+		> "$RT/sum.noicd"
+	diff_golden "$RT/sum.cpu" "$RT/sum.noicd"
+	grep -q "runtime: 0 OpenCL devices; default device CPU" "$RT/sum.log"
+	[ "$(wc -l < "$RT/sum.cpu")" -ge 10 ]
+}
