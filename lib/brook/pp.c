@@ -1885,8 +1885,8 @@ static pp_val ex_apply(pp_expr *e, const pp_tok *op, pp_val a, pp_val b, int ev)
 	case '<': case '>': case OP_LE: case OP_GE: {
 		int lt = r.uns ? a.v < b.v : x < y;
 		int gt = r.uns ? a.v > b.v : x > y;
-		r.v = op->op == '<' ? lt : op->op == '>' ? gt :
-			op->op == OP_LE ? !gt : !lt;
+		r.v = (uintmax_t)(op->op == '<' ? lt : op->op == '>' ? gt :
+			op->op == OP_LE ? !gt : !lt);
 		r.uns = 0;
 		break;
 	}
