@@ -120,6 +120,9 @@ brt_device *const *brt_getDevices(const char *kind, unsigned *count);
 brt_device *const *brt_useDevices(brt_device *const *devices, unsigned count,
 	unsigned *old_count);
 brt_device *brt_currentDevice(void);
+/* The device S lives on (guide 1.16.3: Stream::getDevices); NULL for a
+ * NULL stream. */
+brt_device *brt_stream_device(const brt_stream *s);
 const char *brt_device_type(const brt_device *d);	/* "opencl" or "cpu" */
 const char *brt_device_name(const brt_device *d);
 const char *brt_device_platform(const brt_device *d);

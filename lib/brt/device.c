@@ -69,6 +69,11 @@ brt_device *brt_currentDevice(void)
 	return brt_current();
 }
 
+brt_device *brt_stream_device(const brt_stream *s)
+{
+	return s ? s->dev : NULL;
+}
+
 const char *brt_device_type(const brt_device *d)
 {
 	return !d ? "" : d->kind == BRT_DEV_CPU ? "cpu" : "opencl";

@@ -90,5 +90,11 @@ int main(void)
 		strcmp(child, brt_device_type(before)) ? "no" : "yes");
 	printf("useDevices returned the previous device: %s (count %u)\n",
 		prev && prev[0] == before ? "yes" : "no", old);
+	/* guide 1.16.3: a stream tells its device */
+	brt_stream *s = rt_new1(4);
+	printf("stream on the cpu device: %s; NULL stream: %p\n",
+		brt_stream_device(s) == cpu[0] ? "yes" : "no",
+		(void *)brt_stream_device(NULL));
+	brt_stream_free(s);
 	return 0;
 }
