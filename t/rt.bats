@@ -373,13 +373,21 @@ rt_error() {
 @test "valgrind: no errors and no leaks on the CPU backend" {
 	case "$BROOK_CFLAGS" in *-fsanitize*) skip "sanitizer build" ;; esac
 	command -v valgrind > /dev/null || skip "no valgrind"
-	for p in basic reduce views errors; do
+	local p run
+	for p in basic reduce views errors iter resize async threads; do
 		rt_build $p
 	done
-	for args in basic reduce views "errors alloc_rank" "errors null_api" \
-		"errors assign" "errors propagate"; do
-		OCL_ICD_VENDORS=/nonexistent-dir BRT_RUNTIME=cpu valgrind -q --error-exitcode=9 --leak-check=full \
-			--errors-for-leak-kinds=definite $RT/$args > /dev/null
+	for run in basic reduce views iter resize async threads \
+		"errors alloc_rank" "errors null_api" "errors assign" \
+		"errors propagate" "errors misc" \
+		"BRT_FAIL_ALLOC=2 errors alloc_fail" \
+		"BRT_FAIL_LAUNCH=1 errors lost"; do
+		set -- $run
+		case $1 in *=*) export "$1"; shift ;; esac
+		OCL_ICD_VENDORS=/nonexistent-dir BRT_RUNTIME=cpu valgrind -q \
+			--error-exitcode=9 --leak-check=full \
+			--errors-for-leak-kinds=definite "$RT/$1" "${@:2}" > /dev/null
+		unset BRT_FAIL_ALLOC BRT_FAIL_LAUNCH
 	done
 }
 
