@@ -237,6 +237,7 @@ rt_error() {
 		"Kernel Execution: Failed to execute a reduction pass (sum needs an input stream and a reduce argument)" \
 		"useDevices of a foreign pointer: last error 6: Use Devices: not a device of brt_getDevices" \
 		"getDevices(NULL): (nil) 0" \
+		"reduce argument of a map kernel: last error 7: Kernel Execution: argument 1 of sum is a reduce argument of a kernel that is not a reduction" \
 		"getDevices(NULL): last error 6: Get Devices: device type can't be NULL"
 }
 

@@ -88,6 +88,13 @@ static void check_args(brt_launch *L)
 					"can't be a NULL pointer", i, k->name);
 			continue;
 		}
+		if (a->kind == BRT_ARG_REDUCE
+		    && k->kclass != BRT_KERNEL_REDUCE) {
+			brt_kfail(L, BR_ERROR_NOT_SUPPORTED, "Kernel Execution: "
+				"argument %u of %s is a reduce argument of a "
+				"kernel that is not a reduction", i, k->name);
+			continue;
+		}
 		if (a->kind == BRT_ARG_REDUCE && !a->reduce_stream) {
 			if (!v->target)
 				brt_kfail(L, BR_ERROR_INVALID_PARAMATER,

@@ -360,6 +360,10 @@ static const brt_kernel k_not_reduce = { .name = "sum",
 	.program = &rt_program, .kclass = BRT_KERNEL_REDUCE, .nargs = 2,
 	.args = copy_args, .cpu = sum_cpu, .combine = sum_combine };
 
+static const brt_kernel k_map_reduce = { .name = "sum",
+	.program = &rt_program, .kclass = BRT_KERNEL_MAP, .nargs = 2,
+	.args = red_scalar_args, .cpu = sum_cpu };
+
 static void c_misc(void)
 {
 	float lo = 0, hi = 1;
@@ -384,6 +388,10 @@ static void c_misc(void)
 	brt_arg ra[2] = { { .s = f }, { .s = o } };
 	brt_run(&k_not_reduce, ra, NULL);
 	rt_errors("reduce kernel without a reduce argument", o);
+	float t = 0;
+	brt_arg mr[2] = { { .s = f }, { .target = &t } };
+	brt_run(&k_map_reduce, mr, NULL);
+	rt_last("reduce argument of a map kernel");
 	brt_device *bogus = (brt_device *)&lo;
 	brt_useDevices(&bogus, 1, NULL);
 	rt_last("useDevices of a foreign pointer");
