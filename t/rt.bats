@@ -415,3 +415,13 @@ rt_error() {
 	grep -q "runtime: 0 OpenCL devices; default device CPU" "$RT/sum.log"
 	[ "$(wc -l < "$RT/sum.cpu")" -ge 10 ]
 }
+
+@test "C++ host code includes brt.h and links libbrt" {
+	command -v c++ > /dev/null || skip "no C++ compiler"
+	local san=
+	case "$BROOK_CFLAGS" in *-fsanitize*) san="-fsanitize=address,undefined" ;; esac
+	c++ -Wall -Wextra -Werror $san -I"$top_srcdir/lib/brt" \
+		"$top_srcdir/t/rt/cxx.cc" -o "$RT/cxx" $BROOK_LIBS -ldl
+	run_both "$RT/cxx"
+	[ "$output" = "$(printf '(1, 2, 3, 4) (1, 2, 3, 4) (1, 2, 3, 4)\nerror 0')" ]
+}
