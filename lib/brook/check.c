@@ -2850,50 +2850,63 @@ static void func_decl(chk_ctx *c, json_t *f)
 
 /* ---- after the pass: recursion, group intrinsics, "sub" ----------------- */
 
-/* spec 4.3, 4.4: recursion is not allowed. DFS from FROM looking for TO
- * over the edges sorted by caller (FIRST[f] .. FIRST[f + 1]). */
-static int reaches(chk_ctx *c, const size_t *first, int from, int to,
-	char *seen)
-{
-	if (from == to)
-		return 1;
-	if (seen[from])
-		return 0;
-	seen[from] = 1;
-	for (size_t i = first[from]; i < first[from + 1]; i++)
-		if (reaches(c, first, c->edges[i].to, to, seen))
-			return 1;
-	return 0;
-}
-
 static int edge_cmp(const void *a, const void *b)
 {
 	const chk_edge *x = a, *y = b;
 	return x->from != y->from ? x->from - y->from : x->to - y->to;
 }
 
-static void post_checks(chk_ctx *c)
+/* spec 4.3, 4.4: recursion is not allowed. A depth-first walk of the call
+ * graph (edges sorted by caller: FIRST[f] .. FIRST[f + 1]) with an explicit
+ * stack; an edge back to a function still on the walk closes a cycle. */
+static void recursion(chk_ctx *c)
 {
-	char *seen = xcalloc(c->nfns + 1, 1);
+	enum { WHITE, GRAY, BLACK };
+	char *color = xcalloc(c->nfns + 1, 1);
 	size_t *first = xcalloc(c->nfns + 2, sizeof *first);
+	size_t *next = xcalloc(c->nfns + 1, sizeof *next);
+	int *stack = xcalloc(c->nfns + 1, sizeof *stack);
 	if (c->nedges)
 		qsort(c->edges, c->nedges, sizeof *c->edges, edge_cmp);
 	for (size_t i = 0; i < c->nedges; i++)
 		first[c->edges[i].from + 1]++;
 	for (size_t f = 0; f < c->nfns; f++)
 		first[f + 1] += first[f];
-	for (size_t i = 0; i < c->nedges; i++) {
-		chk_edge *e = &c->edges[i];
-		if (i > 0 && e->from == e[-1].from && e->to == e[-1].to)
+	for (size_t root = 0; root < c->nfns; root++) {
+		if (color[root] != WHITE)
 			continue;
-		memset(seen, 0, c->nfns + 1);
-		if (reaches(c, first, e->to, e->from, seen))
-			err(c, e->call, "E-kernel-recursion", "Recursion is not "
-				"allowed: \"%s\" calls \"%s\", which leads back to it",
-				c->fns[e->from].name, c->fns[e->to].name);
+		size_t n = 0;
+		stack[n++] = (int)root;
+		color[root] = GRAY;
+		next[root] = first[root];
+		while (n) {
+			int f = stack[n - 1];
+			if (next[f] == first[f + 1]) {
+				color[f] = BLACK;
+				n--;
+				continue;
+			}
+			chk_edge *e = &c->edges[next[f]++];
+			if (color[e->to] == GRAY)
+				err(c, e->call, "E-kernel-recursion", "Recursion is not "
+					"allowed: \"%s\" calls \"%s\", which leads back to "
+					"it", c->fns[e->from].name, c->fns[e->to].name);
+			else if (color[e->to] == WHITE) {
+				color[e->to] = GRAY;
+				next[e->to] = first[e->to];
+				stack[n++] = e->to;
+			}
+		}
 	}
+	free(color);
 	free(first);
-	free(seen);
+	free(next);
+	free(stack);
+}
+
+static void post_checks(chk_ctx *c)
+{
+	recursion(c);
 	for (size_t i = 0; i < c->nfns; i++) {
 		chk_fn *fn = &c->fns[i];
 		if (fn->sub && fn->def)
