@@ -242,6 +242,11 @@ F123='\000\000\200\077\000\000\000\100\000\000\100\100'
 	expect "6 6 6 6 22 22 22 22"
 }
 
+@test "local structs: fields, nesting, arrays, initializers, copies" {
+	both "$top_srcdir/t/brrun/struct.br" f a=[1,2] b
+	expect "13 18"
+}
+
 @test "a kernel named like an OpenCL built-in" {
 	both "$K" mad a=[1,2] b=[3,4] c
 	expect "4 9"
@@ -540,6 +545,11 @@ F123='\000\000\200\077\000\000\000\100\000\000\100\100'
 @test "error: a struct parameter" {
 	fails_with 1 "brrun binds only scalar and vector element types" \
 		"$top_srcdir/t/run/struct.br" bump p=1 q
+}
+
+@test "error: a construct the CPU interpreter does not run" {
+	fails_with 1 "struct.br:34:18: error: the interpreter assigns a struct only from a struct variable, element or field [E-run-interp]" \
+		--backend cpu "$top_srcdir/t/brrun/struct.br" g a=[1,2] b
 }
 
 @test "error: malformed literals" {

@@ -201,10 +201,28 @@ enum acc_kind {
 	ACC_SHARED		/* group-shared slots from BASE on */
 };
 
+/* A struct laid out in slots, field after field (spec 2: structs of
+ * scalars and vectors, nested structs). */
+typedef struct rstruct rstruct;
+typedef struct rfield {
+	const char *name;
+	int off;		/* first slot, from the struct's */
+	rtype ty;		/* a scalar or vector field */
+	const rstruct *st;	/* a struct field */
+} rfield;
+struct rstruct {
+	int nslots;
+	int nfields;
+	rfield *f;
+};
+
 typedef struct racc {
 	int kind;
 	int base;
 	rtype elty;		/* type of one element */
+	const rstruct *st;	/* the element is this struct, or NULL */
+	int esize;		/* slots of one element (1, or the struct's) */
+	int fofs;		/* slots past the element: a struct field */
 	int ndims;		/* array extents (slots), or the rank (args) */
 	int64_t dims[BRT_MAX_RANK]; /* ACC_SLOT, ACC_SHARED: extents,
 				   slowest first */
@@ -226,6 +244,7 @@ struct rnode {
 	int nargs;
 	rtype *argty;		/* sub calls: parameter types */
 	racc *acc;		/* loads and stores */
+	racc *acc2;		/* struct copies: the source */
 	racc **outs;		/* sub calls: out arguments, or NULL */
 	rfunc *fn;
 	rval c;			/* constant */
@@ -680,6 +699,7 @@ static rval *acc_locate(const racc *a, rframe *f, char **mem, brt_type *bt,
 		}
 		for (int i = a->nidx; i < a->ndims; i++)
 			off *= a->dims[i];
+		off = off * (a->esize ? a->esize : 1) + a->fofs;
 		return (a->kind == ACC_SHARED ? f->shared : f->slots) + a->base +
 			off;
 	}
@@ -774,6 +794,19 @@ static void ev_load(const rnode *n, rframe *f, rval *o)
 	rval v;
 	acc_load(n->acc, f, &v);
 	cvt(o, n->ty, &v, acc_type(n->acc));
+}
+
+/* struct = struct: the source's slots onto the destination's. */
+static void ev_struct_copy(const rnode *n, rframe *f, rval *o)
+{
+	char *mem;
+	brt_type bt;
+	int oor1, oor2;
+	rval *src = acc_locate(n->acc2, f, &mem, &bt, &oor1);
+	rval *dst = acc_locate(n->acc, f, &mem, &bt, &oor2);
+	memset(o, 0, sizeof *o);
+	if (src && dst && !oor2)
+		memmove(dst, src, (size_t)n->slot * sizeof *dst);
 }
 
 static void ev_slot(const rnode *n, rframe *f, rval *o)
@@ -1203,7 +1236,29 @@ static racc *var_acc(cctx *c, const json_t *e)
 	return NULL;
 }
 
-/* access = id | access "[" expr "]" | access "." swizzle */
+/* access "." field: the field's slots within the element. */
+static racc *struct_member(cctx *c, const json_t *e, racc *a)
+{
+	const char *name = ast_str(e, "name");
+	if (a->nidx != a->ndims) {
+		cfail(c, e, "an array is used without all its indices");
+		return NULL;
+	}
+	for (int i = 0; i < a->st->nfields; i++) {
+		const rfield *fl = &a->st->f[i];
+		if (strcmp(fl->name, name) != 0)
+			continue;
+		a->fofs += fl->off;
+		a->st = fl->st;
+		a->elty = fl->ty;
+		return a;
+	}
+	cfail(c, e, "no field '%s'", name);
+	return NULL;
+}
+
+/* access = id | access "[" expr "]" | access "." swizzle
+ *        | access "." field */
 static racc *cacc(cctx *c, const json_t *e)
 {
 	const char *k = ast_kind(e);
@@ -1241,14 +1296,15 @@ static racc *cacc(cctx *c, const json_t *e)
 	if (strcmp(k, "member") == 0) {
 		json_t *sw = ast_arr(e, "swizzle");
 		size_t nsw = json_array_size(sw);
-		if (nsw == 0 || nsw > 4) {
-			cfail(c, e, "the interpreter does not support struct "
-				"members");
-			return NULL;
-		}
 		racc *a = cacc(c, ast_get(e, "e"));
 		if (!a)
 			return NULL;
+		if (a->st)
+			return struct_member(c, e, a);
+		if (nsw == 0 || nsw > 4) {
+			cfail(c, e, "not a member of a struct or vector");
+			return NULL;
+		}
 		uint8_t s[4];
 		for (size_t i = 0; i < nsw; i++) {
 			int x = (int)json_integer_value(json_array_get(sw, i));
@@ -1275,6 +1331,42 @@ static int acc_complete(cctx *c, const json_t *e, const racc *a)
 	if (a->nidx != need)
 		return cfail(c, e, "an array is used without all its indices");
 	return 0;
+}
+
+/* True when E names a place: a variable, an element, a field or
+ * components of one (else a member applies to a computed value). */
+static int is_access(const json_t *e)
+{
+	for (int depth = 0; depth < MAX_NEST; depth++) {
+		const char *k = ast_kind(e);
+		if (strcmp(k, "id") == 0 || strcmp(k, "index") == 0)
+			return 1;
+		if (strcmp(k, "member") != 0 && strcmp(k, "paren") != 0)
+			return 0;
+		e = ast_get(e, "e");
+	}
+	return 0;
+}
+
+/* dst = src for a struct: SRC must name a struct of the same layout. */
+static rnode *struct_copy(cctx *c, const json_t *e, racc *dst,
+	const json_t *src)
+{
+	racc *a = NULL;
+	if (is_access(src) && !(a = cacc(c, src)))
+		return NULL;	/* reported */
+	if (!a || !a->st || a->st->nslots != dst->st->nslots ||
+		a->nidx != a->ndims || dst->nidx != dst->ndims) {
+		cfail(c, e, "the interpreter assigns a struct only from a "
+			"struct variable, element or field");
+		return NULL;
+	}
+	rtype vt = {VK_VOID, 0};
+	rnode *n = new_node(c, ev_struct_copy, vt);
+	n->acc = dst;
+	n->acc2 = a;
+	n->slot = dst->st->nslots;
+	return n;
 }
 
 static int builtin_code(const char *name)
@@ -1457,6 +1549,13 @@ static rnode *cexpr_in(cctx *c, const json_t *e)
 		}
 		return ccall(c, e, ty);
 	}
+	if (strcmp(k, "assign") == 0 && strcmp(ast_str(e, "op"), "=") == 0) {
+		racc *l = cacc(c, ast_get(e, "l"));
+		if (!l)
+			return NULL;
+		if (l->st)
+			return struct_copy(c, e, l, ast_get(e, "r"));
+	}
 	if (expr_type(c, e, &ty) != 0)
 		return NULL;
 	if (strcmp(k, "int") == 0 || strcmp(k, "char") == 0) {
@@ -1478,13 +1577,15 @@ static rnode *cexpr_in(cctx *c, const json_t *e)
 		return const_node(c, ty, cvt1(v, VK_F64, ty.k));
 	}
 	if (strcmp(k, "id") == 0 || strcmp(k, "index") == 0 ||
-		(strcmp(k, "member") == 0 && json_array_size(ast_arr(e,
-			"swizzle")) && !ast_is(ast_get(e, "e"), "call") &&
-			!ast_is(ast_get(e, "e"), "ctor") &&
-			!ast_is(ast_get(e, "e"), "binop"))) {
+		(strcmp(k, "member") == 0 && is_access(e))) {
 		racc *a = cacc(c, e);
 		if (!a || acc_complete(c, e, a) != 0)
 			return NULL;
+		if (a->st) {
+			cfail(c, e, "the interpreter uses a struct only in "
+				"assignments and through its fields");
+			return NULL;
+		}
 		rnode *n = new_node(c, ev_load, ty);
 		n->acc = a;
 		return n;
@@ -1760,6 +1861,87 @@ static rstmt *new_stmt(cctx *c, int kind)
 	return s;
 }
 
+/* The definition of struct TAG at file scope (a decl whose type has its
+ * fields). */
+static const json_t *struct_def(const json_t *doc, const char *tag)
+{
+	size_t i;
+	json_t *d;
+	json_array_foreach(ast_arr(doc, "decls"), i, d) {
+		const json_t *t = ast_get(d, "type");
+		if (ast_is(d, "decl") && ast_arr(t, "fields") &&
+			(strcmp(ast_str(t, "t"), "struct") == 0) &&
+			strcmp(ast_str(t, "tag"), tag) == 0)
+			return t;
+	}
+	return NULL;
+}
+
+/* The struct type TY names (through typedefs and tags), or NULL. */
+static const json_t *struct_type(cctx *c, const json_t *ty)
+{
+	for (int depth = 0; depth < 32 && ty; depth++) {
+		const char *t = ast_str(ty, "t");
+		if (strcmp(t, "typedef") == 0) {
+			const json_t *found = NULL;
+			size_t i, j;
+			json_t *d, *v;
+			json_array_foreach(ast_arr(c->doc, "decls"), i, d) {
+				if (strcmp(ast_str(d, "storage"), "typedef") != 0)
+					continue;
+				json_array_foreach(ast_arr(d, "vars"), j, v)
+					if (strcmp(ast_str(v, "name"),
+						ast_str(ty, "name")) == 0)
+						found = ast_get(v, "type");
+			}
+			ty = found;
+			continue;
+		}
+		if (strcmp(t, "struct") != 0)
+			return NULL;
+		if (ast_arr(ty, "fields"))
+			return ty;
+		return struct_def(c->doc, ast_str(ty, "tag"));
+	}
+	return NULL;
+}
+
+/* Lays out struct type TY: its fields one after the other. */
+static const rstruct *struct_layout(cctx *c, const json_t *where,
+	const json_t *ty, int depth)
+{
+	json_t *fields = ast_arr(ty, "fields");
+	rstruct *st = carena(c->p, sizeof *st);
+	st->nfields = (int)json_array_size(fields);
+	st->f = carena(c->p, ((size_t)st->nfields + 1) * sizeof *st->f);
+	if (depth > 16) {
+		cfail(c, where, "structs nested too deeply");
+		return NULL;
+	}
+	for (int i = 0; i < st->nfields; i++) {
+		const json_t *fd = json_array_get(fields, (size_t)i);
+		rfield *fl = &st->f[i];
+		const json_t *ft = ast_get(fd, "type");
+		const json_t *sub = struct_type(c, ft);
+		fl->name = ast_str(fd, "name");
+		fl->off = st->nslots;
+		if (sub) {
+			if (!(fl->st = struct_layout(c, where, sub, depth + 1)))
+				return NULL;
+			st->nslots += fl->st->nslots;
+		} else if (rtype_of(c, ft, &fl->ty) == 0 &&
+			fl->ty.k != VK_VOID) {
+			st->nslots++;
+		} else {
+			cfail(c, where, "the interpreter supports struct fields "
+				"of scalar, vector and struct types only ('%s')",
+				fl->name);
+			return NULL;
+		}
+	}
+	return st;
+}
+
 /* Slots for a local variable: one per element; arrays get an access path
  * with their extents, and shared arrays live in the group's slots. */
 static int declare_var(cctx *c, const json_t *var, int *slot, int *nslots,
@@ -1787,9 +1969,19 @@ static int declare_var(cctx *c, const json_t *var, int *slot, int *nslots,
 				ast_str(var, "name"));
 		t = ast_get(t, "of");
 	}
-	if (rtype_of(c, t, &a->elty) != 0 || a->elty.k == VK_VOID)
+	const json_t *sty = struct_type(c, t);
+	a->esize = 1;
+	if (sty) {
+		if (!(a->st = struct_layout(c, var, sty, 0)))
+			return -1;
+		a->esize = a->st->nslots;
+		n *= a->esize;
+		a->elty.k = VK_VOID;
+		a->elty.n = 0;
+	} else if (rtype_of(c, t, &a->elty) != 0 || a->elty.k == VK_VOID) {
 		return cfail(c, var, "the interpreter does not support local "
 			"variables of this type ('%s')", ast_str(var, "name"));
+	}
 	int shared = 0;
 	size_t qi;
 	json_t *q;
@@ -1835,13 +2027,24 @@ static rstmt *cdecl(cctx *c, const json_t *decl)
 		if (!init || json_is_null(init))
 			continue;
 		racc *a = c->p->var_acc[ast_int(var, "id")];
+		if (a->st && !ast_is(init, "initlist")) {
+			if (a->ndims || !(s->e = struct_copy(c, init, a, init)))
+				return a->ndims ? (cfail(c, init, "an array needs "
+					"a {..} initializer"), NULL) : NULL;
+			continue;
+		}
 		if (ast_is(init, "initlist")) {
 			/* a flat list of element values, in order */
 			rstmt *blk = new_stmt(c, S_BLOCK);
 			json_t *items = ast_arr(init, "items");
-			int64_t total = 1;
+			int64_t total = a->st ? a->st->nfields : 1;
 			for (int d = 0; d < a->ndims; d++)
 				total *= a->dims[d];
+			if (a->st && a->ndims) {
+				cfail(c, init, "the interpreter does not initialize "
+					"arrays of structs");
+				return NULL;
+			}
 			blk->n = (int)json_array_size(items) + 1;
 			if (blk->n - 1 > total) {
 				cfail(c, init, "too many initializers");
@@ -1866,7 +2069,19 @@ static rstmt *cdecl(cctx *c, const json_t *decl)
 				*ea = *a;
 				ea->ndims = 0;
 				ea->base = a->base + j - 1;
-				rnode *as = new_node(c, ev_assign, a->elty);
+				if (a->st) {	/* field j - 1 */
+					const rfield *fl = &a->st->f[j - 1];
+					if (fl->st) {
+						cfail(c, it, "the interpreter does not "
+							"initialize nested structs");
+						return NULL;
+					}
+					ea->st = NULL;
+					ea->esize = 1;
+					ea->base = a->base + fl->off;
+					ea->elty = fl->ty;
+				}
+				rnode *as = new_node(c, ev_assign, ea->elty);
 				as->op = B_NONE;
 				as->acc = ea;
 				as->k[1] = val;
