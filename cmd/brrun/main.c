@@ -347,19 +347,13 @@ static int pick_device(brrun *r)
 
 /* ---- the front end ---------------------------------------------------- */
 
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
 /* FILE.br through brpp, brparse and brcheck; FILE.ast loaded, and checked
  * unless it already is. Returns 0, or the exit status. */
 static int front_end(brrun *r)
 {
 	const options *o = &r->o;
 	strbuf text = {0};
-	if (ends_with(o->file, ".ast") || ends_with(o->file, ".json")) {
+	if (run_has_suffix(o->file, ".ast") || run_has_suffix(o->file, ".json")) {
 		char err[300];
 		if (util_read_file(o->file, &text.s, &text.len, err,
 			sizeof err) != 0) {
@@ -931,9 +925,9 @@ static int write_result(brrun *r, binding *b, const run_array *a, int many)
 		free(bytes);
 		return 0;
 	}
-	if (ends_with(b->dest, ".npy")) {
+	if (run_has_suffix(b->dest, ".npy")) {
 		run_npy_format(a, &bytes, &len);
-	} else if (ends_with(b->dest, ".bin")) {
+	} else if (run_has_suffix(b->dest, ".bin")) {
 		len = a->count * run_scalar_size(a->scalar);
 		bytes = xmalloc(len ? len : 1);
 		memcpy(bytes, a->data, len);

@@ -53,7 +53,7 @@ int run_is_generator(const char *text)
 		strncmp(text, "rand:", 5) == 0;
 }
 
-static int ends_with(const char *s, const char *suffix)
+int run_has_suffix(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
 	return n >= m && strcmp(s + n - m, suffix) == 0;
@@ -106,7 +106,7 @@ int run_load(const char *text, brt_type et, const char *pname,
 	if (text[0] != '@')
 		return run_literal_parse(text, pname, out, d);
 	const char *path = text + 1;
-	if (strstr(path, ".bin:") || ends_with(path, ".bin"))
+	if (strstr(path, ".bin:") || run_has_suffix(path, ".bin"))
 		return load_bin(path, et, pname, out, d);
 	char *bytes, err[300];
 	size_t len;
@@ -115,7 +115,7 @@ int run_load(const char *text, brt_type et, const char *pname,
 		return -2;
 	}
 	int r;
-	if (ends_with(path, ".npy") || (len >= 6 &&
+	if (run_has_suffix(path, ".npy") || (len >= 6 &&
 		memcmp(bytes, "\x93NUMPY", 6) == 0))
 		r = run_npy_parse(bytes, len, path, out, d);
 	else
@@ -252,23 +252,6 @@ unsigned run_full_shape(const size_t *eshape, unsigned erank, brt_type et,
 	return erank;
 }
 
-/* The name of an element type, for messages. */
-static const char *type_name(brt_type et, char *buf, size_t len)
-{
-	static const char *const names[] = {[BRT_CHAR] = "char",
-		[BRT_UCHAR] = "uchar", [BRT_SHORT] = "short",
-		[BRT_USHORT] = "ushort", [BRT_INT] = "int", [BRT_UINT] = "uint",
-		[BRT_FLOAT] = "float", [BRT_DOUBLE] = "double",
-		[BRT_LONG] = "long", [BRT_ULONG] = "ulong"};
-	const char *b = et.scalar >= BRT_CHAR && et.scalar <= BRT_ULONG ?
-		names[et.scalar] : "struct";
-	if (et.ncomp > 1)
-		snprintf(buf, len, "%s%u", b, et.ncomp);
-	else
-		snprintf(buf, len, "%s", b);
-	return buf;
-}
-
 int run_to_elements(run_array *a, brt_type et, const char *pname,
 	size_t *eshape, unsigned *erank, diag_ctx *d)
 {
@@ -279,7 +262,7 @@ int run_to_elements(run_array *a, brt_type et, const char *pname,
 			diag_report(d, DIAG_ERROR, NULL, 0, 0, SHAPE_ID,
 				"%s is %s: the data's last axis must have %u "
 				"components, its shape is %s", pname,
-				type_name(et, tb, sizeof tb), et.ncomp,
+				brt_type_name(et, tb, sizeof tb), et.ncomp,
 				run_shape_str(a->shape, a->ndim, sb, sizeof sb));
 			return -1;
 		}
@@ -296,7 +279,7 @@ int run_to_elements(run_array *a, brt_type et, const char *pname,
 		diag_report(d, DIAG_ERROR, NULL, 0, 0, TYPE_ID,
 			"%s is %s, the data is %s (convert it, e.g. "
 			"numpy's astype(numpy.%s))", pname,
-			type_name(et, tb, sizeof tb), run_scalar_name(a->scalar),
+			brt_type_name(et, tb, sizeof tb), run_scalar_name(a->scalar),
 			run_scalar_name(et.scalar));
 		return -1;
 	}
@@ -317,7 +300,7 @@ int run_to_elements(run_array *a, brt_type et, const char *pname,
 			if (v != floor(v) || v < lo || v > hi) {
 				diag_report(d, DIAG_ERROR, NULL, 0, 0, TYPE_ID,
 					"%s is %s: %g is not a value of that type",
-					pname, type_name(et, tb, sizeof tb), v);
+					pname, brt_type_name(et, tb, sizeof tb), v);
 				return -1;
 			}
 		}

@@ -13,6 +13,9 @@
  * positive numbers. */
 int run_parse_dims(const char *s, size_t *shape, unsigned *ndim);
 
+/* True when S ends with SUFFIX (file name extensions). */
+int run_has_suffix(const char *s, const char *suffix);
+
 /* True when TEXT names a generator (iota, zeros, ones, rand, rand:SEED). */
 int run_is_generator(const char *text);
 
