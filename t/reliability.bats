@@ -1,0 +1,437 @@
+#!/usr/bin/env bats
+# t/reliability.bats - nothing a user feeds the tools crashes them or loses
+# data (issue 10): inputs found by fuzzing (fuzz/README.md), nesting and
+# size limits, AST files of another version or edited to be inconsistent,
+# outputs that never overwrite an input and are never left half written,
+# and the memory safety of generated gathers and scatters. Every tool runs
+# under `timeout 20`: a hang fails the test like a crash does.
+load helper
+
+R=$top_srcdir/t/reliability
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# refused [STATUS...]: the last `run` ended with one of STATUS (default 1
+# or 2) and a diagnostic, within the time limit and without a crash or a
+# sanitizer report.
+refused() {
+	local want=${*:-1 2} s ok=0
+	for s in $want; do
+		[ "$status" -eq "$s" ] && ok=1
+	done
+	if [ $ok = 0 ]; then
+		echo "status $status, expected one of: $want" >&2
+		echo "$output" >&2
+		return 1
+	fi
+	clean
+	[ -n "$output" ] || { echo "no diagnostic" >&2; return 1; }
+}
+
+# clean: the last `run` printed no sanitizer report and did not time out.
+clean() {
+	[ "$status" -ne 124 ] || { echo "timed out" >&2; return 1; }
+	[ "$status" -lt 128 ] || { echo "killed by a signal" >&2; return 1; }
+	case $output in
+	*AddressSanitizer* | *LeakSanitizer* | *"runtime error:"*)
+		echo "$output" >&2
+		return 1 ;;
+	esac
+}
+
+# nest N OPEN INNER CLOSE: OPEN N times, INNER, then CLOSE N times.
+# (One printf each: a shell loop is slow under bats.)
+nest() {
+	local open=${2//%/%%} close=${4//%/%%}
+	printf -- "%.0s$open" $(seq "$1")
+	printf '%s' "$3"
+	[ -z "$close" ] || printf -- "%.0s$close" $(seq "$1")
+}
+
+# pipeline SRC: SRC through every tool in turn; each must end cleanly.
+# Leaves the statuses of brpp, brparse, brcheck and brgen in st[0..3] and
+# their messages in pp.err, parse.err, check.err and gen.err.
+pipeline() {
+	st=(0 0 0 0)
+	timeout 20 brpp "$1" > p.i 2> pp.err || st[0]=$?
+	timeout 20 brparse p.i > p.ast 2> parse.err || st[1]=$?
+	timeout 20 brcheck p.ast > p.chk 2> check.err || st[2]=$?
+	timeout 20 brgen -o p p.chk 2> gen.err || st[3]=$?
+	local i
+	for i in 0 1 2 3; do
+		[ "${st[$i]}" -lt 3 ] || { echo "tool $i ended with ${st[$i]}" >&2;
+			cat pp.err parse.err check.err gen.err >&2; return 1; }
+	done
+	! grep -E 'Sanitizer|runtime error:' pp.err parse.err check.err gen.err
+}
+
+# --- inputs found by fuzzing -------------------------------------------
+
+@test "brpp: #undef of a macro inside its own arguments is an error, not a use after free" {
+	printf '#define f(x) x\nf(\n#undef f\n1)\nint y;\n' > u.br
+	run timeout 20 brpp u.br
+	refused 1
+	[[ "$output" == *'macro "f" redefined or undefined in its own arguments'*"[pp-args-redefine]"* ]]
+}
+
+@test "brpp: #define of a macro inside its own arguments is an error, not a use after free" {
+	printf '#define A(x) x x\n#define B(x) A(A(x))\nB(B(B x x\n#define B(x) A(A(x))\nB(B(B(B(1))))\n' > d.br
+	run timeout 20 brpp d.br
+	refused 1
+	[[ "$output" == *'macro "B" redefined or undefined in its own arguments'* ]]
+}
+
+@test "brpp: a macro call whose arguments are all empty" {
+	printf '#define s(x) #x\n#define e() 1\n#define two(a, b) a b #b\ns() e() two(,)\n' > e.br
+	run timeout 20 brpp -P e.br
+	[ "$status" -eq 0 ]
+	clean
+	[ "$output" = '"" 1 ""' ]
+}
+
+@test "brcheck and brgen: every input found by fuzzing ends with a status, never a crash" {
+	shopt -s nullglob
+	for f in "$R"/fuzz-*.br; do
+		run timeout 20 brcheck "$f"
+		clean
+		[ "$status" -le 2 ]
+	done
+	for f in "$R"/fuzz-*.ast; do
+		run timeout 20 brcheck "$f"
+		clean
+		[ "$status" -le 2 ]
+		run timeout 20 brgen -o out "$f"
+		clean
+		[ "$status" -le 2 ]
+	done
+}
+
+# --- nesting limits ----------------------------------------------------
+
+@test "10,000 nested parentheses: a diagnostic from brparse and brcheck, not a stack overflow" {
+	{ printf 'kernel void k(float a<>, out float b<>) { b = ';
+	  nest 10000 '(' a ')'; printf '; }\n'; } > paren.br
+	pipeline paren.br
+	[ "${st[0]}" -eq 0 ]
+	[ "${st[1]}" -eq 1 ]
+	grep -q 'nesting too deep.*\[parse-too-deep\]' parse.err
+	[ "${st[2]}" -eq 2 ] && [ "${st[3]}" -eq 2 ]
+	run timeout 20 brcheck paren.br
+	refused 1
+	[[ "$output" == *"[parse-too-deep]"* ]]
+}
+
+@test "10,000 nested unary operators and if statements: a diagnostic" {
+	{ printf 'int x = '; nest 10000 '-' 1 ''; printf ';\n'; } > unary.br
+	run timeout 20 brcheck unary.br
+	refused 1
+	[[ "$output" == *"[parse-too-deep]"* ]]
+	{ printf 'void f(int a) { '; nest 10000 'if (a) ' 'a = 1;' ''; printf ' }\n'; } > if.br
+	run timeout 20 brcheck if.br
+	refused 1
+	[[ "$output" == *"[parse-too-deep]"* ]]
+}
+
+@test "10,000 nested blocks: a diagnostic from brparse and brcheck, not a stack overflow" {
+	{ printf 'kernel void k(float a<>, out float b<>) '; nest 10000 '{' 'b = a;' '}'; printf '\n'; } > block.br
+	pipeline block.br
+	[ "${st[1]}" -eq 1 ]
+	grep -q '\[parse-too-deep\]' parse.err
+	run timeout 20 brcheck block.br
+	refused 1
+}
+
+@test "10,000 nested #if: brpp keeps them apart, and the pipeline goes through" {
+	{ nest 10000 $'#if 1\n' $'kernel void k(float a<>, out float b<>) { b = a; }\n' $'#endif\n'; } > if.br
+	pipeline if.br
+	[ "${st[0]}${st[1]}${st[2]}${st[3]}" = 0000 ]
+	grep -q 'void k(' p.c
+	{ nest 10000 $'#if 1\n' 'int x;' ''; } > open.br
+	run timeout 20 brpp open.br
+	refused 1
+	[[ "$output" == *"#endif"* || "$output" == *"#if"* ]]
+}
+
+@test "10,000 nested parentheses in #if: a diagnostic from brpp" {
+	{ printf '#if '; nest 10000 '(' 1 ')'; printf '\nint x;\n#endif\n'; } > ifx.br
+	run timeout 20 brpp ifx.br
+	refused 1
+	[[ "$output" == *"[pp-if-too-deep]"* ]]
+}
+
+@test "10,000 nested includes: a diagnostic from brpp and brcheck, not a stack overflow" {
+	printf '#include "self.h"\nint x;\n' > self.h
+	printf '#include "self.h"\n' > inc.br
+	run timeout 20 brpp inc.br
+	refused 1
+	[[ "$output" == *"self.h includes self.h [pp-include-cycle]"* ]]
+	run timeout 20 brcheck inc.br
+	refused 1
+	[[ "$output" == *"[pp-include-cycle]"* ]]
+	# a chain of 10,000 different files
+	awk 'BEGIN { for (i = 0; i < 10000; i++) {
+		f = "c" i ".h"; printf "#include \"c%d.h\"\n", i + 1 > f; close(f) } }'
+	printf 'int last;\n' > c10000.h
+	run timeout 20 brpp c0.h
+	refused 1
+	[[ "$output" == *"[pp-include-depth]"* ]]
+}
+
+@test "an AST nested deeper than the JSON reader takes: brcheck and brgen refuse it" {
+	{ printf '{"brast":1,"stage":"checked","files":[],"decls":';
+	  nest 10000 '[' '' ']'; printf '}\n'; } > deep.ast
+	run timeout 20 brcheck deep.ast
+	refused 2
+	[[ "$output" == *"[brast-json]"* ]]
+	run timeout 20 brgen -o out deep.ast
+	refused 2
+	[[ "$output" == *"[brast-json]"* ]]
+	[ ! -e out.c ]
+}
+
+# deep_ast N STAGE: a kernel computing a+(a+(..)) N deep, as an AST.
+deep_ast() {
+	printf '{"brast":1,"stage":"%s","files":["deep.br"],"decls":[{"k":"func","at":[0,1,1],"name":"k","storage":null,"inline":false,"kernel":true,"reduce":false,"attrs":[],"type":{"t":"func","ret":{"t":"void"},"params":[{"k":"param","at":[0,1,15],"name":"a","type":{"t":"stream","of":{"t":"float"},"dims":[null]},"quals":[]},{"k":"param","at":[0,1,30],"name":"b","type":{"t":"stream","of":{"t":"float"},"dims":[null]},"quals":["out"]}],"variadic":false,"proto":true},"body":{"k":"block","at":[0,2,1],"items":[{"k":"expr","at":[0,3,5],"e":{"k":"assign","at":[0,3,5],"op":"=","l":{"k":"id","at":[0,3,5],"name":"b"},"r":' "$2"
+	nest "$1" '{"k":"binop","at":[0,3,9],"op":"+","l":{"k":"id","at":[0,3,9],"name":"a"},"r":' \
+		'{"k":"id","at":[0,3,9],"name":"a"}' '}'
+	printf '}}]}}]}\n'
+}
+
+@test "an expression 2,000 deep in an AST: brcheck reports it, brgen does not crash" {
+	deep_ast 2000 parsed > d.ast
+	run timeout 20 brcheck d.ast
+	refused 1
+	[[ "$output" == *"deep.br:3:9: error: expression nested too deeply"*"[E-too-deep]"* ]]
+	deep_ast 2000 checked > c.ast
+	run timeout 20 brgen -o out c.ast
+	clean
+	[ "$status" -le 2 ]
+	deep_ast 3 parsed > ok.ast
+	brcheck ok.ast > ok.chk
+	brgen -o ok ok.chk
+	grep -q 'void k(' ok.c
+}
+
+# --- stream sizes ------------------------------------------------------
+
+@test "a stream too large or whose size overflows: BR_ERROR_DECLARATION with a message, on both backends" {
+	brook_build "$R/overflow.br" ov
+	for rt in cpu opencl; do
+		run env BRT_RUNTIME=$rt timeout 60 ./ov
+		[ "$status" -eq 0 ]
+		clean
+		[ "${lines[0]}" = "error 1" ]
+		[[ "${lines[1]}" == "log Stream Allocation: "* ]]
+		[ "${lines[3]}" = "error 1" ]
+		[[ "${lines[4]}" == "log Stream Allocation: "* ]]
+	done
+}
+
+@test "brt_stream_new with huge dimensions: BR_ERROR_DECLARATION with a message, never a crash" {
+	$BROOK_CC $BROOK_CFLAGS "$R/bigdims.c" -o bigdims $BROOK_LIBS
+	for rt in cpu opencl; do
+		run env BRT_RUNTIME=$rt timeout 60 ./bigdims
+		[ "$status" -eq 0 ]
+		clean
+		[ "${#lines[@]}" -eq 5 ]
+		for l in "${lines[@]}"; do
+			[[ "$l" == *" 1 message" ]]
+		done
+	done
+}
+
+# --- AST files of another version or edited ----------------------------
+
+@test "brcheck and brgen refuse an AST of another version (status 2)" {
+	for f in ast-version2 ast-checked-version2; do
+		run timeout 20 brcheck "$R/$f.ast"
+		refused 2
+		[[ "$output" == *"unknown version"*"[brast-version]"* ]]
+		run timeout 20 brgen -o out "$R/$f.ast"
+		refused 2
+		[[ "$output" == *"unknown version"*"[brast-version]"* ]]
+	done
+	[ ! -e out.c ]
+}
+
+@test "brcheck refuses an edited AST: dangling ref, wrong kinds, missing fields, wrong types (status 2)" {
+	for f in kind decl-kind missing name-int items-obj checked-kind \
+		checked-decl-kind checked-missing checked-name-int \
+		checked-items-obj checked-dangling-ref checked-ref-type \
+		checked-dims; do
+		run timeout 20 brcheck "$R/ast-$f.ast"
+		refused 2
+		[[ "$output" == *"malformed AST"*"[E-ast]"* ]]
+	done
+}
+
+@test "brgen refuses a parsed AST edited to be inconsistent" {
+	for f in kind decl-kind missing name-int items-obj; do
+		run timeout 20 brgen -o out "$R/ast-$f.ast"
+		refused 1 2
+	done
+	for f in checked-kind checked-missing; do
+		run timeout 20 brgen -o out "$R/ast-$f.ast"
+		refused 1 2
+	done
+	[ ! -e out.c ]
+}
+
+@test "brgen refuses a checked AST edited to be inconsistent" {
+	skip "brgen trusts a checked AST (fuzz/FINDINGS.md, F3)"
+	for f in checked-dangling-ref checked-ref-type checked-dims \
+		checked-decl-kind checked-name-int checked-items-obj; do
+		run timeout 20 brgen -o out "$R/ast-$f.ast"
+		refused 1 2
+	done
+	[ ! -e out.c ]
+}
+
+# --- files -------------------------------------------------------------
+
+@test "no tool overwrites its input" {
+	cp "$R/sum.br" x.br
+	brpp x.br > x.i
+	brparse x.i > x.ast
+	brcheck x.ast > c.ast
+	cp x.br x.br.0 && cp x.i x.i.0 && cp x.ast x.ast.0 && cp c.ast c.ast.0
+	run timeout 20 brpp x.br -o x.br
+	refused 2
+	[[ "$output" == *"would overwrite the input"* ]]
+	run timeout 20 brparse x.i -o x.i
+	refused 2
+	[[ "$output" == *"would overwrite the input"* ]]
+	run timeout 20 brcheck x.ast -o x.ast
+	refused 2
+	[[ "$output" == *"would overwrite the input"* ]]
+	cp c.ast g.c && cp c.ast h.h && cp c.ast k.cl
+	run timeout 20 brgen -o g g.c
+	refused 2
+	[[ "$output" == *"g.c: the output would overwrite the input"* ]]
+	run timeout 20 brgen -o h h.h
+	refused 2
+	run timeout 20 brgen -k -o k k.cl
+	refused 2
+	cmp x.br x.br.0 && cmp x.i x.i.0 && cmp x.ast x.ast.0
+	cmp g.c c.ast && cmp h.h c.ast && cmp k.cl c.ast
+	ln -s x.br link.br
+	run timeout 20 brpp link.br -o x.br
+	refused 2
+	cmp x.br x.br.0
+}
+
+@test "brrun does not overwrite its program or an input data file" {
+	printf 'kernel void inc(float a<>, out float b<>) { b = a + 1.0f; }\n' > inc.br
+	cp inc.br inc.br.0
+	run timeout 60 brrun --backend cpu inc.br inc 'a=[1,2,3]' b=@inc.br
+	refused 2
+	[[ "$output" == *"inc.br: the output would overwrite the input"* ]]
+	cmp inc.br inc.br.0
+	printf '1 2 3\n' > in.txt
+	run timeout 60 brrun --backend cpu inc.br inc a=@in.txt b=@in.txt
+	refused 2
+	[ "$(cat in.txt)" = "1 2 3" ]
+}
+
+@test "an output path that cannot be written is an error before any work is done" {
+	cp "$R/sum.br" x.br
+	printf 'int x = ;\n#error stop\n' > bad.br
+	run timeout 20 brpp bad.br -o nodir/out.i
+	refused 2
+	[[ "$output" != *"stop"* ]]
+	run timeout 20 brparse bad.br -o nodir/out.ast
+	refused 2
+	[[ "$output" != *"expected"* ]]
+	brpp x.br | brparse > x.ast
+	run timeout 20 brcheck x.ast -o nodir/out.ast
+	refused 2
+	brcheck x.ast > c.ast
+	run timeout 20 brgen -o nodir/out c.ast
+	refused 2
+	run timeout 60 brrun --backend cpu "$R/sum.br" sum 'a=[1]' 'b=[2]' c=@nodir/c.npy
+	refused 2
+	[ ! -e nodir ]
+}
+
+# no_partial FILE: FILE still holds "old", and no temporary file is left.
+no_partial() {
+	[ "$(cat "$1")" = old ] || { echo "$1 was changed" >&2; return 1; }
+	[ "$(ls -A | wc -l)" -eq "$2" ] || { ls -A >&2; return 1; }
+}
+
+@test "an input error after the output began leaves the old output file as it was" {
+	{ seq -f 'int v%g;' 2000; printf '#error late\n'; } > late.br
+	echo old > out.i
+	run timeout 20 brpp late.br -o out.i
+	refused 1
+	no_partial out.i 2
+	{ seq -f 'int v%g;' 2000; printf 'int = ;\n'; } > late.i
+	echo old > out.ast
+	run timeout 20 brparse late.i -o out.ast
+	refused 1
+	no_partial out.ast 4
+	printf 'kernel void k(float a<>, out float b<>) { float t = a; float t = a; b = t; }\n' > dup.br
+	brpp dup.br | brparse > dup.ast
+	echo old > out.chk
+	run timeout 20 brcheck dup.ast -o out.chk
+	refused 1
+	no_partial out.chk 7
+	echo old > g.c
+	run timeout 20 brgen -o g dup.ast
+	refused 1
+	no_partial g.c 8
+	[ ! -e g.h ]
+}
+
+# --- generated code ----------------------------------------------------
+
+@test "a gather outside its array reads the nearest element; a scatter outside is dropped (both backends)" {
+	brook_build "$R/scatter_log.br" s
+	run_both ./s
+	mapfile -t lines <<< "$output"
+	[ "${lines[0]}" = "10 11 0 0 " ]
+	[ "${lines[3]}" = "10 11 13 10 " ]
+}
+
+@test "a scatter outside its array is recorded in the stream's error log" {
+	skip "scatters outside the array are dropped silently (fuzz/FINDINGS.md, F4)"
+	brook_build "$R/scatter_log.br" s
+	run_both ./s
+	mapfile -t lines <<< "$output"
+	[ "${lines[1]}" != "scatter error 0" ]
+	[[ "${lines[2]}" == "scatter log "*"scatter"* ]]
+}
+
+@test "brgen --checked reports each gather and scatter outside its array on both backends" {
+	brpp "$R/scatter_log.br" | brparse | brcheck | brgen --checked -o s
+	$BROOK_CC $BROOK_CFLAGS s.c -o s $BROOK_LIBS
+	# (OpenCL C's printf writes the reports to stdout: FINDINGS.md, F7)
+	for rt in cpu opencl; do
+		BRT_RUNTIME=$rt timeout 60 ./s > out 2> err
+		cat out err > all
+		grep -q 'scatter_log.br:8: kernel put: scatter index (100, 0, 0, 0) outside the array b' all
+		grep -q 'scatter_log.br:13: kernel get: gather index (100, 0, 0, 0) outside the array t' all
+		[ "$(grep -c 'outside the array' all)" -eq 4 ]
+		! grep -E 'Sanitizer|runtime error:' all
+	done
+	BRT_RUNTIME=cpu ./s 2>&1 >/dev/null | grep -q "kernel put: scatter index"
+}
+
+@test "brgen --checked gives the index as the kernel computed it" {
+	skip "an index of -3 is reported as -1 (fuzz/FINDINGS.md, F5)"
+	brpp "$R/scatter_log.br" | brparse | brcheck | brgen --checked -o s
+	$BROOK_CC $BROOK_CFLAGS s.c -o s $BROOK_LIBS
+	BRT_RUNTIME=cpu ./s 2> err
+	grep -q 'scatter index (-3, 0, 0, 0)' err
+}
+
+@test "BRT_CHECK=1 reports out-of-range gathers and scatters without --checked" {
+	skip "BRT_CHECK is not implemented (fuzz/FINDINGS.md, F6)"
+	brook_build "$R/scatter_log.br" s
+	for rt in cpu opencl; do
+		BRT_CHECK=1 BRT_RUNTIME=$rt ./s > out 2> err
+		grep -q 'kernel put: scatter index (100, 0, 0, 0)' err
+	done
+}
