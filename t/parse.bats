@@ -180,6 +180,9 @@ EOF
 	run brparse --diagnostics=json err-syntax.br
 	[ "$status" = 1 ]
 	[[ "${lines[0]}" == "{"*'"parse-syntax"'* ]]
+	brparse --diagnostics=sarif sum.br >"$T/a.json" 2>"$T/sarif"
+	grep -q '"version": "2.1.0"' "$T/sarif"
+	cmp "$T/a.json" <(brparse sum.br)
 }
 
 @test "usage errors, missing files, --help and --version" {

@@ -132,7 +132,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* the json and sarif diagnostics free what json_dumps allocates */
-	if (d.fmt == DIAG_FMT_GCC || d.fmt == DIAG_FMT_BRCC)
+	int in_arena = d.fmt == DIAG_FMT_GCC || d.fmt == DIAG_FMT_BRCC;
+	if (in_arena)
 		json_set_alloc_funcs(arena_alloc, arena_free);
 	const char *in = optind < argc ? argv[optind] : "-";
 	char err[512];
@@ -180,6 +181,8 @@ int main(int argc, char **argv)
 			status = 2;
 		}
 		free(out);
+		if (!in_arena)
+			json_decref(doc);
 	}
 	arena_release();
 	diag_finish(&d);
