@@ -77,3 +77,4 @@ run_example() {
 	printf '%s\n' "$output" > weak_types.actual
 	diff_golden "$top_srcdir/t/run/weak_types.out" weak_types.actual
 }
+@test "host functions with stream parameters; a struct constant" { run_program host; }

@@ -110,11 +110,33 @@ static void cl_params(gen_ctx *g, strbuf *b, const json_t *fn)
 				sb_puts(b, "const ");
 			gen_storage(g, GEN_CL, b, el);
 			sb_printf(b, " *%s, const brt_view %s_v", name, name);
+		} else if (!gen_scalar(gen_resolve(g, ast_get(p, "type"))) &&
+				ast_str(gen_resolve(g, ast_get(p, "type")),
+				"tag")[0]) {
+			sb_printf(b, "const brg_pk_%s %s__pk", ast_str(gen_resolve(
+				g, ast_get(p, "type")), "tag"), name);
 		} else {
 			sb_puts(b, "const ");
 			gen_type(g, GEN_CL, b, gen_resolve(g, ast_get(p,
 				"type")), name);
 		}
+	}
+}
+
+/* OpenCL: struct constants from their host bytes (gen_cl.c). */
+static void cl_unpack_values(gen_ctx *g, strbuf *b, const json_t *fn)
+{
+	json_t *p;
+	size_t i;
+
+	json_array_foreach(params_of(fn), i, p) {
+		const json_t *ty = gen_resolve(g, ast_get(p, "type"));
+		if (!is_role(p, "value") || gen_scalar(ty) ||
+				!ast_str(ty, "tag")[0])
+			continue;
+		sb_printf(b, "\tconst struct %s %s = brg_unpk_%s(%s__pk);\n",
+			ast_str(ty, "tag"), ast_str(p, "name"), ast_str(ty,
+			"tag"), ast_str(p, "name"));
 	}
 }
 
@@ -248,6 +270,7 @@ static void map_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		cl_params(g, b, fn);
 		sb_puts(b, ",\n\tconst long4 dom, const long4 off)\n{\n");
 		dom_setup(t, b);
+		cl_unpack_values(g, b, fn);
 		sb_puts(b, "\tconst BRG_L brg_i = get_global_id(0);\n"
 			"\tif (brg_i >= brg_d[0] * brg_d[1] * brg_d[2] * "
 			"brg_d[3])\n\t\treturn;\n");
@@ -369,6 +392,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		cl_params(g, b, fn);
 		sb_puts(b, ",\n\tconst long4 dom, const long4 off)\n{\n");
 		dom_setup(t, b);
+		cl_unpack_values(g, b, fn);
 		shared_decls(g, t, b, fn, "\t");
 		sb_puts(b,
 			"\tconst BRG_L brg_x = get_global_id(0), "
@@ -611,11 +635,21 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 		json_array_foreach(params_of(fn), i, p) {
 			if (!is_role(p, "value"))
 				continue;
+			if (!gen_scalar(gen_resolve(g, ast_get(p, "type"))) &&
+					ast_str(gen_resolve(g, ast_get(p,
+					"type")), "tag")[0]) {
+				sb_printf(b, ", const brg_pk_%s %s__pk",
+					ast_str(gen_resolve(g, ast_get(p,
+					"type")), "tag"), ast_str(p, "name"));
+				continue;
+			}
 			sb_puts(b, ", const ");
 			gen_type(g, t, b, gen_resolve(g, ast_get(p, "type")),
 				ast_str(p, "name"));
 		}
-		sb_puts(b, ")\n{\n\tBRG_L brg_bd[4], brg_od[4], brg_oc[4], "
+		sb_puts(b, ")\n{\n");
+		cl_unpack_values(g, b, fn);
+		sb_puts(b, "\tBRG_L brg_bd[4], brg_od[4], brg_oc[4], "
 			"brg_bc[4], brg_n, brg_lo, brg_hi, brg_j, brg_m, brg_s;\n"
 			"\tconst BRG_L brg_g = get_group_id(0), brg_o = brg_g / "
 			"brg_chunks, brg_c = brg_g % brg_chunks;\n"
