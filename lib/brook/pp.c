@@ -1317,6 +1317,9 @@ static void subst(pp_ctx *c, const pp_macro *m, pp_args *a, int ifmode,
 			continue;
 		}
 		if (is_op(t, OP_PASTE) && r->n > 0 && i + 1 < m->nbody) {
+			/* GCC: `a ## ## b` is one paste */
+			while (i + 2 < m->nbody && is_op(&b[i + 1], OP_PASTE))
+				i++;
 			const pp_tok *u = &b[++i];
 			if (u->kind == TK_PARAM) {
 				const pp_tok *v = a->raw.v + a->start[u->op];

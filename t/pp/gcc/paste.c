@@ -28,3 +28,5 @@ LOG("a"); LOG("d",); LOG("e", );
 L2() L2(1)
 #define E
 LOG("x", E)
+#define DOUBLE_PASTE(a, b) a ## ## b
+int DOUBLE_PASTE(x, y);
