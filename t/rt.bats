@@ -198,6 +198,11 @@ rt_error() {
 		"Kernel Execution: Error with input streams" "after error(): 0"
 }
 
+@test "error: an error carried around a loop of 4000 kernel calls keeps small logs" {
+	rt_error loop "b: error 2, " "within 64 KiB" "last: (more errors)" \
+		"first: Stream Read: Stream can't read from a NULL pointer"
+}
+
 @test "error: Kernel Execution: stream device is different from current device" {
 	rt_error device \
 		"Kernel Execution: Input stream device is different from current device" \

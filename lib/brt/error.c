@@ -7,6 +7,23 @@
 
 #include "internal.h"
 
+/* A log stops growing past this many bytes (a failing call in a loop). */
+#define BRT_LOG_MAX 65536
+
+/* Appends one line to S's log, up to BRT_LOG_MAX. */
+static void log_line(brt_stream *s, const char *msg, size_t n)
+{
+	static const char more[] = "(more errors)\n";
+	size_t m = sizeof more - 1;
+	if (s->log.len + n + 1 + m > BRT_LOG_MAX) {
+		if (s->log.len < m || strcmp(s->log.p + s->log.len - m, more))
+			brt_str_add(&s->log, more, m);
+		return;
+	}
+	brt_str_add(&s->log, msg, n);
+	brt_str_add(&s->log, "\n", 1);
+}
+
 /* Records CODE (if S has no error yet) and appends the message as one line
  * to S's log; with no stream, the thread's last error takes it. */
 void brt_vfail(brt_stream *s, BRerror code, const char *fmt, va_list ap)
@@ -20,8 +37,7 @@ void brt_vfail(brt_stream *s, BRerror code, const char *fmt, va_list ap)
 	}
 	if (s->err == BR_NO_ERROR)
 		s->err = code;
-	brt_str_add(&s->log, msg, strlen(msg));
-	brt_str_add(&s->log, "\n", 1);
+	log_line(s, msg, strlen(msg));
 }
 
 void brt_fail(brt_stream *s, BRerror code, const char *fmt, ...)
@@ -47,16 +63,17 @@ void brt_set_last(BRerror code, const char *fmt, ...)
 	t->err = code;
 }
 
-/* Guide 1.7.1: an error in an input marks the outputs computed from it;
- * DST takes SRC's code and log. */
+/* Guide 1.7.1: an error in an input marks the outputs computed from it.
+ * DST takes SRC's code and the first line of its log (the cause), unless
+ * DST has an error already: a chain of kernels carries the cause along
+ * without the logs growing with every call. */
 void brt_propagate(brt_stream *dst, const brt_stream *src)
 {
-	if (dst == src)
+	if (dst == src || dst->err != BR_NO_ERROR)
 		return;
-	if (dst->err == BR_NO_ERROR)
-		dst->err = src->err;
+	dst->err = src->err;
 	if (src->log.len)
-		brt_str_add(&dst->log, src->log.p, src->log.len);
+		log_line(dst, src->log.p, strcspn(src->log.p, "\n"));
 }
 
 BRerror brt_stream_error(brt_stream *s)

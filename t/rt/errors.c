@@ -286,6 +286,30 @@ static void c_propagate(void)
 	brt_stream_free(c);
 }
 
+/* an error carried through a loop of kernels: the logs stay small */
+static void c_loop(void)
+{
+	brt_stream *a = rt_new1(4), *b = rt_new1(4);
+	brt_stream_read(a, NULL, NULL);
+	for (int i = 0; i < 2000; i++) {
+		run2(&k_copy, a, b);
+		run2(&k_copy, b, a);
+	}
+	const char *log = brt_stream_errorLog(b);
+	size_t lines = 0;
+	for (const char *p = log; *p; p++)
+		lines += *p == '\n';
+	printf("b: error %d, %zu lines, %s\n", (int)brt_stream_error(b), lines,
+		strlen(log) <= 65536 ? "within 64 KiB" : "over 64 KiB");
+	printf("first: %.*s\n", (int)strcspn(log, "\n"), log);
+	const char *last = log + strlen(log) - 1;
+	while (last > log && last[-1] != '\n')
+		last--;
+	printf("last: %s", last);
+	brt_stream_free(a);
+	brt_stream_free(b);
+}
+
 /* device of the stream against the thread's device */
 static void c_device(void)
 {
@@ -448,7 +472,7 @@ static const struct {
 	{ "alias", c_alias }, { "shapes", c_shapes }, { "outputs", c_outputs },
 	{ "propagate", c_propagate }, { "device", c_device }, { "lost", c_lost },
 	{ "null_api", c_null_api }, { "reduce_alloc", c_reduce_alloc },
-	{ "misc", c_misc },
+	{ "misc", c_misc }, { "loop", c_loop },
 };
 
 int main(int argc, char **argv)
