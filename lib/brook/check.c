@@ -1157,7 +1157,7 @@ static json_t *assign_expr(chk_ctx *c, json_t *e)
 		return l;
 	if (strcmp(op, "=") != 0) {
 		char bop[4];
-		size_t n = strlen(op) - 1;
+		size_t n = *op ? strlen(op) - 1 : 0;	/* "op" may be missing */
 		memcpy(bop, op, n < 3 ? n : 3);
 		bop[n < 3 ? n : 3] = 0;
 		if (!operand_ok(c, e, bop, l, "left") ||
