@@ -377,6 +377,15 @@ F123='\000\000\200\077\000\000\000\100\000\000\100\100'
 	[[ "$output" == "brrun (brook) "* ]]
 }
 
+@test "options anywhere; -- ends them" {
+	run brrun "$SUM" sum a=[1,2] --backend cpu b=[3,4] c
+	[ "$output" = "4 6" ]
+	cp "$SUM" ./-s.br
+	run brrun --backend cpu -- -s.br sum a=-1 b=[3] c
+	[ "$output" = "2" ]
+	fails_with 2 "unknown option '-s.br'" -s.br sum a=1 b=1
+}
+
 @test "--list-devices names kind, memory and compute units" {
 	run brrun --list-devices
 	[ "$status" -eq 0 ]
