@@ -430,3 +430,31 @@ rt_error() {
 	run_both "$RT/cxx"
 	[ "$output" = "$(printf '(1, 2, 3, 4) (1, 2, 3, 4) (1, 2, 3, 4)\nerror 0')" ]
 }
+
+@test "streams used after the runtime shut down at exit fail gently" {
+	cat > "$RT/late.c" <<-'END'
+	#include "kernels.h"
+	static brt_stream *g;
+	static void late(void)
+	{
+		brt_stream_free(g);
+		brt_stream *s = rt_new1(4);
+		rt_errors("late", s);
+		brt_stream_free(s);
+	}
+	int main(void)
+	{
+		float x[4] = { 1, 2, 3, 4 };
+		atexit(late);	/* before the runtime's own exit handler */
+		g = rt_new1(4);
+		brt_stream_read(g, x, NULL);
+		streamPrint(g);
+		return 0;
+	}
+	END
+	$BROOK_CC $BROOK_CFLAGS -I"$top_srcdir/t/rt" "$RT/late.c" \
+		-o "$RT/late" $BROOK_LIBS -ldl
+	run_both "$RT/late"
+	[ "${lines[0]}" = "1 2 3 4" ]
+	[ "${lines[2]}" = "  Stream Allocation: Failed to create buffer (16 bytes: the device was lost)" ]
+}

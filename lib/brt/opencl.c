@@ -300,6 +300,8 @@ void brt_ocl_shutdown(brt_runtime *rt, brt_device *d)
 		free(p->blog);
 		free(p);
 	}
+	d->kernels = NULL;
+	d->progs = NULL;
 	cl->clReleaseCommandQueue(d->queue);
 	cl->clReleaseCommandQueue(d->xfer);
 	cl->clReleaseContext(d->ctx);
@@ -520,7 +522,6 @@ static void stage_shutdown(brt_cl *cl, brt_device *d)
 		free(s);
 	}
 	d->stages = NULL;
-	pthread_mutex_destroy(&d->stage_lock);
 }
 
 /* Host to device. Without "nocopy" the data go through a staging copy, so

@@ -129,27 +129,31 @@ static void thread_free(void *p)
 	free(t);
 }
 
+/* At exit: the OpenCL objects and the CPU threads are released. The
+ * device records stay (reachable), marked lost, so that a stream freed
+ * later (a C++ static's destructor, say) fails gently instead of touching
+ * freed memory. */
 static void runtime_shutdown(void)
 {
 	brt_runtime *rt = &runtime;
 	for (unsigned i = 0; i < rt->nall; i++) {
 		brt_device *d = rt->all[i];
+		pthread_mutex_lock(&d->lock);
 		if (d->kind == BRT_DEV_OPENCL)
 			brt_ocl_shutdown(rt, d);
 		else
 			brt_pool_free(d->pool);
-		pthread_mutex_destroy(&d->lock);
-		free(d);
+		d->pool = NULL;
+		d->lost = 1;
+		pthread_mutex_unlock(&d->lock);
 	}
-	free(rt->all);
-	rt->all = NULL;
-	rt->nall = 0;
 	brt_thread *t = pthread_getspecific(rt->key);
 	if (t) {
 		pthread_setspecific(rt->key, NULL);
 		thread_free(t);
 	}
 	free(rt->cache_dir);
+	rt->cache_dir = NULL;
 	if (rt->logf)
 		fclose(rt->logf);
 	rt->logf = NULL;
