@@ -455,6 +455,6 @@ rt_error() {
 	$BROOK_CC $BROOK_CFLAGS -I"$top_srcdir/t/rt" "$RT/late.c" \
 		-o "$RT/late" $BROOK_LIBS -ldl
 	run_both "$RT/late"
-	[ "${lines[0]}" = "1 2 3 4" ]
-	[ "${lines[2]}" = "  Stream Allocation: Failed to create buffer (16 bytes: the device was lost)" ]
+	[ "$output" = "$(printf '%s\n' '1 2 3 4' 'late: error 1' \
+		'  Stream Allocation: Failed to create buffer (16 bytes: the device was lost)')" ]
 }
