@@ -194,6 +194,38 @@ static void dom_setup(gen_target t, strbuf *b)
 			"\t}\n");
 }
 
+/* Whether code under N reads the position of the domain point:
+ * instance(), or a call of another kernel (whose indexof and instance()
+ * come from it). */
+static int needs_position(gen_ctx *g, const json_t *n, int depth)
+{
+	if (depth > 256)
+		return 1;
+	if (json_is_object(n)) {
+		const char *key;
+		json_t *v;
+		if (ast_is(n, "call")) {
+			const json_t *fn = ast_get(n, "fn");
+			const json_t *d = gen_decl(g, fn);
+			if (strcmp(ast_str(n, "builtin"), "instance") == 0 ||
+					strcmp(ast_str(fn, "name"), "instance")
+					== 0 || (d && ast_is(d, "func")))
+				return 1;
+		}
+		json_object_foreach((json_t *)n, key, v)
+			if (strcmp(key, "ty") != 0 && strcmp(key, "at") != 0 &&
+					needs_position(g, v, depth + 1))
+				return 1;
+	} else if (json_is_array(n)) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(n, i, v)
+			if (needs_position(g, v, depth + 1))
+				return 1;
+	}
+	return 0;
+}
+
 /* The call of the body at one domain point, its loads and stores. */
 static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 	const char *ind)
@@ -203,8 +235,13 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 	json_t *idx = json_object_get(g->idxof, ast_str(fn, "name"));
 	int first = 1;
 
-	sb_printf(b, "%sconst brg_ctx brg_cx = brg_mkctx(brg_i, brg_d, brg_o);\n",
-		ind);
+	/* the coordinates of a domain point cost divisions: only for a
+	 * kernel that asks for them (instance(), a subkernel's indexof) */
+	if (needs_position(g, ast_get(fn, "body"), 0))
+		sb_printf(b, "%sconst brg_ctx brg_cx = brg_mkctx(brg_i, brg_d, "
+			"brg_o);\n", ind);
+	else
+		sb_printf(b, "%sconst brg_ctx brg_cx = brg_noctx();\n", ind);
 	json_array_foreach(params_of(fn), i, p) {
 		const char *name = ast_str(p, "name");
 		const json_t *el = gen_elem(g, ast_get(p, "type"));
