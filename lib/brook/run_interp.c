@@ -2388,6 +2388,16 @@ run_prog *run_interp_compile(const json_t *doc, const run_sig *sig,
 		rp->type = sig->params[i].desc.type;
 		rp->rt = p->main->ptype[i];
 		rp->slot = p->main->pslot[i];
+		/* an AST that was checked elsewhere may disagree with itself:
+		 * arrays are gathers and scatters, and only they */
+		int array = rp->rt.k == VK_VOID;
+		if (array != (rp->kind == BRT_ARG_GATHER ||
+			rp->kind == BRT_ARG_SCATTER)) {
+			cfail(&c, sig->params[i].node, "parameter '%s': its type "
+				"does not fit its role", sig->params[i].name);
+			run_interp_free(p);
+			return NULL;
+		}
 		if (rp->kind == BRT_ARG_REDUCE && p->reduce_arg < 0)
 			p->reduce_arg = i;
 		if (rp->kind == BRT_ARG_IN && p->in_arg < 0)
