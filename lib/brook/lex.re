@@ -45,8 +45,9 @@ static int directive(lex_ctx *L, lex_token *t)
 	t->len = (int)(end - L->cur);
 	while (t->len > 0 && (unsigned char)t->s[t->len - 1] <= ' ')
 		t->len--;
+	/* blanks and other control characters separate the words alike */
 	const char *q = L->cur + 1;
-	while (q < end && (*q == ' ' || *q == '\t'))
+	while (q < end && (unsigned char)*q <= ' ')
 		q++;
 	/* continuation lines inside the directive still count as lines */
 	for (const char *r = L->cur; r < end; r++)
@@ -58,7 +59,7 @@ static int directive(lex_ctx *L, lex_token *t)
 	if (q == end)
 		return -1;
 	if ((*q >= '0' && *q <= '9') || (end - q > 4 && memcmp(q, "line", 4) == 0
-		&& (q[4] == ' ' || q[4] == '\t')))
+		&& (unsigned char)q[4] <= ' '))
 		return LEX_LINEMARK;
 	return TK_DIRECTIVE;
 }

@@ -306,16 +306,16 @@ static int intern_file(parse_ctx *c, const char *name, size_t len)
 static void linemarker(parse_ctx *c, const lex_token *t)
 {
 	const char *p = t->s + 1, *end = t->s + t->len;
-	while (p < end && (*p == ' ' || *p == '\t'))
+	while (p < end && (unsigned char)*p <= ' ')
 		p++;
 	if (end - p >= 4 && memcmp(p, "line", 4) == 0)
 		p += 4;
-	while (p < end && (*p == ' ' || *p == '\t'))
+	while (p < end && (unsigned char)*p <= ' ')
 		p++;
 	long line = 0;
 	while (p < end && *p >= '0' && *p <= '9' && line < 100000000)
 		line = line * 10 + (*p++ - '0');
-	while (p < end && (*p == ' ' || *p == '\t'))
+	while (p < end && (unsigned char)*p <= ' ')
 		p++;
 	if (p < end && *p == '"') {
 		strbuf name = {0};
