@@ -654,6 +654,55 @@ static const char *checked_site(gen_fn *f, const json_t *at,
 	return fname;
 }
 
+/* A gather's element offset for just the coordinates it has, each
+ * clamped on its own: base + sum clamp(c) * pitch (no loop over four
+ * dimensions, no saturation tests beyond the clamp). */
+static const char *gather_vhelper(gen_ctx *g, gen_target t, const json_t *vty)
+{
+	static char fname[96];
+	strbuf *h = &g->help[t];
+	const char *V = tname(t, vty);
+	int n = gen_ncomp(vty), k, flt = ty_scalar_is_float(gen_scalar(vty));
+
+	snprintf(fname, sizeof fname, "brg_gat_%s", V);
+	if (!need(g, t, fname))
+		return fname;
+	sb_printf(h, "%s%s %s(const brt_view *v, %s i) { return v->base", fnq(t),
+		long_name(t), fname, V);
+	for (k = 0; k < n && k < 4; k++)
+		sb_printf(h, " + brg_c%s(%si.%c, v->dims[%d]) * v->pitch[%d]",
+			flt ? "f" : "i", flt ? "(float)" : "", comp[k], k, k);
+	sb_puts(h, "; }\n");
+	return fname;
+}
+
+static void gather_offset(gen_fn *f, strbuf *b, const json_t *p,
+	const json_t **idx, int n)
+{
+	const char *name = ast_str(p, "name");
+	int k;
+
+	if (n == 1 && gen_ncomp(ety(idx[0])) > 1) {
+		sb_printf(b, "%s(&%s_v, ", gather_vhelper(f->g, f->t,
+			ety(idx[0])), name);
+		gen_kexpr(f, b, idx[0]);
+		sb_putc(b, ')');
+		return;
+	}
+	sb_printf(b, "(%s_v.base", name);
+	for (k = 0; k < n && k < 4; k++) {
+		const json_t *i = idx[n - 1 - k];
+		const char *s = gen_scalar(ety(i));
+		int flt = s && ty_scalar_is_float(s);
+		sb_printf(b, " + brg_c%s((%s)(", flt ? "f" : "i", flt ? "float" :
+			long_name(f->t));
+		gen_kexpr(f, b, i);
+		sb_printf(b, "), %s_v.dims[%d]) * %s_v.pitch[%d]", name, k, name,
+			k);
+	}
+	sb_putc(b, ')');
+}
+
 /* The element offset of a gather or scatter access P[idx..]. */
 static void access_index(gen_fn *f, strbuf *b, const json_t *p,
 	const json_t **idx, int n, int scatter)
@@ -665,6 +714,10 @@ static void access_index(gen_fn *f, strbuf *b, const json_t *p,
 	if (f->g->o && f->g->o->checked)
 		snprintf(site, sizeof site, "%s", checked_site(f, idx[0], p,
 			scatter));
+	if (!site[0] && !scatter) {
+		gather_offset(f, b, p, idx, n);
+		return;
+	}
 	if (n == 1 && gen_ncomp(ety(idx[0])) > 1) {
 		const json_t *vty = ety(idx[0]);
 		int flt = ty_scalar_is_float(gen_scalar(vty));
@@ -1623,6 +1676,16 @@ void gen_prelude_common(gen_target t, strbuf *b)
 "/* coordinates C of linear index I over extents D, x fastest */\n"
 "BRG_FN void brg_coords(BRG_L i, const BRG_L *d, BRG_L *c)\n"
 "{\n"
+"	if (i < 2147483647 && d[0] < 2147483647 && d[1] < 2147483647 &&\n"
+"	    d[2] < 2147483647) {\n"
+"		/* 32-bit division where it is exact: much faster on GPUs */\n"
+"		unsigned int j = (unsigned int)i, d0 = (unsigned int)d[0];\n"
+"		unsigned int d1 = (unsigned int)d[1], d2 = (unsigned int)d[2];\n"
+"		c[0] = j % d0; j /= d0;\n"
+"		c[1] = j % d1; j /= d1;\n"
+"		c[2] = j % d2; c[3] = j / d2;\n"
+"		return;\n"
+"	}\n"
 "	c[0] = i % d[0]; i /= d[0];\n"
 "	c[1] = i % d[1]; i /= d[1];\n"
 "	c[2] = i % d[2]; c[3] = i / d[2];\n"
@@ -1674,6 +1737,15 @@ void gen_prelude_common(gen_target t, strbuf *b)
 "		o += c[k] * v->pitch[k];\n"
 "	}\n"
 "	return o;\n"
+"}\n"
+"/* a gather coordinate clamped to [0, n): of a float, its floor */\n"
+"BRG_FN BRG_L brg_cf(float f, BRG_L n)\n"
+"{\n"
+"	return !(f > 0.0f) ? 0 : f >= (float)n ? n - 1 : (BRG_L)f;\n"
+"}\n"
+"BRG_FN BRG_L brg_ci(BRG_L i, BRG_L n)\n"
+"{\n"
+"	return i < 0 ? 0 : i >= n ? n - 1 : i;\n"
 "}\n"
 "/* a float index: its floor, saturated to the range of BRG_L */\n"
 "BRG_FN BRG_L brg_fi(float f)\n"
