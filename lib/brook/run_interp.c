@@ -153,6 +153,10 @@ static rcomp cvt1(rcomp s, int sk, int dk)
 static void cvt(rval *o, rtype to, const rval *v, rtype from)
 {
 	rval t;
+	if (to.k == from.k && to.n == from.n) {
+		*o = *v;
+		return;
+	}
 	for (int i = 0; i < to.n; i++)
 		t.c[i] = cvt1(v->c[from.n == 1 ? 0 : i < from.n ? i : 0], from.k,
 			to.k);
