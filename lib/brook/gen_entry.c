@@ -688,6 +688,7 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 		cl_unpack_values(g, b, fn);
 		sb_puts(b, "\tBRG_L brg_bd[4], brg_od[4], brg_oc[4], "
 			"brg_bc[4], brg_n, brg_lo, brg_hi, brg_j, brg_m, brg_s;\n"
+			"\tBRG_L brg_st, brg_p = 1;\n\tint brg_fast = 1, brg_pk;\n"
 			"\tconst BRG_L brg_g = get_group_id(0), brg_o = brg_g / "
 			"brg_chunks, brg_c = brg_g % brg_chunks;\n"
 			"\tconst BRG_L brg_l = get_local_id(0), brg_L = "
@@ -710,12 +711,28 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 			"\tbrg_lo = brg_c * brg_n / brg_chunks;\n"
 			"\tbrg_hi = (brg_c + 1) * brg_n / brg_chunks;\n"
 			"\tbrg_coords(brg_o, brg_od, brg_oc);\n"
+			/* a block that is one run of a packed input (a whole
+			 * reduction, whole rows, ...): its elements are
+			 * consecutive, read in coalesced order */
+			"\tbrg_st = brg_vin.base;\n\tbrg_pk = 1;\n"
+			"\tfor (brg_k = 0; brg_k < 4; brg_k++) {\n"
+			"\t\tif (brg_vin.dims[brg_k] > 1 && brg_vin.pitch[brg_k] "
+			"!= brg_p)\n\t\t\tbrg_fast = 0;\n"
+			"\t\tbrg_p *= brg_vin.dims[brg_k];\n"
+			"\t\tif (!brg_pk && brg_bd[brg_k] != 1)\n"
+			"\t\t\tbrg_fast = 0;\n"
+			"\t\tif (brg_bd[brg_k] != brg_vin.dims[brg_k])\n"
+			"\t\t\tbrg_pk = 0;\n"
+			"\t\tbrg_st += brg_oc[brg_k] * brg_bd[brg_k] * "
+			"brg_vin.pitch[brg_k];\n\t}\n"
 			"\tfor (brg_j = brg_lo + brg_l; brg_j < brg_hi; brg_j += "
-			"brg_L) {\n\t\tBRG_L brg_e = brg_vin.base;\n"
-			"\t\tbrg_coords(brg_j, brg_bd, brg_bc);\n"
-			"\t\tfor (brg_k = 0; brg_k < 4; brg_k++)\n"
-			"\t\t\tbrg_e += (brg_oc[brg_k] * brg_bd[brg_k] + "
-			"brg_bc[brg_k]) * brg_vin.pitch[brg_k];\n\t\tbrg_x = ");
+			"brg_L) {\n\t\tBRG_L brg_e = brg_st + brg_j;\n"
+			"\t\tif (!brg_fast) {\n\t\t\tbrg_e = brg_vin.base;\n"
+			"\t\t\tbrg_coords(brg_j, brg_bd, brg_bc);\n"
+			"\t\t\tfor (brg_k = 0; brg_k < 4; brg_k++)\n"
+			"\t\t\t\tbrg_e += (brg_oc[brg_k] * brg_bd[brg_k] + "
+			"brg_bc[brg_k]) * brg_vin.pitch[brg_k];\n\t\t}\n"
+			"\t\tbrg_x = ");
 		gen_load(g, t, b, el, "brg_in", "brg_e");
 		sb_puts(b, ";\n");
 		if (op) {
