@@ -58,7 +58,7 @@ build_c() {
 
 @test "bench-c: every case computes the right result and reports it" {
 	build_c
-	for c in copy:4096 saxpy:4099 sum:4099 rowsum:64 matmult_simple:64 \
+	for c in copy:4096 saxpy:4099 sum:4099 rowsum:64 matmult_simple:64 matmult_tiled:64 \
 		matmult_opt:64 bsearch:5000 mandel:64 nbody:100 stencil:67 \
 		chain:100 startup:100; do
 		run "$work/bench-c" "${c%%:*}" "${c#*:}" 2
