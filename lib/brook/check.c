@@ -2206,7 +2206,8 @@ static void stream_var(chk_ctx *c, json_t *v, json_t *t)
 			total = 0;
 			break;
 		}
-		total *= n;
+		if (total <= (1LL << 23))	/* saturates: no overflow */
+			total *= n < 0 ? 0 : n > (1LL << 24) ? (1LL << 24) : n;
 		wide |= n > 8192;
 	}
 	if (c->o->portable && (wide || total > (1LL << 23)))
