@@ -78,3 +78,4 @@ run_example() {
 	diff_golden "$top_srcdir/t/run/weak_types.out" weak_types.actual
 }
 @test "host functions with stream parameters; a struct constant" { run_program host; }
+@test "guide 1.17.7: syncGroup() in a loop with a group-uniform condition" { run_program group_loop; }

@@ -378,12 +378,20 @@ static void set_name(json_t *names, const json_t *decl, const char *fmt,
 /* Top-level locals of a group kernel live across phases: declared before
  * the first phase (per thread on the CPU). */
 static void hoisted_decls(gen_ctx *g, gen_target t, strbuf *b,
-	const json_t *fn, json_t *names, long nthreads, const char *ind)
+	const json_t *blk, json_t *names, long nthreads, const char *ind)
 {
 	size_t i, j;
 	json_t *it, *v;
 
-	json_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it) {
+	json_array_foreach(ast_arr(blk, "items"), i, it) {
+		if (gen_is_sync_loop(it)) {
+			/* the body of a loop with syncGroup() is phases too */
+			const json_t *body = ast_get(it, "body");
+			if (ast_is(body, "block"))
+				hoisted_decls(g, t, b, body, names, nthreads,
+					ind);
+			continue;
+		}
 		if (!ast_is(it, "decl"))
 			continue;
 		json_array_foreach(ast_arr(it, "vars"), j, v) {
@@ -453,7 +461,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 			sb_puts(b, ";\n");
 			set_name(f.names, p, "%s_e", ast_str(p, "name"));
 		}
-		hoisted_decls(g, t, b, fn, f.names, n, "\t");
+		hoisted_decls(g, t, b, ast_get(fn, "body"), f.names, n, "\t");
 		f.depth = 1;
 		gen_group_split(&f, b, ast_get(fn, "body"), "if (brg_act) {\n",
 			"}\n", "barrier(CLK_LOCAL_MEM_FENCE | "
@@ -486,7 +494,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		sb_printf(b, " %s_e[%ld];\n", ast_str(p, "name"), n);
 		set_name(f.names, p, "%s_e[brg_t]", ast_str(p, "name"));
 	}
-	hoisted_decls(g, t, b, fn, f.names, n, "\t\t");
+	hoisted_decls(g, t, b, ast_get(fn, "body"), f.names, n, "\t\t");
 	sb_printf(b,
 		"\t\tfor (brg_t = 0; brg_t < %ld; brg_t++) {\n"
 		"\t\t\tconst BRG_L brg_x = brg_g %% brg_gd[0] * brg_gs[0] + "

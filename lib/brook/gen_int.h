@@ -97,6 +97,7 @@ void gen_body_params(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn);
 void gen_prelude_common(gen_target t, strbuf *b);
 /* Host layout loads for OpenCL structs. */
 int gen_is_group(const json_t *fn);
+int gen_is_sync_loop(const json_t *s);
 void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
 	const char *thread_loop_open, const char *thread_loop_close,
 	const char *barrier);

@@ -1615,6 +1615,121 @@ static int is_sync_stmt(const json_t *s)
 		"syncGroup") == 0);
 }
 
+/* A for or while loop with syncGroup() in its body: its condition must be
+ * the same for the whole group (guide 1.17.7); its body splits into
+ * phases like the kernel's. */
+int gen_is_sync_loop(const json_t *s)
+{
+	return (ast_is(s, "for") || ast_is(s, "while")) &&
+		gen_uses(ast_get(s, "body"), "syncGroup");
+}
+
+static void sync_loop(gen_fn *f, strbuf *b, const json_t *s,
+	const char *open, const char *close, const char *barrier)
+{
+	const json_t *body = ast_get(s, "body");
+	const json_t *init = ast_is(s, "for") ? ast_get(s, "init") : NULL;
+	const json_t *cond = ast_get(s, "cond");
+	const json_t *step = ast_is(s, "for") ? ast_get(s, "step") : NULL;
+	json_t *blk = ast_is(body, "block") ? json_incref((json_t *)body) :
+		json_pack("{s:s,s:[O]}", "k", "block", "items", body);
+	int lvl = f->depth;
+
+	if (json_is_null(init))
+		init = NULL;
+	if (json_is_null(cond))
+		cond = NULL;
+	if (json_is_null(step))
+		step = NULL;
+	if (ast_is(init, "decl")) {
+		gen_error(f->g, s, "E-gen-sync-loop",
+			"a loop with syncGroup() declares its variable before "
+			"the loop");
+		json_decref(blk);
+		return;
+	}
+	if (f->t == GEN_CL) {
+		/* every thread runs the loop and its barriers; only active
+		 * threads run the phases */
+		gen_indent(b, f->depth);
+		if (ast_is(s, "for")) {
+			sb_puts(b, "for (");
+			if (init)
+				gen_kexpr(f, b, init);
+			sb_puts(b, "; ");
+			if (cond)
+				cond_expr(f, b, cond);
+			sb_puts(b, "; ");
+			if (step)
+				gen_kexpr(f, b, step);
+			sb_puts(b, ") {\n");
+		} else {
+			sb_puts(b, "while (");
+			cond_expr(f, b, cond);
+			sb_puts(b, ") {\n");
+		}
+		f->depth++;
+		gen_group_split(f, b, blk, open, close, barrier);
+		f->depth--;
+		gen_indent(b, f->depth);
+		sb_puts(b, "}\n");
+		json_decref(blk);
+		return;
+	}
+	/* CPU: the group's threads take each step together; the first
+	 * active thread's condition decides for all */
+	if (init) {
+		gen_indent(b, f->depth);
+		sb_puts(b, open);
+		f->depth++;
+		gen_indent(b, f->depth);
+		gen_kexpr(f, b, init);
+		sb_puts(b, ";\n");
+		f->depth--;
+		gen_indent(b, f->depth);
+		sb_puts(b, close);
+	}
+	gen_indent(b, f->depth);
+	sb_printf(b, "for (;;) {\n");
+	f->depth++;
+	gen_indent(b, f->depth);
+	sb_printf(b, "int brg_go%d = %d;\n", lvl, cond ? 0 : 1);
+	if (cond) {
+		gen_indent(b, f->depth);
+		sb_puts(b, open);
+		f->depth++;
+		gen_indent(b, f->depth);
+		sb_printf(b, "brg_go%d = (", lvl);
+		cond_expr(f, b, cond);
+		sb_puts(b, ") != 0;\n");
+		gen_indent(b, f->depth);
+		sb_puts(b, "break;\n");
+		f->depth--;
+		gen_indent(b, f->depth);
+		sb_puts(b, close);
+	}
+	gen_indent(b, f->depth);
+	sb_printf(b, "if (!brg_go%d)\n", lvl);
+	gen_indent(b, f->depth + 1);
+	sb_puts(b, "break;\n");
+	gen_group_split(f, b, blk, open, close, barrier);
+	if (step) {
+		gen_indent(b, f->depth);
+		sb_puts(b, open);
+		f->depth++;
+		gen_indent(b, f->depth);
+		gen_kexpr(f, b, step);
+		sb_puts(b, ";\n");
+		f->depth--;
+		gen_indent(b, f->depth);
+		sb_puts(b, close);
+	}
+	f->depth--;
+	gen_indent(b, f->depth);
+	sb_puts(b, "}\n");
+	json_decref(blk);
+}
+
 /* Prints the body of a GroupSize kernel as phases: each phase runs for
  * every active thread (OPEN ... CLOSE around it), BARRIER between them. A
  * syncGroup() nested in a statement is refused: both backends run the
@@ -1639,10 +1754,21 @@ void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
 			sb_puts(b, barrier);
 			continue;
 		}
+		if (gen_is_sync_loop(it)) {
+			if (inphase) {
+				f->depth--;
+				gen_indent(b, f->depth);
+				sb_puts(b, close);
+				inphase = 0;
+			}
+			sync_loop(f, b, it, open, close, barrier);
+			continue;
+		}
 		if (!ast_is(it, "decl") && gen_uses(it, "syncGroup")) {
 			gen_error(f->g, it, "E-gen-sync-nested",
 				"syncGroup() must be a statement of the "
-				"kernel's outermost block");
+				"kernel's outermost block or of a for or while "
+				"loop there");
 			continue;
 		}
 		if (!inphase) {
