@@ -2088,19 +2088,18 @@ static int macro_name(pp_ctx *c, const char *dir, const pp_tok *hash, pp_tok *t)
 {
 	lex_next(c, c->lex, t);
 	if (t->kind == TK_NL || t->kind == TK_EOF) {
-		pp_error(c, hash, strcmp(dir, "ifndef") == 0 ? "pp-ifdef-missing" :
-			strcmp(dir, "define") == 0 ? "pp-define-missing" :
-			strcmp(dir, "undef") == 0 ? "pp-undef-missing" :
-			"pp-ifdef-missing", "Expecting token after '#%s'", dir);
+		/* spec 7: "Expecting token after '#define'" */
+		pp_error(c, hash, dir[0] == 'd' ? "pp-define-missing" :
+			dir[0] == 'u' ? "pp-undef-missing" : "pp-ifdef-missing",
+			"Expecting token after '#%s'", dir);
 		return 0;
 	}
 	if (t->kind != TK_IDENT)
 		pp_error(c, t, "pp-macro-name", "Unsupported preprocessor "
 			"directive syntax: macro names must be identifiers, not "
 			"\"%.*s\"", t->len, t->s);
-	else if (t->sym == c->s_defined && strcmp(dir, "if") != 0 &&
-	    (dir[0] == 'd' || dir[0] == 'u'))
-		pp_error(c, t, "pp-macro-name",
+	else if (t->sym == c->s_defined && dir[0] != 'i')
+		pp_error(c, t, "pp-macro-name",	/* C99 6.10.8p4 */
 			"\"defined\" cannot be used as a macro name");
 	else
 		return 1;
