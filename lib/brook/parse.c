@@ -632,35 +632,46 @@ json_t *brast_load(const char *text, size_t len, const char *name,
 
 /* The compact writer. json_dumps checks every container for cycles
  * through a hash table keyed by printed pointers, which costs more than
- * parsing; the AST has no cycles, so this writes the same text directly. */
+ * parsing; the AST has no cycles, so this writes the same text directly.
+ * Each piece reserves room first and then stores bytes without checks;
+ * the text is NUL-terminated at the end (brast_dump). */
+#define PUT(b, c) ((b)->s[(b)->len++] = (char)(c))
+
+static void room(strbuf *b, size_t n)
+{
+	if (b->cap - b->len <= n)
+		sb_reserve(b, n);
+}
+
 static void put_string(strbuf *b, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t run = 0;
-	sb_putc(b, '"');
+	room(b, 6 * n + 2);
+	PUT(b, '"');
 	for (size_t i = 0; i < n; i++) {
 		unsigned char ch = (unsigned char)s[i];
-		if (ch >= 0x20 && ch != '"' && ch != '\\')
+		if (ch >= 0x20 && ch != '"' && ch != '\\') {
+			PUT(b, ch);
 			continue;
-		sb_putn(b, s + run, i - run);
-		run = i + 1;
-		sb_putc(b, '\\');
+		}
+		PUT(b, '\\');
 		switch (ch) {
-		case '"': sb_putc(b, '"'); break;
-		case '\\': sb_putc(b, '\\'); break;
-		case '\n': sb_putc(b, 'n'); break;
-		case '\t': sb_putc(b, 't'); break;
-		case '\r': sb_putc(b, 'r'); break;
-		case '\b': sb_putc(b, 'b'); break;
-		case '\f': sb_putc(b, 'f'); break;
+		case '"': PUT(b, '"'); break;
+		case '\\': PUT(b, '\\'); break;
+		case '\n': PUT(b, 'n'); break;
+		case '\t': PUT(b, 't'); break;
+		case '\r': PUT(b, 'r'); break;
+		case '\b': PUT(b, 'b'); break;
+		case '\f': PUT(b, 'f'); break;
 		default:
-			sb_puts(b, "u00");
-			sb_putc(b, hex[ch >> 4]);
-			sb_putc(b, hex[ch & 15]);
+			PUT(b, 'u');
+			PUT(b, '0');
+			PUT(b, '0');
+			PUT(b, hex[ch >> 4]);
+			PUT(b, hex[ch & 15]);
 		}
 	}
-	sb_putn(b, s + run, n - run);
-	sb_putc(b, '"');
+	PUT(b, '"');
 }
 
 static void put_int(strbuf *b, json_int_t v)
@@ -673,35 +684,54 @@ static void put_int(strbuf *b, json_int_t v)
 	while (u /= 10);
 	if (v < 0)
 		*--p = '-';
-	sb_putn(b, p, (size_t)(buf + sizeof buf - p));
+	size_t n = (size_t)(buf + sizeof buf - p);
+	room(b, n);
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+}
+
+static void put_word(strbuf *b, const char *w, size_t n)
+{
+	room(b, n);
+	memcpy(b->s + b->len, w, n);
+	b->len += n;
 }
 
 static void put_json(strbuf *b, const json_t *v)
 {
 	switch (json_typeof(v)) {
 	case JSON_OBJECT: {
-		const char *sep = "{";
+		char sep = '{';
 		for (void *it = json_object_iter((json_t *)v); it;
 			it = json_object_iter_next((json_t *)v, it)) {
-			sb_puts(b, sep);
-			sep = ",";
+			room(b, 1);
+			PUT(b, sep);
+			sep = ',';
 			const char *k = json_object_iter_key(it);
 			put_string(b, k, strlen(k));
-			sb_putc(b, ':');
+			room(b, 1);
+			PUT(b, ':');
 			put_json(b, json_object_iter_value(it));
 		}
-		sb_puts(b, *sep == '{' ? "{}" : "}");
+		room(b, 2);
+		if (sep == '{')
+			PUT(b, '{');
+		PUT(b, '}');
 		break;
 	}
 	case JSON_ARRAY: {
 		size_t n = json_array_size(v);
-		sb_putc(b, '[');
+		room(b, 1);
+		PUT(b, '[');
 		for (size_t i = 0; i < n; i++) {
-			if (i)
-				sb_putc(b, ',');
+			if (i) {
+				room(b, 1);
+				PUT(b, ',');
+			}
 			put_json(b, json_array_get(v, i));
 		}
-		sb_putc(b, ']');
+		room(b, 1);
+		PUT(b, ']');
 		break;
 	}
 	case JSON_STRING:
@@ -714,20 +744,21 @@ static void put_json(strbuf *b, const json_t *v)
 		/* as jansson writes reals: 17 digits, and a '.' or exponent */
 		char buf[40];
 		snprintf(buf, sizeof buf, "%.17g", json_real_value(v));
-		sb_puts(b, buf);
+		put_word(b, buf, strlen(buf));
 		if (!strpbrk(buf, ".eEn"))
-			sb_puts(b, ".0");
+			put_word(b, ".0", 2);
 		break;
 	}
-	case JSON_TRUE: sb_puts(b, "true"); break;
-	case JSON_FALSE: sb_puts(b, "false"); break;
-	case JSON_NULL: sb_puts(b, "null"); break;
+	case JSON_TRUE: put_word(b, "true", 4); break;
+	case JSON_FALSE: put_word(b, "false", 5); break;
+	case JSON_NULL: put_word(b, "null", 4); break;
 	}
 }
 
 char *brast_dump(const json_t *doc)
 {
 	strbuf b = {0};
+	sb_reserve(&b, 1 << 16);
 	put_json(&b, doc);
 	sb_putc(&b, '\n');
 	return sb_take(&b);
