@@ -9,6 +9,8 @@ SUM="$top_srcdir/examples/sum.br"
 
 setup() {
 	cd "$BATS_TEST_TMPDIR"
+	# under --enable-sanitizers: leaks of the OpenCL driver are not ours
+	export LSAN_OPTIONS="suppressions=$top_srcdir/t/brrun/lsan.supp:print_suppressions=0"
 }
 
 # both ARGS...: brrun ARGS on the CPU backend and on OpenCL; fails unless
@@ -646,6 +648,11 @@ F123='\000\000\200\077\000\000\000\100\000\000\100\100'
 @test "error: vector data without its components on the last axis" {
 	fails_with 1 "a is float4: the data's last axis must have 4 components, its shape is (3,)" \
 		"$K" vec a=[1,2,3] b=ones
+}
+
+@test "error: an input with no elements" {
+	fails_with 1 "'a' has no elements (shape (0,))" "$SUM" sum a=[] b=1
+	fails_with 1 "'a' has no elements (shape (2, 0))" "$SUM" sum a=[[],[]] b=1
 }
 
 @test "error: a value given more than one element" {

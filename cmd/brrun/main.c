@@ -581,6 +581,14 @@ static int check_decl_shape(brrun *r, binding *b)
 {
 	const run_param *p = b->p;
 	char sb[96];
+	for (unsigned i = 0; i < b->erank; i++)
+		if (b->eshape[i] == 0) {
+			diag_report(&r->d, DIAG_ERROR, NULL, 0, 0, SHAPE_ID,
+				"'%s' has no elements (shape %s)", p->name,
+				run_shape_str(b->data.shape, b->data.ndim, sb,
+				sizeof sb));
+			return -1;
+		}
 	if (p->desc.kind == BRT_ARG_VALUE) {
 		size_t n = 1;
 		for (unsigned i = 0; i < b->erank; i++)
