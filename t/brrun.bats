@@ -202,10 +202,9 @@ F123='\000\000\200\077\000\000\000\100\000\000\100\100'
 	expect "14 22"
 }
 
-@test "a reduction variable given a start value (CPU backend)" {
-	run brrun --backend cpu "$K" vsum a=[1,2,3] s=10
-	[ "$status" -eq 0 ]
-	[ "$output" = "16" ]
+@test "a reduction variable given a start value, both backends" {
+	both "$K" vsum a=[1,2,3] s=10
+	expect "16"
 }
 
 @test "subkernels with return values and out arguments" {

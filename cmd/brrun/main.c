@@ -845,6 +845,17 @@ static int make_kernel(brrun *r)
 		r->program.source = r->cl.s;
 		r->program.length = r->cl.len;
 		k->program = &r->program;
+		/* a reduce variable onto a host scalar folds the device's
+		 * result into the value given (DESIGN.md reading 8): the
+		 * interpreter supplies the combining rule */
+		if (k->kclass == BRT_KERNEL_REDUCE &&
+		    k->reduce_init == BRT_REDUCE_VALUE) {
+			r->prog = run_interp_compile(r->doc, &r->sig, &r->d);
+			if (!r->prog)
+				return -1;
+			k->combine_data = run_interp_combine;
+			k->kernel_data = r->prog;
+		}
 	} else {
 		r->prog = run_interp_compile(r->doc, &r->sig, &r->d);
 		if (!r->prog)
