@@ -24,10 +24,11 @@ int main(void)
 	unsigned big[3] = { 65536, 65536, 65536 };
 	unsigned wide[2] = { UINT_MAX, 2 };
 	unsigned zero[2] = { 0, 5 };
+	unsigned five[5] = { 2, 2, 2, 2, 2 };
 	try(4, huge);
 	try(3, big);
 	try(2, wide);
 	try(2, zero);
-	try(5, big);
+	try(5, five);	/* rank past BRT_MAX_RANK */
 	return 0;
 }
