@@ -522,6 +522,11 @@ pp_warning_test() {
 	pp_error_test '#define f(x) x\nf(1,\n#include "i.h"\n)\n' '#include in the arguments of a macro call [pp-include-in-args]'
 }
 
+@test "pp-args-redefine: a macro redefined or undefined in its own arguments" {
+	pp_error_test '#define f(x) [x]\nf(1\n#undef f\n#define f(x) {x}\n2)\nf(3)\n' 'x.br:2:1: error: macro "f" redefined or undefined in its own arguments [pp-args-redefine]'
+	[[ "$output" == *"{3}"* ]]
+}
+
 @test "directives inside macro arguments are done in place (as GCC)" {
 	in_tmp
 	printf '#define f(x) [x]\nf(1\n#ifdef NOPE\n2\n#else\n3\n#endif\n)\n' > x.br

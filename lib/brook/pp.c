@@ -97,6 +97,7 @@ typedef struct pp_macro {
 	unsigned char funclike, variadic, builtin;
 	unsigned char pastes;	/* has ## */
 	pp_hs *self;		/* the hide set {name}, made once */
+	struct pp_macro *retired;	/* next replaced definition */
 	int file, line, col;	/* where it was defined */
 } pp_macro;
 
@@ -205,6 +206,8 @@ typedef struct pp_ctx {
 	int if_bad;		/* an error was reported in this #if */
 	char date[16], time[16];
 	pp_sym *s_defined, *s_va_args, *s_pragma_op, *s_once;
+	pp_macro *retired;	/* replaced definitions, freed at the end: a
+				 * call may be reading one */
 } pp_ctx;
 
 /* ------------------------------------------------------------------ */
@@ -2044,6 +2047,17 @@ static void macro_free(pp_macro *m)
 	free(m);
 }
 
+/* A definition replaced by #define or #undef stays allocated to the end
+ * of the run: a macro call whose arguments hold the directive still uses
+ * it (and its address is not reused by a new definition). */
+static void macro_retire(pp_ctx *c, pp_macro *m)
+{
+	if (!m)
+		return;
+	m->retired = c->retired;
+	c->retired = m;
+}
+
 /* C99 6.10.3p2: the same kind, parameters and replacement list, with
  * white space between the same tokens. */
 static int macro_same(const pp_macro *a, const pp_macro *b)
@@ -2078,7 +2092,7 @@ static void macro_install(pp_ctx *c, pp_macro *m)
 			"pp-macro-redefined", "See previous definition of \"%s\" "
 			"and latest one considered as macro", m->name->name);
 	}
-	macro_free(old);
+	macro_retire(c, old);
 	m->name->macro = m;
 }
 
@@ -2242,7 +2256,7 @@ static void do_undef(pp_ctx *c, const pp_tok *hash)
 	pp_tok t;
 	if (!macro_name(c, "undef", hash, &t))
 		return;
-	macro_free(t.sym->macro);
+	macro_retire(c, t.sym->macro);
 	t.sym->macro = NULL;
 	check_eol(c, "undef", &t);
 }
@@ -2890,6 +2904,11 @@ static void ctx_free(pp_ctx *c)
 	for (size_t i = 0; i < c->ntab; i++)
 		for (pp_sym *y = c->tab[i]; y; y = y->next)
 			macro_free(y->macro);
+	while (c->retired) {
+		pp_macro *m = c->retired;
+		c->retired = m->retired;
+		macro_free(m);
+	}
 	free(c->tab);
 	while (c->arena) {
 		pp_chunk *k = c->arena;
