@@ -8,14 +8,17 @@ setup() {
 	cd "$BATS_TEST_TMPDIR"
 }
 
-# run_program NAME: build t/run/NAME.br, run it on both backends, compare
-# with the golden output.
-run_program() {
-	brook_build "$top_srcdir/t/run/$1.br" "$1"
-	run_both "./$1"
-	printf '%s\n' "$output" > "$1.actual"
-	diff_golden "$top_srcdir/t/run/$1.out" "$1.actual"
+# run_source SRC.br NAME: build SRC.br, run it on both backends, compare
+# with the golden output t/run/NAME.out.
+run_source() {
+	brook_build "$1" "$2"
+	run_both "./$2"
+	printf '%s\n' "$output" > "$2.actual"
+	diff_golden "$top_srcdir/t/run/$2.out" "$2.actual"
 }
+
+# run_program NAME: t/run/NAME.br
+run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 
 @test "guide 1.2.1: sum of two 10x10 streams" { run_program sum; }
 @test "spec 3.3.2: implicit downscale 10 -> 5" { run_program copy_down; }
@@ -39,13 +42,8 @@ run_program() {
 @test "spec 4.1.2-4.1.3: double min/max, partial reductions of <100,200>" { run_program spec_reduce; }
 @test "BrookGPU: kernel k with a float3 and a gather; stream shape resize" { run_program brookgpu; }
 
-# run_example NAME: the same for examples/NAME.br, golden t/run/NAME.out
-run_example() {
-	brook_build "$top_srcdir/examples/$1.br" "$1"
-	run_both "./$1"
-	printf '%s\n' "$output" > "$1.actual"
-	diff_golden "$top_srcdir/t/run/$1.out" "$1.actual"
-}
+# run_example NAME: examples/NAME.br, golden t/run/NAME.out
+run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 
 @test "example: guide 1.3.1 and 1.9, simple_matmult in three forms" { run_example simple_matmult; }
 @test "example: guide 1.3.2, optimized_matmult" { run_example optimized_matmult; }
