@@ -34,7 +34,7 @@ fuzz_cc() {
 front="$src/lib/brook/parse.c $src/lib/brook/parse_build.c
 	$src/lib/brook/ast.c $src/lib/brook/astprint.c
 	$build/lib/brook/grammar.c $build/lib/brook/lex.c
-	$src/lib/brook/check.c $src/lib/brook/type.c
+	$(ls "$src"/lib/brook/check*.c) $src/lib/brook/type.c
 	$(ls "$src"/lib/brook/gen*.c)"
 fuzz_cc pp_fuzz "$src/fuzz/pp_fuzz.c" "$src/lib/brook/pp.c"
 # shellcheck disable=SC2086 # $front is a list of paths without spaces

@@ -1,0 +1,527 @@
+/* check_call.c - calls (spec 4.3, 6.3.9): kernels from host code and
+ * from kernels, the built-in functions of spec 5, instance() and the
+ * group intrinsics (spec 6.3.6), stream operators and methods. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "brook/ast.h"
+#include "brook/check_int.h"
+#include "brook/type.h"
+#include "brook/util.h"
+
+/* ---- calls (spec 4.3, 6.3.9) -------------------------------------------- */
+
+static void callee(json_t *e, const char *kind)
+{
+	json_object_set_new(e, "callee", json_string(kind));
+}
+
+static json_t *args_of(chk_ctx *c, json_t *e)
+{
+	json_t *args = ast_arr(e, "args");
+	size_t i;
+	json_t *a;
+	if (!args) {
+		chk_bad(c, e, "\"call\" node without \"args\"");
+		return NULL;
+	}
+	json_array_foreach(args, i, a)
+		chk_expr(c, a);
+	return args;
+}
+
+static int arg_count(chk_ctx *c, json_t *e, json_t *args, size_t want)
+{
+	if (!args || json_array_size(args) == want)
+		return 1;
+	chk_err(c, e, "E-arg-count", "incorrect number of parameters expect %zu "
+		"actual %zu", want, json_array_size(args));
+	return 0;
+}
+
+/* Product of the constant sizes of a gather array; 0 when one is missing. */
+long long chk_array_count(json_t *t)
+{
+	long long n = 1, v;
+	for (; ty_is_array(t); t = ast_get(t, "of")) {
+		if (!chk_int_literal(ast_get(t, "size"), &v))
+			return 0;
+		n *= v;
+	}
+	return n;
+}
+
+static long long stream_count(json_t *t)
+{
+	long long n = 1, v;
+	size_t i;
+	json_t *d;
+	json_array_foreach(ast_get(t, "dims"), i, d)
+		if (!chk_int_literal(d, &v))
+			return 0;
+		else
+			n *= v;
+	return n;
+}
+
+static int is_iter_stream(chk_ctx *c, json_t *a)
+{
+	chk_sym *s = chk_root_sym(c, a);
+	return s && s->kind == SYM_VAR && chk_has_qual(ast_get(s->node, "quals"),
+		"iter");
+}
+
+/* The "role" a parameter was given by chk_classify(). */
+chk_role chk_role_of(const json_t *p)
+{
+	const char *r = ast_str(p, "role");
+	for (int i = 1; i <= ROLE_REDUCE; i++)
+		if (strcmp(r, chk_role_names[i]) == 0)
+			return (chk_role)i;
+	return ROLE_NONE;
+}
+
+/* An argument of a kernel call from host code. */
+static void host_arg(chk_ctx *c, json_t *a, json_t *p, int n)
+{
+	chk_role role = chk_role_of(p);
+	json_t *at = ast_get(a, "ty");
+	json_t *pt = chk_resolve(c, ast_get(p, "type"));
+	if (ty_is_unknown(at))
+		goto out;
+	if (role == ROLE_VALUE) {
+		if (ty_is_stream(at) || ty_is_array(at))
+			chk_err(c, a, "E-arg-not-value", "Illegal to use array type at "
+				"argument %d: Expected value", n);
+		else if (ty_is_struct(at) && !ty_equal(at, pt))
+			chk_arg_type_err(c, a, n, at, pt);
+		goto out;
+	}
+	if (role == ROLE_REDUCE && !ty_is_stream(at)) {
+		if (!chk_is_lvalue(a))
+			chk_err(c, a, "E-arg-lvalue", "Argument %d must be lvalue type", n);
+		json_t *pe = ty_is_stream(pt) ? ast_get(pt, "of") : pt;
+		if (!ty_equal(at, pe))
+			chk_arg_type_err(c, a, n, at, pe);
+		goto out;
+	}
+	if (!ty_is_stream(at)) {
+		chk_err(c, a, "E-arg-not-stream", "Illegal to use array type at "
+			"argument %d: Expected stream type/variable", n);
+		goto out;
+	}
+	json_t *ae = chk_resolve(c, ast_get(at, "of"));
+	json_t *pe = role == ROLE_GATHER || role == ROLE_SCATTER ?
+		json_incref((json_t *)ty_base(pt)) : ty_is_stream(pt) ?
+		chk_resolve(c, ast_get(pt, "of")) : json_incref(pt);
+	json_t *pe_r = chk_resolve(c, pe);
+	if (!ty_equal(ae, pe_r)) {
+		chk_arg_type_err(c, a, n, at, pt);
+	} else {
+		int pr = ty_rank(pt), ar = ty_rank(at);
+		if (pr > 1 && ar != pr)
+			chk_err(c, a, "E-arg-dims", "Mismatched dimensions of formal and "
+				"actual arguments for argument %d", n);
+		else if (role == ROLE_GATHER && chk_array_count(pt) &&
+			stream_count(at) && chk_array_count(pt) != stream_count(at))
+			chk_err(c, a, "E-arg-gather-count", "Mismatched element count "
+				"of gather array for argument %d", n);
+	}
+	if ((role == ROLE_OUT || role == ROLE_SCATTER) && is_iter_stream(c, a))
+		chk_err(c, a, "E-arg-iter-out", "an iterator stream cannot be passed "
+			"as an output (argument %d)", n);
+	json_decref(ae);
+	json_decref(pe);
+	json_decref(pe_r);
+out:
+	json_decref(pt);
+}
+
+/* An argument of a subkernel call in kernel code (spec 4.3). */
+static void sub_arg(chk_ctx *c, json_t *a, json_t *p, int n)
+{
+	const char *r = ast_str(p, "role");
+	json_t *at = ast_get(a, "ty");
+	json_t *pt = chk_resolve(c, ast_get(p, "type"));
+	if (strcmp(r, "gather") == 0 || strcmp(r, "scatter") == 0) {
+		chk_sym *s = chk_root_sym(c, a);
+		if (s && (s->local_array || s->shared))
+			chk_err(c, a, "E-arg-local-array", "Local array not allowed to "
+				"pass as kernel parameter for argument %d", n);
+		else if (!ty_is_array(at) && !ty_is_unknown(at))
+			chk_err(c, a, "E-arg-not-gather",
+				"Must be gather array type for argument %d", n);
+		else if (ty_is_array(at) && !ty_equal(ty_base(at), ty_base(pt)))
+			chk_arg_type_err(c, a, n, at, pt);
+		else if (ty_is_array(at) && ty_rank(at) != ty_rank(pt))
+			chk_err(c, a, "E-arg-dims", "Mismatched dimensions of formal and "
+				"actual arguments for argument %d", n);
+		json_decref(pt);
+		return;
+	}
+	if (ty_is_array(at)) {
+		chk_err(c, a, "E-arg-not-value",
+			"Illegal to use array type at argument %d: Expected value", n);
+		json_decref(pt);
+		return;
+	}
+	json_t *want = ty_is_stream(pt) ? chk_resolve(c, ast_get(pt, "of")) :
+		json_incref(pt);
+	if (strcmp(r, "out") == 0 || strcmp(r, "reduce") == 0) {
+		if (!chk_is_lvalue(a))
+			chk_err(c, a, "E-arg-lvalue", "Argument %d must be lvalue type", n);
+		else
+			chk_write_check(c, a, NULL, "=");
+	}
+	chk_convert(c, a, a, at, want, CONV_ARG, n);
+	json_decref(want);
+	json_decref(pt);
+}
+
+/* brookgpu, spec 4.1.3: a reduction onto a stream of the same rank needs
+ * each input dimension to be a multiple of the output's. */
+static void reduce_shape(chk_ctx *c, json_t *e, json_t *in, json_t *out)
+{
+	json_t *din = ast_get(in, "dims"), *dout = ast_get(out, "dims");
+	if (!ty_is_stream(in) || !ty_is_stream(out) || !stream_count(in) ||
+		!stream_count(out))
+		return;
+	size_t nin = json_array_size(din), nout = json_array_size(dout);
+	long long a, b;
+	if (nout > nin) {
+		chk_err(c, e, "E-reduce-shape", "a reduction cannot produce a stream "
+			"of higher rank (%zu) than its input (%zu)", nout, nin);
+		return;
+	}
+	if (nout != nin)
+		return;
+	for (size_t i = 0; i < nin; i++) {
+		chk_int_literal(json_array_get(din, i), &a);
+		chk_int_literal(json_array_get(dout, i), &b);
+		if (b > a || (b > 0 && a % b != 0)) {
+			chk_err(c, e, "E-reduce-shape", "Input dimensions should be "
+				"integral multiple of output dimensions: %lld and %lld "
+				"in dimension %zu", a, b, i + 1);
+			return;
+		}
+	}
+}
+
+/* spec 4.2: a stream is bound read-only or write-only, never both (the
+ * runtime allows it with BRT_PERMIT_READ_WRITE_ALIASING: a warning). */
+static void read_write(chk_ctx *c, json_t *args, json_t *params,
+	const char *name)
+{
+	size_t i, j;
+	json_t *a, *b;
+	json_array_foreach(args, i, a) {
+		chk_role ri = chk_role_of(json_array_get(params, i));
+		chk_sym *si = chk_root_sym(c, a);
+		if (!si || !ty_is_stream(ast_get(a, "ty")) ||
+			(ri != ROLE_OUT && ri != ROLE_SCATTER && ri != ROLE_REDUCE))
+			continue;
+		json_array_foreach(args, j, b) {
+			chk_role rj = chk_role_of(json_array_get(params, j));
+			if (j != i && chk_root_sym(c, b) == si &&
+				(rj == ROLE_IN || rj == ROLE_GATHER)) {
+				chk_warn(c, 1, a, "W-read-write", "stream \"%s\" is bound "
+					"both as input and as output of \"%s\": "
+					"read-write binding is not permitted", si->name, name);
+				break;
+			}
+		}
+	}
+}
+
+static json_t *user_call(chk_ctx *c, json_t *e, json_t *f, chk_sym *s)
+{
+	const char *name = ast_str(f, "name");
+	chk_fn *cf = chk_fn_find(c, name);
+	json_t *fnode = cf && cf->def ? cf->def : s->node;
+	json_t *args = args_of(c, e);
+	chk_id_expr(c, f);
+	json_t *ft = ast_get(s->type, "ret") ? s->type : NULL;
+	json_t *ret = ft ? chk_resolve(c, ast_get(ft, "ret")) :
+		json_incref(chk_T(c, "unknown"));
+	chk_set_ty(e, ret);
+	if (!cf || !cf->kernel) {
+		callee(e, "host");
+		if (c->kern)
+			chk_err(c, e, "E-kernel-calls-host",
+				"kernel can't call a non-kernel: \"%s\"", name);
+		return ret;
+	}
+	json_t *params = ast_arr(ast_get(fnode, "type"), "params");
+	if (c->kern) {
+		callee(e, "sub");
+		cf->sub = 1;
+		if (!cf->defined)
+			chk_err(c, e, "E-callee-no-definition", "definition must be "
+				"available before invoking \"%s\"", name);
+		if (cf->cls == CLASS_SCATTER) {
+			chk_err(c, e, "E-call-scatter",
+				"Illegal to call scatter kernel from any kernel");
+			return ret;
+		}
+		if (c->fn)
+			chk_edge_add(c, c->fn, cf, e);
+	} else {
+		callee(e, cf->cls == CLASS_REDUCE ? "reduce" : "kernel");
+		/* spec 6.3.9: a function definition must exist */
+		if (!cf->def)
+			chk_err(c, e, "E-kernel-no-definition", "A function definition "
+				"must exist for kernel \"%s\" in this file", name);
+		if (!ty_is_void(ret) && !ty_is_unknown(ret))
+			chk_err(c, e, "E-kernel-return-host", "a top-level kernel must "
+				"have a return type of void to be called from host "
+				"code: \"%s\"", name);
+	}
+	if (!args || !arg_count(c, e, args, json_array_size(params)))
+		return ret;
+	size_t i;
+	json_t *a, *in = NULL, *red = NULL;
+	json_array_foreach(args, i, a) {
+		json_t *p = json_array_get(params, i);
+		if (c->kern) {
+			sub_arg(c, a, p, (int)i + 1);
+			continue;
+		}
+		host_arg(c, a, p, (int)i + 1);
+		if (strcmp(ast_str(p, "role"), "in") == 0 && !in)
+			in = ast_get(a, "ty");
+		if (strcmp(ast_str(p, "role"), "reduce") == 0)
+			red = ast_get(a, "ty");
+	}
+	if (!c->kern && cf->cls == CLASS_REDUCE)
+		reduce_shape(c, e, in, red);
+	if (!c->kern)
+		read_write(c, args, params, name);
+	return ret;
+}
+
+/* spec 6.3.6: instance() and instanceInGroup() are int4, syncGroup() void;
+ * none in reductions; the last two only in kernels with a GroupSize. */
+static json_t *intrinsic_call(chk_ctx *c, json_t *e, json_t *f,
+	const char *name)
+{
+	static const struct {
+		const char *name, *id_host, *id_reduce, *type;
+	} tab[] = {
+		{"instance", "E-instance-host", "E-reduce-instance", "int4"},
+		{"instanceInGroup", "E-iig-host", "E-reduce-iig", "int4"},
+		{"syncGroup", "E-sync-host", "E-reduce-sync", "void"},
+	};
+	size_t k = 0;
+	while (strcmp(tab[k].name, name) != 0)
+		k++;
+	json_t *args = args_of(c, e);
+	chk_unknown(c, f);
+	callee(e, "builtin");
+	json_object_set_new(e, "builtin", json_string(name));
+	arg_count(c, e, args, 0);
+	if (!c->kern)
+		chk_err(c, e, tab[k].id_host, "%s() operator has no meaning inside "
+			"non-kernel functions", name);
+	else if (c->fn && c->fn->cls == CLASS_REDUCE)
+		chk_err(c, e, tab[k].id_reduce, "Illegal to use %s() function in "
+			"reduction kernel", name);
+	else if (k > 0 && c->fn && !c->fn->groupsize && !c->fn->group_use) {
+		c->fn->group_use = e;
+		c->fn->group_what = tab[k].name;
+	}
+	return chk_set_ty_b(e, chk_T(c, tab[k].type));
+}
+
+/* spec 5: the built-in functions of kernel code. */
+static json_t *builtin_call(chk_ctx *c, json_t *e, json_t *f,
+	const ty_builtin *b)
+{
+	json_t *args = args_of(c, e);
+	chk_unknown(c, f);
+	callee(e, "builtin");
+	json_object_set_new(e, "builtin", json_string(b->name));
+	if (!args || !arg_count(c, e, args, (size_t)b->nargs))
+		return chk_unknown(c, e);
+	size_t i;
+	json_t *a, *t = NULL;
+	int tlit = 0;
+	/* T: the type of the first argument that is not a literal */
+	json_array_foreach(args, i, a) {
+		json_t *at = ast_get(a, "ty");
+		if (ty_is_unknown(at))
+			return chk_unknown(c, e);
+		if (!ty_is_arith(at)) {
+			chk_err(c, e, "E-builtin-nomatch", "No matched built-in function "
+				"found: %s()", b->name);
+			return chk_unknown(c, e);
+		}
+		if (!t || (tlit && !chk_is_literal(a))) {
+			t = at;
+			tlit = chk_is_literal(a);
+		}
+	}
+	int floats = b->sig == TY_B_FLOAT1 || b->sig == TY_B_FLOAT2 ||
+		b->sig == TY_B_FLOAT3 || b->sig == TY_B_DOT ||
+		b->sig == TY_B_LENGTH || b->sig == TY_B_CROSS;
+	if (floats && ty_scalar_is_integer(ty_scalar(t))) {
+		if (!c->o->a) {
+			chk_err(c, e, "E-builtin-nomatch", "No matched built-in function "
+				"found: %s() of %s", b->name, ty_scalar(t));
+			return chk_unknown(c, e);
+		}
+		chk_warn(c, 1, e, "W-builtin-float",
+			"all Parameters of \"%s\" are converted to float", b->name);
+		t = chk_vec(c, "float", ty_ncomp(t));
+	}
+	json_array_foreach(args, i, a) {
+		json_t *at = ast_get(a, "ty");
+		/* clamp(v, lo, hi) and lerp(x, y, a) take scalar bounds */
+		if (i > 0 && (b->sig == TY_B_NUM3 || b->sig == TY_B_FLOAT3) &&
+			ty_is_scalar(at) && ty_is_vector(t))
+			chk_convert(c, a, a, at, chk_vec(c, ty_scalar(t), 1), CONV_ARG,
+				(int)i + 1);
+		else
+			chk_convert(c, a, a, at, t, CONV_ARG, (int)i + 1);
+	}
+	switch (b->sig) {
+	case TY_B_PRED:
+		return chk_set_ty_b(e, chk_vec(c, "int", ty_ncomp(t)));
+	case TY_B_DOT:
+	case TY_B_LENGTH:
+		return chk_set_ty_b(e, chk_vec(c, ty_scalar(t), 1));
+	case TY_B_CROSS:
+		if (ty_ncomp(t) != 3 && ty_ncomp(t) != 4)
+			chk_err(c, e, "E-builtin-nomatch", "No matched built-in function "
+				"found: cross() needs float3 or float4");
+		return chk_set_ty_b(e, t);
+	default:
+		return chk_set_ty_b(e, t);
+	}
+}
+
+static const char *const stream_ops[] = {
+	"streamRead", "streamWrite", "iter", "streamGatherOp",
+	"streamScatterOp", "streamSwap", "streamPrint", NULL
+};
+
+static int is_stream_op(const char *name)
+{
+	for (int i = 0; stream_ops[i]; i++)
+		if (strcmp(stream_ops[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* spec 3.3: stream operators; brookgpu: iter(). */
+static json_t *stream_op_call(chk_ctx *c, json_t *e, json_t *f,
+	const char *name)
+{
+	json_t *args = args_of(c, e);
+	chk_unknown(c, f);
+	callee(e, "stream_op");
+	if (c->kern) {
+		chk_err(c, e, "E-kernel-stream-op", "Kernels cannot call stream "
+			"operators: %s()", name);
+		return chk_unknown(c, e);
+	}
+	if (!args)
+		return chk_unknown(c, e);
+	if (strcmp(name, "iter") == 0) {
+		if (!arg_count(c, e, args, 2))
+			return chk_unknown(c, e);
+		return chk_set_ty_b(e, ast_get(json_array_get(args, 0), "ty"));
+	}
+	if (strcmp(name, "streamRead") == 0 || strcmp(name, "streamWrite") == 0) {
+		if (arg_count(c, e, args, 2)) {
+			json_t *st = ast_get(json_array_get(args, 0), "ty");
+			if (!ty_is_stream(st) && !ty_is_unknown(st))
+				chk_err(c, e, "E-stream-op-arg",
+					"%s: argument 1 must be a stream", name);
+		}
+		return chk_set_ty_b(e, chk_T(c, "void"));
+	}
+	return chk_unknown(c, e);
+}
+
+/* guide 1.7: methods of a stream in host code. */
+static json_t *method_call(chk_ctx *c, json_t *e, json_t *f, json_t *st)
+{
+	static const struct { const char *name, *type; } tab[] = {
+		{"domain", NULL}, {"execDomain", NULL}, {"error", "int"},
+		{"errorLog", "@string"}, {"isSync", "int"}, {"finish", "int"},
+		{"read", "void"}, {"write", "void"}, {"assign", "void"},
+	};
+	const char *name = ast_str(f, "name");
+	args_of(c, e);
+	chk_unknown(c, f);
+	callee(e, "method");
+	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
+		if (strcmp(tab[i].name, name) != 0)
+			continue;
+		if (tab[i].type)
+			return chk_set_ty_b(e, chk_T(c, tab[i].type));
+		json_t *t = json_copy(st);
+		json_t *dims = json_array();
+		for (int k = 0; k < ty_rank(st); k++)
+			json_array_append_new(dims, json_null());
+		json_object_set_new(t, "dims", dims);
+		return chk_set_ty(e, t);
+	}
+	chk_err(c, e, "E-stream-method", "unknown stream method \"%s\"", name);
+	return chk_unknown(c, e);
+}
+
+json_t *chk_call_expr(chk_ctx *c, json_t *e)
+{
+	json_t *fe = ast_get(e, "fn");
+	json_t *f = chk_strip_paren(fe);
+	if (ast_is(f, "member") && !c->kern) {
+		json_t *bt = chk_expr(c, ast_get(f, "e"));
+		if (ty_is_stream(bt)) {
+			if (f != fe)
+				chk_unknown(c, fe);
+			return method_call(c, e, f, bt);
+		}
+	}
+	if (ast_is(f, "id")) {
+		const char *name = ast_str(f, "name");
+		chk_sym *s = chk_lookup(&c->names, name);
+		const ty_builtin *b;
+		if (f != fe)
+			chk_unknown(c, fe);
+		if (s && s->kind == SYM_FUNC)
+			return user_call(c, e, f, s);
+		if (!s && (strcmp(name, "instance") == 0 ||
+			strcmp(name, "instanceInGroup") == 0 ||
+			strcmp(name, "syncGroup") == 0))
+			return intrinsic_call(c, e, f, name);
+		if (!s && is_stream_op(name))
+			return stream_op_call(c, e, f, name);
+		if (!s && c->kern && (b = ty_builtin_find(name)))
+			return builtin_call(c, e, f, b);
+		if (!s && c->kern) {
+			args_of(c, e);
+			chk_unknown(c, f);
+			callee(e, "host");
+			chk_err(c, e, "E-callee-unknown", "callee unknown: \"%s\"", name);
+			return chk_unknown(c, e);
+		}
+	}
+	json_t *ft = chk_expr(c, fe);
+	args_of(c, e);
+	callee(e, "host");
+	if (c->kern) {
+		if (ast_is(f, "id"))
+			chk_err(c, e, "E-callee-not-function", "callee is not a function");
+		else
+			chk_err(c, e, "E-indirect-call", "indirect call not supported");
+		return chk_unknown(c, e);
+	}
+	if (ty_is_ptr(ft))
+		ft = ast_get(ft, "to");
+	if (strcmp(ast_str(ft, "t"), "func") == 0)
+		return chk_set_ty(e, chk_resolve(c, ast_get(ft, "ret")));
+	return chk_unknown(c, e);
+}

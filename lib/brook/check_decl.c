@@ -1,0 +1,429 @@
+/* check_decl.c - declarations and initializers (spec 6.3.1, 6.3.2, 4.4,
+ * 3.2): variables, streams, local and shared arrays, tags and enums. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "brook/ast.h"
+#include "brook/check_int.h"
+#include "brook/type.h"
+#include "brook/util.h"
+
+/* ---- initializers ------------------------------------------------------- */
+
+/* The type of the Nth element an initializer list fills in T. */
+static json_t *init_elem(chk_ctx *c, json_t *t, size_t n, int *element)
+{
+	*element = 0;
+	if (ty_is_array(t))
+		return chk_resolve(c, ast_get(t, "of"));
+	if (ty_is_vector(t)) {
+		*element = 1;
+		return json_incref(chk_vec(c, ty_scalar(t), 1));
+	}
+	if (ty_is_struct(t)) {
+		json_t *f = json_array_get(ast_get(t, "fields"), n);
+		if (f)
+			return chk_decl_type(c, f, "type");
+	}
+	return json_incref(chk_T(c, "unknown"));
+}
+
+/* spec 7.2: initializer lists of vectors and arrays in kernel code. */
+static void init_count(chk_ctx *c, json_t *init, json_t *type, size_t n)
+{
+	long long size = 0;
+	if (n == 0) {
+		chk_warn(c, 1, init, "W-init-empty", "Empty array initializer");
+		return;
+	}
+	if (ty_is_vector(type))
+		size = ty_ncomp(type);
+	else if (ty_is_array(type) && !chk_int_literal(ast_get(type, "size"), &size))
+		return;
+	if (size > 0 && (long long)n > size)
+		chk_warn(c, 1, init, "W-init-count", "Too many initializers: %zu for "
+			"%lld elements", n, size);
+	else if (ty_is_vector(type) && (long long)n < size)
+		chk_warn(c, 2, init, "W-init-components", "Uninitialized components: "
+			"%zu of %lld given", n, size);
+}
+
+void chk_initializer(chk_ctx *c, json_t *init, json_t *type, json_t *at)
+{
+	if (!init || json_is_null(init))
+		return;
+	if (!ast_is(init, "initlist")) {
+		json_t *t = chk_expr(c, init);
+		chk_convert(c, init, init, t, type, CONV_ASSIGN, 0);
+		(void)at;
+		return;
+	}
+	json_t *items = ast_arr(init, "items");
+	size_t i;
+	json_t *it;
+	if (!items) {
+		chk_bad(c, init, "\"initlist\" node without \"items\"");
+		return;
+	}
+	if (c->kern)
+		init_count(c, init, type, json_array_size(items));
+	json_array_foreach(items, i, it) {
+		size_t j;
+		json_t *dz;
+		json_array_foreach(ast_arr(it, "desig"), j, dz)
+			if (ast_is(dz, "desig_index"))
+				chk_expr(c, ast_get(dz, "index"));
+		int element;
+		json_t *et = init_elem(c, type, i, &element);
+		json_t *v = ast_get(it, "value");
+		if (ast_is(v, "initlist")) {
+			chk_initializer(c, v, et, it);
+		} else {
+			json_t *vt = chk_expr(c, v);
+			chk_convert(c, v, v, vt, et, element ? CONV_ELEMENT : CONV_ASSIGN,
+				(int)i + 1);
+		}
+		json_decref(et);
+	}
+}
+
+/* ---- declarations ------------------------------------------------------- */
+
+
+/* Struct, union and enum definitions inside a declaration's type: tags,
+ * field ids, enum constants. */
+static void declare_tags(chk_ctx *c, json_t *t)
+{
+	const char *k = ast_str(t, "t");
+	if (strcmp(k, "struct") == 0 || strcmp(k, "union") == 0) {
+		json_t *fields = ast_get(t, "fields");
+		const char *tag = ast_str(t, "tag");
+		if (json_is_array(fields)) {
+			size_t i;
+			json_t *f;
+			json_array_foreach(fields, i, f) {
+				if (!chk_node_id(f))
+					chk_give_id(c, f);
+				declare_tags(c, ast_get(f, "type"));
+				chk_walk_sizes(c, ast_get(f, "type"));
+				if (ast_get(f, "bits") && !json_is_null(ast_get(f, "bits")))
+					chk_expr(c, ast_get(f, "bits"));
+			}
+			if (*tag) {
+				chk_sym *s = chk_in_scope(c, &c->tags, tag);
+				if (s && s->type && json_is_array(ast_get(s->type,
+					"fields")) && s->type != t)
+					chk_err(c, t, "E-duplicate", "Variable name Duplicated: "
+						"%s %s", k, tag);
+				else if (s) {
+					json_decref(s->type);
+					s->type = json_incref(t);
+				} else
+					chk_declare(c, &c->tags, tag, SYM_TAG, NULL,
+						json_incref(t));
+			}
+		} else if (*tag && !chk_lookup(&c->tags, tag)) {
+			chk_declare(c, &c->tags, tag, SYM_TAG, NULL, NULL);
+		}
+	} else if (strcmp(k, "enum") == 0) {
+		size_t i;
+		json_t *it;
+		json_array_foreach(ast_get(t, "items"), i, it) {
+			const char *name = ast_str(it, "name");
+			if (chk_node_id(it))
+				continue;
+			chk_give_id(c, it);
+			if (ast_get(it, "value") && !json_is_null(ast_get(it, "value")))
+				chk_expr(c, ast_get(it, "value"));
+			if (chk_in_scope(c, &c->names, name))
+				chk_err(c, it, "E-duplicate", "Variable name Duplicated: %s",
+					name);
+			chk_declare(c, &c->names, name, SYM_ENUM, it,
+				json_incref(chk_T(c, "int")));
+		}
+	} else if (strcmp(k, "ptr") == 0) {
+		declare_tags(c, ast_get(t, "to"));
+	} else if (strcmp(k, "array") == 0 || strcmp(k, "stream") == 0) {
+		declare_tags(c, ast_get(t, "of"));
+	}
+}
+
+/* Checks the size expressions inside a type (array sizes, stream dims). */
+void chk_walk_sizes(chk_ctx *c, json_t *t)
+{
+	const char *k = ast_str(t, "t");
+	if (strcmp(k, "array") == 0) {
+		if (ast_get(t, "size") && !json_is_null(ast_get(t, "size")))
+			chk_expr(c, ast_get(t, "size"));
+		chk_walk_sizes(c, ast_get(t, "of"));
+	} else if (strcmp(k, "stream") == 0) {
+		size_t i;
+		json_t *d;
+		json_array_foreach(ast_get(t, "dims"), i, d)
+			if (!json_is_null(d))
+				chk_expr(c, d);
+		chk_walk_sizes(c, ast_get(t, "of"));
+	} else if (strcmp(k, "ptr") == 0) {
+		chk_walk_sizes(c, ast_get(t, "to"));
+	}
+}
+
+/* Any C qualifier Q on T or the types it is made of. */
+int chk_type_has_qual(const json_t *t, const char *q)
+{
+	for (; json_is_object(t); t = ast_get(t, ty_is_ptr(t) ? "to" : "of"))
+		if (chk_has_qual(ast_get(t, "quals"), q))
+			return 1;
+	return 0;
+}
+
+int chk_type_has_ptr(const json_t *t)
+{
+	for (; json_is_object(t); t = ast_get(t, "of"))
+		if (ty_is_ptr(t))
+			return 1;
+	return 0;
+}
+
+/* spec 3.2: what a stream may hold. */
+int chk_stream_elem_ok(chk_ctx *c, json_t *t, int depth)
+{
+	if (depth > 32)
+		return 0;
+	if (ty_is_arith(t))
+		return strcmp(ty_scalar(t), "bool") != 0;
+	if (ty_is_array(t))
+		return chk_stream_elem_ok(c, ast_get(t, "of"), depth + 1);
+	if (ty_is_struct(t)) {
+		size_t i;
+		json_t *f;
+		json_array_foreach(ast_get(t, "fields"), i, f) {
+			json_t *ft = chk_resolve(c, ast_get(f, "type"));
+			int ok = chk_stream_elem_ok(c, ft, depth + 1);
+			json_decref(ft);
+			if (!ok)
+				return 0;
+		}
+		return 1;
+	}
+	return ty_is_unknown(t);
+}
+
+/* spec 6.1.2 and 2: reserved types; double vectors beyond two. */
+void chk_kernel_type(chk_ctx *c, json_t *at, json_t *t)
+{
+	const json_t *b = ty_base(t);
+	if (ty_scalar_is_reserved(ty_scalar(b)))
+		chk_err(c, at, "E-reserved-type", "reserved type \"%s\" is not "
+			"supported in kernels", ty_scalar(b));
+	else if (c->o->portable && ty_ncomp(b) > 2 &&
+		strcmp(ty_scalar(b), "double") == 0)
+		chk_warn(c, 1, at, "W-portable-double", "double data types can have 1 "
+			"or 2 components");
+}
+
+static void stream_var(chk_ctx *c, json_t *v, json_t *t)
+{
+	size_t i;
+	json_t *d;
+	json_t *elem = ast_get(t, "of");
+	if (!chk_stream_elem_ok(c, elem, 0)) {
+		char *n = TN(elem);
+		chk_err(c, v, "E-stream-elem", "Stream element type not supported: %s",
+			n);
+		free(n);
+	}
+	json_array_foreach(ast_get(t, "dims"), i, d) {
+		if (json_is_null(d)) {
+			chk_err(c, v, "E-stream-dims", "stream dimensions must be given: "
+				"<> is allowed only for kernel parameters");
+			continue;
+		}
+		json_t *dt = ast_get(d, "ty");
+		if (!ty_is_unknown(dt) && !(ty_is_scalar(dt) &&
+			ty_scalar_is_integer(ty_scalar(dt))))
+			chk_err(c, d, "E-stream-dim-type",
+				"expect int for stream dimension parameter");
+	}
+	if (c->scope->up == NULL)
+		chk_err(c, v, "E-stream-global", "streams must be local variables");
+	/* spec 3.2, guide 1.2.1.2: the 2008 limits */
+	long long total = 1, n;
+	int wide = 0;
+	json_array_foreach(ast_get(t, "dims"), i, d) {
+		if (!chk_int_literal(d, &n)) {
+			total = 0;
+			break;
+		}
+		if (total <= (1LL << 23))	/* saturates: no overflow */
+			total *= n < 0 ? 0 : n > (1LL << 24) ? (1LL << 24) : n;
+		wide |= n > 8192;
+	}
+	if (c->o->portable && (wide || total > (1LL << 23)))
+		chk_warn(c, 1, v, "W-portable-stream", "streams are limited to 2^23 "
+			"elements and 8192 along a dimension on the 2008 hardware");
+	json_t *init = ast_get(v, "init");
+	if (init && !json_is_null(init)) {
+		json_t *ie = chk_strip_paren(init);
+		int iter = chk_has_qual(ast_get(v, "quals"), "iter") &&
+			ast_is(ie, "call") &&
+			strcmp(ast_str(ast_get(ie, "fn"), "name"), "iter") == 0;
+		if (!iter)
+			chk_err(c, v, "E-stream-init", "Stream can't have an initializer");
+	}
+}
+
+/* guide 1.17.2, 1.17.3: shared float4 lds[256]; */
+static void shared_var(chk_ctx *c, json_t *v, json_t *t, chk_sym *s)
+{
+	long long n = 0, gs = c->fn ? c->fn->groupsize : 0;
+	if (!gs)
+		chk_err(c, v, "E-shared-groupsize", "Shared array allowed only for "
+			"compute shaders: specify GroupSize Attribute");
+	if (!ty_is_array(t)) {
+		chk_err(c, v, "E-shared-array", "Shared qualifier valid only for Local "
+			"Array declared inside kernel");
+		return;
+	}
+	if (ty_rank(t) != 1)
+		chk_err(c, v, "E-shared-dims", "Shared Local Array must be 1D");
+	else if (!chk_int_literal(ast_get(t, "size"), &n) || n <= 0)
+		chk_err(c, v, "E-shared-size", "shared array size must be a positive "
+			"integer constant, not a constant expression");
+	if (ast_get(v, "init") && !json_is_null(ast_get(v, "init")))
+		chk_err(c, v, "E-shared-init", "Shared Local Array should not be "
+			"initialized");
+	s->shared = 1;
+	s->shared_size = n;
+	if (c->fn && ++c->fn->nshared == 2 && c->o->portable)
+		chk_warn(c, 1, v, "W-portable-shared", "Only One Shared local array "
+			"allowed");
+	if (n > 0 && gs > 0 && n % gs != 0)
+		chk_err(c, v, "E-shared-groupsize",
+			"SharedArraySize%%GroupSize must be zero: %lld %% %lld", n, gs);
+	if (!c->o->portable || n <= 0)
+		return;
+	const json_t *e = ast_get(t, "of");
+	int bits = ty_scalar_bits(ty_scalar(e)) * ty_ncomp(e);
+	if (bits != 128)
+		chk_warn(c, 1, v, "W-portable-shared", "Shared array type must be 128 "
+			"bit type");
+	if (n * bits > 4096 * 32)
+		chk_warn(c, 1, v, "W-portable-shared", "Shared array size must be <= "
+			"4K 32-bit type");
+	if (gs > 0 && n % gs == 0 && (n / gs) * bits / 8 > 64)
+		chk_warn(c, 1, v, "W-portable-shared", "SharedArraySize/GroupSize must "
+			"be <= 64 bytes");
+}
+
+/* guide 1.17, spec 7.1: local arrays in kernels need constant sizes. */
+static void local_array(chk_ctx *c, json_t *v, json_t *t)
+{
+	for (; ty_is_array(t); t = ast_get(t, "of")) {
+		json_t *sz = ast_get(t, "size");
+		long long n;
+		json_t *st = ast_get(sz, "ty");
+		if (!sz || json_is_null(sz))
+			chk_err(c, v, "E-local-array-size",
+				"Local Array size must be non-zero positive int value");
+		else if (chk_int_literal(sz, &n)) {
+			if (n <= 0)
+				chk_err(c, v, "E-local-array-size", "Local Array size must be "
+					"non-zero positive int value");
+		} else if (!ty_scalar_is_integer(ty_scalar(st)))
+			chk_err(c, v, "E-local-array-type",
+				"Local Array size must be constant int type");
+		else
+			chk_err(c, v, "E-local-array-expr",
+				"Local Array size expression must be simple constant int");
+	}
+	if (c->o->portable)
+		chk_warn(c, 1, v, "W-portable-local-array", "Local Array not supported "
+			"yet");
+}
+
+/* spec 6.3.1, 6.3.2, 4.4: one declared variable. */
+static void var_decl(chk_ctx *c, json_t *v, const char *storage)
+{
+	const char *name = ast_str(v, "name");
+	json_t *quals = ast_get(v, "quals");
+	json_t *raw = ast_get(v, "type");
+	if (!ast_is(v, "var") || !*name) {
+		chk_bad(c, v, "a declaration holds something other than a named "
+			"\"var\"");
+		return;
+	}
+	json_t *t = chk_decl_type(c, v, "type");
+	chk_give_id(c, v);
+	chk_walk_sizes(c, raw);
+	if (strcmp(storage, "typedef") == 0) {
+		chk_declare(c, &c->names, name, SYM_TYPEDEF, v, t);
+		return;
+	}
+	chk_sym *prev = chk_in_scope(c, &c->names, name);
+	if (prev && prev->kind == SYM_FUNC)
+		chk_err(c, v, "E-function-name-clash", "Function names must be unique "
+			"among all function and variable names: \"%s\"", name);
+	else if (prev && (c->scope->up || prev->kind != SYM_VAR))
+		chk_err(c, v, "E-duplicate", "Variable name Duplicated: %s", name);
+	if (c->kern) {
+		if (strcmp(storage, "static") == 0 || strcmp(storage, "extern") == 0)
+			chk_err(c, v, "E-kernel-storage",
+				"static or extern not allowed inside kernel");
+		if (chk_type_has_qual(raw, "volatile") || chk_type_has_qual(raw, "restrict"))
+			chk_err(c, v, "E-kernel-qualifier", "volatile or restrict "
+				"qualifiers not allowed inside kernel");
+		if (chk_type_has_ptr(t))
+			chk_err(c, v, "E-kernel-pointer",
+				"pointers not allowed inside kernel");
+		if (ty_is_stream(t))
+			chk_err(c, v, "E-kernel-stream",
+				"streams cannot be declared inside a kernel");
+		chk_kernel_type(c, v, t);
+	} else if (chk_has_qual(quals, "shared")) {
+		chk_err(c, v, "E-shared-placement", "Shared qualifier valid only for "
+			"Local Array declared inside kernel");
+	}
+	if (chk_has_qual(quals, "out"))
+		chk_err(c, v, "E-out-qualifier",
+			"out qualifier allowed only for kernel parameters");
+	if (chk_has_qual(quals, "reduce"))
+		chk_err(c, v, "E-reduce-qualifier",
+			"reduce qualifier allowed only for kernel parameters");
+	if (!c->kern && ty_is_stream(t))
+		stream_var(c, v, t);
+	chk_sym *s = chk_declare(c, &c->names, name, SYM_VAR, v, t);
+	s->constq = chk_has_qual(ast_get(raw, "quals"), "const") ||
+		chk_has_qual(quals, "const");
+	json_t *init = ast_get(v, "init");
+	int has_init = init && !json_is_null(init);
+	if (c->kern && chk_has_qual(quals, "shared"))
+		shared_var(c, v, t, s);
+	else if (c->kern && ty_is_array(t)) {
+		s->local_array = 1;
+		local_array(c, v, t);
+	}
+	if (c->kern && s->constq && !has_init)
+		chk_err(c, v, "E-const-uninit", "uninitialized const: \"%s\"", name);
+	if (has_init && !ty_is_stream(t))
+		chk_initializer(c, init, t, v);
+	else if (has_init)
+		chk_initializer(c, init, chk_T(c, "unknown"), v);
+}
+
+void chk_decl(chk_ctx *c, json_t *d)
+{
+	json_t *vars = ast_arr(d, "vars");
+	const char *storage = ast_str(d, "storage");
+	size_t i;
+	json_t *v;
+	if (!vars) {
+		chk_bad(c, d, "\"decl\" node without \"vars\"");
+		return;
+	}
+	declare_tags(c, ast_get(d, "type"));
+	json_array_foreach(vars, i, v)
+		var_decl(c, v, storage);
+}

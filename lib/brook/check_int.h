@@ -1,0 +1,244 @@
+/* check_int.h - what the parts of brcheck's checker share (check.c and
+ * check_*.c): symbols, functions, the context, and each file's entry
+ * points. Private to lib/brook/check*.c. */
+#ifndef BROOK_CHECK_INT_H
+#define BROOK_CHECK_INT_H
+
+#include <jansson.h>
+
+#include "brook/check.h"
+#include "brook/diag.h"
+
+#define CHK_MAX_DEPTH 500
+#define CHK_HASH 4096
+
+/* ---- symbols ------------------------------------------------------------ */
+
+typedef enum chk_symkind {
+	SYM_VAR, SYM_PARAM, SYM_FUNC, SYM_TYPEDEF, SYM_ENUM, SYM_TAG
+} chk_symkind;
+
+/* Kernel parameter roles (ast.h "role"). */
+typedef enum chk_role {
+	ROLE_NONE, ROLE_IN, ROLE_OUT, ROLE_GATHER, ROLE_SCATTER, ROLE_VALUE,
+	ROLE_REDUCE
+} chk_role;
+
+/* The names of ast.h "role", indexed by chk_role. */
+extern const char *const chk_role_names[];
+
+typedef struct chk_sym {
+	const char *name;
+	chk_symkind kind;
+	json_t *node;		/* var, param, func node or enum item */
+	json_t *type;		/* resolved type as code sees the name */
+	chk_role role;		/* kernel parameters */
+	int global;		/* declared at file scope */
+	int constq;		/* const-qualified */
+	int shared;		/* shared local array */
+	int local_array;	/* C array declared in a kernel */
+	long long shared_size;
+	struct chk_sym *shadow;	/* the binding this one hides */
+	struct chk_sym *next;	/* next symbol of the same scope */
+	struct chk_name *entry;
+	struct chk_scope *scope;	/* where it is declared */
+} chk_sym;
+
+typedef struct chk_name {
+	const char *name;
+	chk_sym *top;
+	struct chk_name *hnext;
+} chk_name;
+
+typedef struct chk_table {
+	chk_name *bucket[CHK_HASH];
+} chk_table;
+
+typedef struct chk_scope {
+	chk_sym *syms;
+	struct chk_scope *up;
+} chk_scope;
+
+/* ---- functions ---------------------------------------------------------- */
+
+typedef enum chk_class {
+	CLASS_NONE, CLASS_MAP, CLASS_REDUCE, CLASS_SCATTER, CLASS_GROUP
+} chk_class;
+
+/* The names of ast.h "class", indexed by chk_class. */
+extern const char *const chk_class_names[];
+
+typedef struct chk_fn {
+	const char *name;
+	json_t *first;		/* first declaration */
+	json_t *def;		/* the definition, or NULL */
+	int kernel;		/* kernel or reduce keyword */
+	int defined;		/* definition already checked (in order) */
+	int sub;		/* called from kernel code */
+	chk_class cls;
+	long long groupsize;	/* product of GroupSize, 0 if none */
+	json_t *group_use;	/* first instanceInGroup()/syncGroup() */
+	const char *group_what;
+	int nshared;
+} chk_fn;
+
+typedef struct chk_edge {
+	int from, to;
+	json_t *call;
+} chk_edge;
+
+/* ---- the context -------------------------------------------------------- */
+
+typedef struct chk_ctx {
+	json_t *doc;
+	const check_options *o;
+	diag_ctx *d;
+	int malformed;
+	int depth, too_deep;
+	long long next_id;
+	json_t *cur;		/* innermost node with a location */
+	json_t *types;		/* name -> canonical type object */
+	chk_table names, tags;
+	chk_scope *scope;
+	chk_fn *fns;
+	size_t nfns, capfns;
+	json_t *fn_index;	/* name -> index into fns */
+	chk_edge *edges;
+	size_t nedges, capedges;
+	/* the function being checked */
+	chk_fn *fn;
+	json_t *fnode;
+	int kern;		/* inside a kernel or reduce function */
+	int saw_return;
+} chk_ctx;
+
+/* ty_name for a message; freed by the caller. */
+#define TN(t) ty_name(t)
+
+/* check_diag.c */
+/* An error at N (or at the innermost node with a location). */
+void chk_err(chk_ctx *c, const json_t *n, const char *id,
+	const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* A warning of LEVEL (1..3). Under strong type checking (no -a) the level
+ * is fixed at 1 and -w has no effect (spec 6.3.3, 9). */
+void chk_warn(chk_ctx *c, int level, const json_t *n, const char *id,
+	const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The AST itself is wrong (edited by hand, or another tool's bug). */
+void chk_bad(chk_ctx *c, const json_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* check_scope.c */
+/* The canonical type object for a simple type name (borrowed). */
+json_t *chk_T(chk_ctx *c, const char *name);
+int chk_has_qual(const json_t *quals, const char *q);
+/* Resolves typedef names and struct tags in T: a new reference. Struct
+ * bodies are not entered (member access resolves field types). */
+json_t *chk_resolve(chk_ctx *c, json_t *t);
+/* Sets n["ty"] = t (a new reference, consumed); returns t, borrowed. */
+json_t *chk_set_ty(json_t *n, json_t *t);
+json_t *chk_set_ty_b(json_t *n, json_t *t);
+/* Vector type of scalar S with N components (borrowed), or unknown. */
+json_t *chk_vec(chk_ctx *c, const char *s, int n);
+chk_sym *chk_lookup(chk_table *tab, const char *name);
+void chk_table_free(chk_table *tab);
+void chk_push_scope(chk_ctx *c);
+void chk_pop_scope(chk_ctx *c);
+/* The symbol NAME declared in the innermost scope, if any. */
+chk_sym *chk_in_scope(chk_ctx *c, chk_table *tab, const char *name);
+/* Declares NAME in the innermost scope; TYPE is consumed. */
+chk_sym *chk_declare(chk_ctx *c, chk_table *tab, const char *name,
+	chk_symkind kind, json_t *node, json_t *type);
+void chk_give_id(chk_ctx *c, json_t *n);
+long long chk_node_id(const json_t *n);
+chk_fn *chk_fn_find(chk_ctx *c, const char *name);
+chk_fn *chk_fn_add(chk_ctx *c, json_t *f);
+void chk_edge_add(chk_ctx *c, chk_fn *from, chk_fn *to, json_t *call);
+json_t *chk_strip_paren(json_t *e);
+/* A literal number, possibly signed or parenthesized: its type may be
+ * promoted silently (spec 6.3.3 table) where strong typing asks for the
+ * same type, so `a > 10.0` and `i0 > 0` check; `short s = 5` does not
+ * (guide 1.11: narrowing needs a cast). */
+int chk_is_literal(json_t *e);
+/* instance() or instanceInGroup(), or a swizzle of it: int4 that may be
+ * assigned to uint4 (DESIGN.md reading 1). */
+int chk_is_instance(json_t *e);
+/* The declared name an lvalue or array expression is rooted at. */
+chk_sym *chk_root_sym(chk_ctx *c, json_t *e);
+int chk_is_lvalue(json_t *e);
+/* Constant integer value of a literal size expression. 1 when E is an
+ * int literal (possibly parenthesized). */
+int chk_int_literal(json_t *e, long long *v);
+
+/* check_conv.c */
+/* Where an implicit conversion happens: it picks the message of spec 7. */
+typedef enum conv_site {
+	CONV_ASSIGN, CONV_ELEMENT, CONV_ARG, CONV_RETURN
+} conv_site;
+
+/* spec 7.1: "Mismatched type for argument n". */
+void chk_arg_type_err(chk_ctx *c, json_t *a, int n, const json_t *at,
+	const json_t *pt);
+/* The implicit conversion of E, of type FROM, to TO in kernel code. Strong
+ * typing (the default) allows none but the promotion of a literal; with -a
+ * each conversion warns at the level of what it loses. */
+void chk_convert(chk_ctx *c, json_t *at, json_t *e, json_t *from,
+	json_t *to, conv_site site, int n);
+/* The type both operands of a binary operator are brought to (spec 6.3.3:
+ * the larger scalar type wins with its component count; for one scalar
+ * type, the larger count). */
+json_t *chk_promoted(chk_ctx *c, json_t *l, json_t *r);
+/* Brings the operands of a binary operator (or the arms of ?:) to one type
+ * in kernel code; returns that type (borrowed). */
+json_t *chk_unify(chk_ctx *c, json_t *at, json_t *le, json_t *l,
+	json_t *re, json_t *r, int cond);
+
+/* check_expr.c */
+json_t *chk_unknown(chk_ctx *c, json_t *e);
+json_t *chk_opt_expr(chk_ctx *c, json_t *e);
+/* A type object of the AST, resolved (new reference). Reports a missing
+ * one as a malformed AST. */
+json_t *chk_decl_type(chk_ctx *c, json_t *n, const char *key);
+/* spec 6.3.8: a condition must be a scalar in kernel code. */
+void chk_condition(chk_ctx *c, json_t *e);
+json_t *chk_id_expr(chk_ctx *c, json_t *e);
+json_t *chk_expr(chk_ctx *c, json_t *e);
+
+/* check_call.c */
+/* Product of the constant sizes of a gather array; 0 when one is missing. */
+long long chk_array_count(json_t *t);
+/* The "role" a parameter was given by chk_classify(). */
+chk_role chk_role_of(const json_t *p);
+json_t *chk_call_expr(chk_ctx *c, json_t *e);
+
+/* check_write.c */
+/* Kernel rules on the target of an assignment, ++/-- or out argument.
+ * NODE: the assign node ("reduce_op" goes there), or NULL. */
+void chk_write_check(chk_ctx *c, json_t *target, json_t *node,
+	const char *op);
+
+/* check_decl.c */
+void chk_initializer(chk_ctx *c, json_t *init, json_t *type, json_t *at);
+/* Checks the size expressions inside a type (array sizes, stream dims). */
+void chk_walk_sizes(chk_ctx *c, json_t *t);
+/* Any C qualifier Q on T or the types it is made of. */
+int chk_type_has_qual(const json_t *t, const char *q);
+int chk_type_has_ptr(const json_t *t);
+/* spec 3.2: what a stream may hold. */
+int chk_stream_elem_ok(chk_ctx *c, json_t *t, int depth);
+/* spec 6.1.2 and 2: reserved types; double vectors beyond two. */
+void chk_kernel_type(chk_ctx *c, json_t *at, json_t *t);
+void chk_decl(chk_ctx *c, json_t *d);
+
+/* check_stmt.c */
+void chk_block_items(chk_ctx *c, json_t *b);
+
+/* check_kernel.c */
+/* Sets "role" on each parameter and "class" on the function (ast.h);
+ * spec 4.1.2 (footnote 3: a reduce parameter makes a reduction), guide
+ * 1.17 (GroupSize), 4.2 (scatter). */
+void chk_classify(chk_ctx *c, chk_fn *fn, json_t *f);
+/* A function: prototype or definition, kernel or not. */
+void chk_func_decl(chk_ctx *c, json_t *f);
+void chk_post_checks(chk_ctx *c);
+
+#endif

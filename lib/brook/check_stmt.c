@@ -1,0 +1,125 @@
+/* check_stmt.c - statements (spec 4.4, 6.3.8): blocks and scopes,
+ * conditions, returns, and the statements kernels may not use. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "brook/ast.h"
+#include "brook/check_int.h"
+#include "brook/type.h"
+#include "brook/util.h"
+
+/* ---- statements --------------------------------------------------------- */
+
+static void stmt(chk_ctx *c, json_t *s);
+
+void chk_block_items(chk_ctx *c, json_t *b)
+{
+	json_t *items = ast_arr(b, "items");
+	size_t i;
+	json_t *it;
+	if (!items) {
+		chk_bad(c, b, "\"block\" node without \"items\"");
+		return;
+	}
+	json_array_foreach(items, i, it)
+		stmt(c, it);
+}
+
+static void return_stmt(chk_ctx *c, json_t *s)
+{
+	json_t *e = ast_get(s, "e");
+	json_t *t = chk_opt_expr(c, e);
+	c->saw_return = 1;
+	if (!c->kern || !c->fnode)
+		return;
+	json_t *ret = chk_resolve(c, ast_get(ast_get(c->fnode, "type"), "ret"));
+	if (!t && !ty_is_void(ret))
+		chk_err(c, s, "E-missing-return", "Must return a value");
+	else if (t && ty_is_void(ret)) {
+		char *n = TN(t);
+		chk_err(c, s, "E-return-type", "Mismatched type: actual type is %s but "
+			"expected type is void", n);
+		free(n);
+	} else if (t)
+		chk_convert(c, e, e, t, ret, CONV_RETURN, 0);
+	json_decref(ret);
+}
+
+static void stmt_kind(chk_ctx *c, json_t *s, const char *k)
+{
+	if (strcmp(k, "block") == 0) {
+		chk_push_scope(c);
+		chk_block_items(c, s);
+		chk_pop_scope(c);
+	} else if (strcmp(k, "decl") == 0) {
+		chk_decl(c, s);
+	} else if (strcmp(k, "expr") == 0) {
+		chk_expr(c, ast_get(s, "e"));
+	} else if (strcmp(k, "if") == 0) {
+		chk_condition(c, ast_get(s, "cond"));
+		stmt(c, ast_get(s, "then"));
+		if (ast_get(s, "else") && !json_is_null(ast_get(s, "else")))
+			stmt(c, ast_get(s, "else"));
+	} else if (strcmp(k, "while") == 0) {
+		chk_condition(c, ast_get(s, "cond"));
+		stmt(c, ast_get(s, "body"));
+	} else if (strcmp(k, "do") == 0) {
+		stmt(c, ast_get(s, "body"));
+		chk_condition(c, ast_get(s, "cond"));
+	} else if (strcmp(k, "for") == 0) {
+		json_t *init = ast_get(s, "init");
+		chk_push_scope(c);
+		if (ast_is(init, "decl"))
+			chk_decl(c, init);
+		else
+			chk_opt_expr(c, init);
+		if (ast_get(s, "cond") && !json_is_null(ast_get(s, "cond")))
+			chk_condition(c, ast_get(s, "cond"));
+		chk_opt_expr(c, ast_get(s, "step"));
+		stmt(c, ast_get(s, "body"));
+		chk_pop_scope(c);
+	} else if (strcmp(k, "switch") == 0) {
+		if (c->kern && c->o->portable)
+			chk_warn(c, 1, s, "W-portable-switch",
+				"Switch not supported inside kernel yet");
+		chk_expr(c, ast_get(s, "cond"));
+		stmt(c, ast_get(s, "body"));
+	} else if (strcmp(k, "case") == 0) {
+		chk_expr(c, ast_get(s, "e"));
+		stmt(c, ast_get(s, "stmt"));
+	} else if (strcmp(k, "default") == 0 || strcmp(k, "label") == 0) {
+		stmt(c, ast_get(s, "stmt"));
+	} else if (strcmp(k, "goto") == 0) {
+		if (c->kern)
+			chk_err(c, s, "E-kernel-goto", "goto not allowed inside kernel");
+	} else if (strcmp(k, "return") == 0) {
+		return_stmt(c, s);
+	} else if (strcmp(k, "break") != 0 && strcmp(k, "continue") != 0 &&
+		strcmp(k, "empty") != 0 && strcmp(k, "directive") != 0) {
+		chk_bad(c, s, "\"%s\" is not a statement node", k);
+	}
+}
+
+static void stmt(chk_ctx *c, json_t *s)
+{
+	if (!json_is_object(s) || !json_is_string(ast_get(s, "k"))) {
+		chk_bad(c, c->cur, "a statement is missing or not a node");
+		return;
+	}
+	if (c->depth >= CHK_MAX_DEPTH) {
+		if (!c->too_deep)
+			chk_err(c, s, "E-too-deep", "statements nested too deeply (more "
+				"than %d levels)", CHK_MAX_DEPTH);
+		c->too_deep = 1;
+		return;
+	}
+	json_t *saved = c->cur;
+	if (ast_get(s, "at"))
+		c->cur = s;
+	c->depth++;
+	stmt_kind(c, s, ast_kind(s));
+	c->depth--;
+	c->cur = saved;
+}
