@@ -15,6 +15,9 @@
 #   BENCH_CFLAGS  flags of every benchmark program, generated ones
 #                 included (default -O3 -march=native)
 #   OPENCL_LIBS   (default -lOpenCL)
+#   BRGEN_FLAGS   brgen's options (default --fp-contract=fast: the
+#                 hand-written kernels are compiled with contraction on,
+#                 OpenCL C's default, so the Brook ones are too)
 # A case whose .br does not build yet is reported in DIR/CASE.log and
 # skipped; the rest still build. Exit status: 0 when the C and OpenCL
 # versions built, 1 otherwise.
@@ -28,6 +31,7 @@ ocl=${OPENCL_LIBS:--lOpenCL}
 brt_cflags=${BRT_CFLAGS:--I$top/lib/brt}
 brt_libs=${BRT_LIBS:--lbrt}
 tools=${BROOK_TOOLS:+$BROOK_TOOLS/}
+brgen_flags=${BRGEN_FLAGS---fp-contract=fast}
 mkdir -p "$dir"
 status=0
 
@@ -51,7 +55,8 @@ for br in "$src"/br/*.br; do
 	rm -f "$dir/brook-$name"
 	# the pipeline as a user runs it; brcheck's warnings go to the log
 	if "${tools}brpp" "$br" | "${tools}brparse" | "${tools}brcheck" |
-		"${tools}brgen" -o "$dir/$name" >"$log" 2>&1 &&
+		# shellcheck disable=SC2086
+		"${tools}brgen" $brgen_flags -o "$dir/$name" >"$log" 2>&1 &&
 		# shellcheck disable=SC2086
 		$CC $cflags $brt_cflags -I"$src" "$dir/$name.c" \
 			"$dir/bench.o" "$dir/ref.o" "$dir/brook_device.o" \

@@ -112,3 +112,21 @@ setup() {
 	brgen -o mad mad.ast
 	grep -q '.cl_name = "brk_mad"' mad.c
 }
+
+@test "brgen --fp-contract=fast lets OpenCL fuse multiply-adds; off is the default" {
+	brpp "$top_srcdir/t/run/sum.br" | brparse | brcheck > s.ast
+	run brgen --target=opencl s.ast
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"#pragma OPENCL FP_CONTRACT OFF"* ]]
+	run brgen --target=opencl --fp-contract=off s.ast
+	[[ "$output" == *"#pragma OPENCL FP_CONTRACT OFF"* ]]
+	run brgen --target=opencl --fp-contract=fast s.ast
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"#pragma OPENCL FP_CONTRACT ON"* ]]
+	[[ "$output" != *"FP_CONTRACT OFF"* ]]
+	brgen --fp-contract=fast -o s s.ast
+	grep -q 'FP_CONTRACT ON' s.c
+	run brgen --target=opencl --fp-contract=loose s.ast
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown --fp-contract mode 'loose'"* ]]
+}

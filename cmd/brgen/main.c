@@ -20,6 +20,8 @@ static const char usage[] =
 	"  --target=opencl    write only the OpenCL C, to standard output\n"
 	"  -l                 #line directives to the .br file\n"
 	"  --checked          report gathers and scatters outside their array\n"
+	"  --fp-contract=MODE off (default: one rounding per operation, as\n"
+	"                     the CPU backend) or fast (OpenCL may fuse a*b+c)\n"
 	"  --diagnostics=FMT  gcc (default), brcc, json or sarif\n"
 	"  --help             this text\n"
 	"  --version          the version\n"
@@ -55,6 +57,14 @@ static int parse_args(int argc, char **argv, opts *o, diag_ctx *d)
 			o->gen.line_directives = 1;
 		} else if (strcmp(a, "--checked") == 0) {
 			o->gen.checked = 1;
+		} else if (strcmp(a, "--fp-contract=off") == 0) {
+			o->gen.fp_contract = 0;
+		} else if (strcmp(a, "--fp-contract=fast") == 0) {
+			o->gen.fp_contract = 1;
+		} else if (strncmp(a, "--fp-contract=", 14) == 0) {
+			fprintf(stderr, "brgen: error: unknown --fp-contract "
+				"mode '%s' (off or fast)\n", a + 14);
+			return -1;
 		} else if (strcmp(a, "--target=opencl") == 0) {
 			o->opencl_only = 1;
 		} else if (strncmp(a, "--target=", 9) == 0) {

@@ -14,6 +14,8 @@ typedef struct gen_options {
 	int checked;		/* --checked: report out-of-range gathers and
 				   scatters */
 	const char *prefix;	/* -o PREFIX: names PREFIX.h in PREFIX.c */
+	int fp_contract;	/* --fp-contract=fast: the OpenCL C may fuse
+				   a * b + c (FP_CONTRACT ON) */
 } gen_options;
 
 /* Writes the program: C_OUT receives PREFIX.c (host code, the OpenCL C as

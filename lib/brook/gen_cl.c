@@ -137,8 +137,11 @@ void gen_cl_program(gen_ctx *g, strbuf *b)
 		"a .br file");
 	if (g->uses_double)
 		sb_puts(b, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
-	/* one rounding per operation, as on the CPU backend */
-	sb_puts(b, "#pragma OPENCL FP_CONTRACT OFF\n");
+	/* one rounding per operation, as on the CPU backend; with
+	 * --fp-contract=fast the compiler may fuse a * b + c (OpenCL C 6.10,
+	 * FP_CONTRACT), and results may differ in the last bits */
+	sb_printf(b, "#pragma OPENCL FP_CONTRACT %s\n",
+		g->o && g->o->fp_contract ? "ON" : "OFF");
 	sb_puts(b, cl_view);
 	gen_prelude_common(GEN_CL, b);
 	sb_puts(b, "brg_ctx brg_noctx(void)\n{\n\tbrg_ctx r;\n"
