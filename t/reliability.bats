@@ -287,12 +287,21 @@ deep_ast() {
 }
 
 @test "brgen refuses a checked AST edited to be inconsistent" {
-	skip "brgen trusts a checked AST (fuzz/FINDINGS.md, F3)"
 	for f in checked-dangling-ref checked-ref-type checked-dims \
-		checked-decl-kind checked-name-int checked-items-obj; do
+		checked-decl-kind checked-name-int checked-items-obj \
+		checked-kind checked-missing; do
 		run timeout 20 brgen -o out "$R/ast-$f.ast"
-		refused 1 2
+		refused 2
+		[[ "$output" == *"malformed AST"*"[E-ast]"* ]]
+		run timeout 20 brgen --target=opencl "$R/ast-$f.ast"
+		refused 2
+		[[ "$output" != *__kernel* ]]
 	done
+	# the unedited document still goes through, with its options
+	brpp "$R/sum.br" | brparse | brcheck -a > ok.ast
+	grep -q '"a": *true' ok.ast
+	brgen -o ok ok.ast
+	grep -q 'void sum(' ok.c
 	[ ! -e out.c ]
 }
 

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "brook/ast.h"
+#include "brook/check.h"
 #include "brook/diag.h"
 #include "brook/gen.h"
 #include "brook/parse.h"
@@ -98,6 +100,30 @@ static int parse_args(int argc, char **argv, opts *o, diag_ctx *d)
 	return 0;
 }
 
+/* A checked AST is checked again before any code is written: gen reads
+ * its annotations ("ref", "ty", "role", ...) as they are, so one edited
+ * after brcheck (a dangling "ref", a declaration of another kind, "items"
+ * that are not an array) must be refused, not translated (issue 10). The
+ * options are those recorded in the document; warnings were brcheck's to
+ * report and are not repeated. Returns check_doc()'s status. */
+static int recheck(json_t *doc, diag_ctx *d)
+{
+	const json_t *opt = json_object_get(doc, "options");
+	check_options co;
+	int nowarn = d->nowarn, st;
+
+	memset(&co, 0, sizeof co);
+	co.a = json_is_true(json_object_get(opt, "a"));
+	co.c = json_is_true(json_object_get(opt, "c"));
+	co.portable = json_is_true(json_object_get(opt, "portable"));
+	co.wlevel = json_is_integer(json_object_get(opt, "wlevel")) ?
+		(int)json_integer_value(json_object_get(opt, "wlevel")) : 1;
+	d->nowarn = 1;
+	st = check_doc(doc, &co, d);
+	d->nowarn = nowarn;
+	return st;
+}
+
 static int write_out(const char *path, const strbuf *b)
 {
 	char err[512];
@@ -156,7 +182,9 @@ int main(int argc, char **argv)
 		diag_finish(&d);
 		return 2;
 	}
-	if (gen_program(doc, &o.gen, o.opencl_only ? NULL : &c,
+	if (strcmp(ast_str(doc, "stage"), "checked") == 0)
+		status = recheck(doc, &d);
+	if (!status && gen_program(doc, &o.gen, o.opencl_only ? NULL : &c,
 			o.opencl_only ? NULL : &h, &cl, &d) != 0)
 		status = 1;
 	if (!status && o.opencl_only) {
