@@ -90,7 +90,7 @@ setup() {
 
 @test "the printer writes C that a C compiler accepts" {
 	local f
-	for f in decls stmts exprs; do
+	for f in decls stmts exprs complex digraphs; do
 		brparse --print "$f.br" >"$T/$f.c"
 		$BROOK_CC -std=c99 -fsyntax-only -w "$T/$f.c"
 	done

@@ -19,6 +19,8 @@
  *   {"t":"void"} {"t":"bool"}
  *   {"t":"char"|"schar"|"uchar"|"short"|"ushort"|"int"|"uint"|"long"|"ulong"|
  *        "llong"|"ullong"|"float"|"double"|"ldouble"}
+ *   {"t":"cfloat"|"cdouble"|"cldouble"|"ifloat"|"idouble"|"ildouble"}
+ *       C99's float _Complex ... long double _Imaginary (host code)
  *   {"t":"float2".."float4"|"double2".."double4"|"int2".."int4"|
  *        "uint2".."uint4"|"char2".."char4"|"uchar2".."uchar4"|"short2"..
  *        "short4"|"ushort2".."ushort4"|"long2".."long4"|"ulong2".."ulong4"}
@@ -82,7 +84,8 @@
  *       from Attribute[GroupSize(64, 1, 1)] before a kernel.
  *   {"k":"directive", "at":AT, "text":"#include <stdio.h>"}
  *       a line brpp passed through (#include <...>, #pragma), re-emitted in
- *       place by brgen. Appears in "decls" and in blocks.
+ *       place by brgen. Appears in "decls" and in blocks. A line written
+ *       with the digraph %: has # in "text".
  *
  * STATEMENTS
  *   {"k":"block", "items":[DECL|STMT|directive...]}

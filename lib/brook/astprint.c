@@ -160,7 +160,11 @@ static const char *basic_name(const char *t)
 		{"ushort", "unsigned short"}, {"uint", "unsigned int"},
 		{"ulong", "unsigned long"}, {"llong", "long long"},
 		{"ullong", "unsigned long long"}, {"ldouble", "long double"},
-		{"bool", "_Bool"},
+		{"bool", "_Bool"}, {"cfloat", "float _Complex"},
+		{"cdouble", "double _Complex"},
+		{"cldouble", "long double _Complex"},
+		{"ifloat", "float _Imaginary"}, {"idouble", "double _Imaginary"},
+		{"ildouble", "long double _Imaginary"},
 	};
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
 		if (!strcmp(map[i][0], t))

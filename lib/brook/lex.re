@@ -46,7 +46,7 @@ static int directive(lex_ctx *L, lex_token *t)
 	while (t->len > 0 && (unsigned char)t->s[t->len - 1] <= ' ')
 		t->len--;
 	/* blanks and other control characters separate the words alike */
-	const char *q = L->cur + 1;
+	const char *q = L->cur + (*L->cur == '%' ? 2 : 1);
 	while (q < end && (unsigned char)*q <= ' ')
 		q++;
 	/* continuation lines inside the directive still count as lines */
@@ -94,7 +94,9 @@ again:
 			*p == '\v' || *p == '\r'))
 			p++;
 		L->cur = p;
-		if (p < L->lim && *p == '#') {
+		/* C99 6.4.6p3: %: is # */
+		if (p < L->lim && (*p == '#' || (*p == '%' && p + 1 < L->lim
+			&& p[1] == ':'))) {
 			t->file = L->file;
 			t->line = L->line;
 			t->col = (int)(p - L->linestart) + 1;
@@ -166,6 +168,7 @@ again:
 	"while"		{ TOK(TK_WHILE); }
 	"_Bool"		{ TOK(TK_BOOL); }
 	"_Complex" | "__complex__"	{ TOK(TK_COMPLEX); }
+	"_Imaginary"	{ TOK(TK_IMAGINARY); }
 
 	// spec 6.1, 6.2 and the guide's chapter on thread groups: Brook+
 	// keywords. out, iter, shared, reduce and Attribute are keywords only
@@ -220,15 +223,16 @@ again:
 	"=="	{ TOK(TK_EQ); }
 	"!="	{ TOK(TK_NE); }
 	";"	{ TOK(TK_SEMI); }
-	"{"	{ TOK(TK_LBRACE); }
-	"}"	{ TOK(TK_RBRACE); }
+	// C99 6.4.6p3: the digraphs <: :> <% %> are [ ] { }
+	"{" | "<%"	{ TOK(TK_LBRACE); }
+	"}" | "%>"	{ TOK(TK_RBRACE); }
 	","	{ TOK(TK_COMMA); }
 	":"	{ TOK(TK_COLON); }
 	"="	{ TOK(TK_ASSIGN); }
 	"("	{ TOK(TK_LPAREN); }
 	")"	{ TOK(TK_RPAREN); }
-	"["	{ TOK(TK_LBRACKET); }
-	"]"	{ TOK(TK_RBRACKET); }
+	"[" | "<:"	{ TOK(TK_LBRACKET); }
+	"]" | ":>"	{ TOK(TK_RBRACKET); }
 	"."	{ TOK(TK_DOT); }
 	"&"	{ TOK(TK_AMP); }
 	"!"	{ TOK(TK_NOT); }
@@ -243,6 +247,7 @@ again:
 	"^"	{ TOK(TK_CARET); }
 	"|"	{ TOK(TK_PIPE); }
 	"?"	{ TOK(TK_QUESTION); }
+	"%:%:" | "%:"	{ L->errmsg = "stray '%:' in program"; TOK(LEX_ERROR); }
 	[^]	{ L->errmsg = "stray character in program"; TOK(LEX_ERROR); }
 */
 

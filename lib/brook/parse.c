@@ -305,7 +305,7 @@ static int intern_file(parse_ctx *c, const char *name, size_t len)
  * 12 of file. The name keeps its escapes (brpp writes none but \\ and \"). */
 static void linemarker(parse_ctx *c, const lex_token *t)
 {
-	const char *p = t->s + 1, *end = t->s + t->len;
+	const char *p = t->s + (t->s[0] == '%' ? 2 : 1), *end = t->s + t->len;
 	while (p < end && (unsigned char)*p <= ' ')
 		p++;
 	if (end - p >= 4 && memcmp(p, "line", 4) == 0)
@@ -414,7 +414,8 @@ static int starts_type(parse_ctx *c, const lex_token *t)
 	switch (t->code) {
 	case TK_VOID: case TK_CHAR: case TK_SHORT: case TK_INT: case TK_LONG:
 	case TK_FLOAT: case TK_DOUBLE: case TK_SIGNED: case TK_UNSIGNED:
-	case TK_BOOL: case TK_COMPLEX: case TK_VECTYPE: case TK_CONST:
+	case TK_BOOL: case TK_COMPLEX: case TK_IMAGINARY: case TK_VECTYPE:
+	case TK_CONST:
 	case TK_VOLATILE: case TK_RESTRICT: case TK_STRUCT: case TK_UNION:
 	case TK_ENUM: case TK_OUT: case TK_ITER: case TK_SHARED: case TK_REDUCE:
 	case TK_KERNEL: case TK_STATIC: case TK_EXTERN: case TK_REGISTER:
@@ -432,7 +433,7 @@ static int after_type_spec(const parse_ctx *c)
 	case TK_TYPE_NAME: case TK_SCALARNAME: case TK_VECTYPE: case TK_VOID:
 	case TK_CHAR: case TK_SHORT: case TK_INT: case TK_LONG: case TK_FLOAT:
 	case TK_DOUBLE: case TK_SIGNED: case TK_UNSIGNED: case TK_BOOL:
-	case TK_COMPLEX:
+	case TK_COMPLEX: case TK_IMAGINARY:
 		return 1;
 	}
 	return c->prevtag || c->closed_tag;

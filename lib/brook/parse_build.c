@@ -498,6 +498,7 @@ void pb_specs_token(parse_ctx *c, parse_specs *s, const lex_token *t)
 		{TK_SIGNED, PS_SIGNED, "signed"},
 		{TK_UNSIGNED, PS_UNSIGNED, "unsigned"},
 		{TK_BOOL, PS_BOOL, "_Bool"}, {TK_COMPLEX, PS_COMPLEX, "_Complex"},
+		{TK_IMAGINARY, PS_IMAGINARY, "_Imaginary"},
 	};
 	if (!s->at)
 		s->at = pb_at(c, t);
@@ -622,6 +623,13 @@ static const char *basic_type(const parse_specs *s)
 		{PS_UNSIGNED, 2, "ullong"}, {PS_UNSIGNED | PS_INT, 2, "ullong"},
 		{PS_FLOAT, 0, "float"}, {PS_DOUBLE, 0, "double"},
 		{PS_DOUBLE, 1, "ldouble"},
+		/* C99 6.7.2: float _Complex and the like, in any order */
+		{PS_FLOAT | PS_COMPLEX, 0, "cfloat"},
+		{PS_DOUBLE | PS_COMPLEX, 0, "cdouble"},
+		{PS_DOUBLE | PS_COMPLEX, 1, "cldouble"},
+		{PS_FLOAT | PS_IMAGINARY, 0, "ifloat"},
+		{PS_DOUBLE | PS_IMAGINARY, 0, "idouble"},
+		{PS_DOUBLE | PS_IMAGINARY, 1, "ildouble"},
 	};
 	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
 		if (tab[i].kw == s->kw && tab[i].nlong == s->nlong)
@@ -662,8 +670,10 @@ json_t *pb_specs_base(parse_ctx *c, parse_specs *s, int *noret)
 		const char *t = basic_type(s);
 		if (!t)
 			parse_error_at(c, s->at, "parse-type", "%s",
-				s->kw & PS_COMPLEX ? "complex types are not supported"
-				: "invalid combination of type specifiers");
+				s->kw & (PS_COMPLEX | PS_IMAGINARY)
+				? "_Complex and _Imaginary go with float, double or "
+				"long double only" : "invalid combination of type "
+				"specifiers");
 		ty = type_new(c, t ? t : "int");
 	}
 	if (s->cquals) {
@@ -1126,7 +1136,16 @@ json_t *pb_funcdef(parse_ctx *c, parse_specs *s, parse_decltor *d,
 json_t *pb_directive(parse_ctx *c, const lex_token *t)
 {
 	json_t *n = pb_node(c, "directive", pb_at(c, t));
-	SET(n, "text", pb_name(t));
+	if (t->len >= 2 && t->s[0] == '%') {
+		/* C99 6.4.6p3: the digraph %: is #; the AST spells it # */
+		strbuf b = {0};
+		sb_putc(&b, '#');
+		sb_putn(&b, t->s + 2, (size_t)t->len - 2);
+		SET(n, "text", pb_text(b.s, b.len, 0));
+		sb_free(&b);
+	} else {
+		SET(n, "text", pb_name(t));
+	}
 	return n;
 }
 

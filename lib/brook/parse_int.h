@@ -37,7 +37,7 @@ typedef struct parse_specs {
 enum {
 	PS_VOID = 1, PS_CHAR = 2, PS_SHORT = 4, PS_INT = 8, PS_FLOAT = 16,
 	PS_DOUBLE = 32, PS_SIGNED = 64, PS_UNSIGNED = 128, PS_BOOL = 256,
-	PS_COMPLEX = 512
+	PS_COMPLEX = 512, PS_IMAGINARY = 1024
 };
 
 /* A declarator, concrete or abstract: the derived types from the name
