@@ -335,6 +335,36 @@ rt_error() {
 	[ "${lines[0]}" = "current cpu" ]
 }
 
+@test "BRT_RUNTIME=cpu loads no OpenCL until a list with OpenCL devices is asked for" {
+	local libs="${BROOK_LIBS//-lOpenCL/} -ldl" p
+	for p in basic devices; do
+		$BROOK_CC $BROOK_CFLAGS "$top_srcdir/t/rt/$p.c" \
+			-o "$RT/$p-nocl" $libs
+	done
+	# the dynamic loader names every library it opens (LD_DEBUG=files)
+	BRT_RUNTIME=cpu BRT_LOG_FILE="$RT/cpuonly.log" LD_DEBUG=files \
+		"$RT/basic-nocl" > "$RT/cpuonly.out" 2> "$RT/cpuonly.ld"
+	diff_golden "$top_srcdir/t/rt/basic.out" "$RT/cpuonly.out"
+	grep -q "file=libc.so" "$RT/cpuonly.ld"
+	[ "$(grep -ci "libOpenCL\|pocl" "$RT/cpuonly.ld")" -eq 0 ]
+	grep -q "runtime: default device CPU .*; OpenCL not loaded" \
+		"$RT/cpuonly.log"
+	[ "$(grep -c "looking up the OpenCL devices" "$RT/cpuonly.log")" -eq 0 ]
+	# brt_getDevices("all") still lists the OpenCL devices
+	run env BRT_RUNTIME=opencl "$RT/devices-nocl"
+	local listed=${lines[1]}
+	BRT_RUNTIME=cpu BRT_LOG_FILE="$RT/cpulist.log" LD_DEBUG=files \
+		"$RT/devices-nocl" > "$RT/cpulist.out" 2> "$RT/cpulist.ld"
+	[ "$(sed -n 1p "$RT/cpulist.out")" = "current cpu" ]
+	[ "$(sed -n 2p "$RT/cpulist.out")" = "$listed" ]
+	[ "$(sed -n 3p "$RT/cpulist.out")" = "list consistent: yes" ]
+	grep -q "looking up the OpenCL devices" "$RT/cpulist.log"
+	case $listed in
+	"all 1 = "*) ;;
+	*) grep -q "libOpenCL" "$RT/cpulist.ld" ;;
+	esac
+}
+
 @test "BRT_ADAPTER out of range falls back to the first device, with a log line" {
 	rt_build devices
 	run env BRT_ADAPTER=99 BRT_LOG_FILE="$RT/adapter.log" "$RT/devices"

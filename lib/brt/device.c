@@ -6,7 +6,8 @@
 #include "internal.h"
 
 /* KIND: "all", "opencl" or "cal" (OpenCL devices, GPUs first), "cpu".
- * Guide 1.16.1: any other kind gives 0 devices. */
+ * Guide 1.16.1: any other kind gives 0 devices. Only the lists with
+ * OpenCL devices load OpenCL. */
 brt_device *const *brt_getDevices(const char *kind, unsigned *count)
 {
 	brt_runtime *rt = brt_rt();
@@ -16,9 +17,11 @@ brt_device *const *brt_getDevices(const char *kind, unsigned *count)
 		brt_set_last(BR_ERROR_INVALID_PARAMATER,
 			"Get Devices: device type can't be NULL");
 	} else if (!strcmp(kind, "all")) {
+		rt = brt_rt_opencl();
 		list = rt->all;
 		n = rt->nall;
 	} else if (!strcmp(kind, "opencl") || !strcmp(kind, "cal")) {
+		rt = brt_rt_opencl();
 		list = rt->all;
 		n = rt->nopencl;
 	} else if (!strcmp(kind, "cpu")) {
@@ -45,6 +48,9 @@ brt_device *const *brt_useDevices(brt_device *const *devices, unsigned count,
 			*old_count = 0;
 		return NULL;
 	}
+	/* a device other than the CPU came from a list with OpenCL */
+	if (!rt->cpu || devices[0] != rt->cpu[0])
+		rt = brt_rt_opencl();
 	unsigned i;
 	for (i = 0; i < rt->nall; i++)
 		if (rt->all[i] == devices[0])
@@ -61,7 +67,9 @@ brt_device *const *brt_useDevices(brt_device *const *devices, unsigned count,
 	if (!old_count)
 		return NULL;
 	*old_count = old ? 1 : 0;
-	return old ? rt->all + old->index : NULL;
+	if (!old)
+		return NULL;
+	return old->kind == BRT_DEV_CPU ? rt->cpu : rt->all + old->index;
 }
 
 brt_device *brt_currentDevice(void)

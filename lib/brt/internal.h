@@ -150,9 +150,12 @@ typedef struct brt_runtime {
 	pthread_mutex_t lock;	/* the counters and the log file */
 	brt_cl cl;
 	int have_cl;
-	brt_device **all;	/* OpenCL devices (GPUs first), then the CPU */
+	/* OpenCL devices (GPUs first), then the CPU; before
+	 * brt_rt_opencl, the CPU alone */
+	brt_device **all;
 	unsigned nall, nopencl;
-	brt_device **cpu;	/* = all + nopencl */
+	brt_device **cpu;	/* = cpu_list, the CPU's own list */
+	brt_device *cpu_list[1];
 	brt_device *deflt;	/* from BRT_RUNTIME and BRT_ADAPTER */
 	pthread_key_t key;
 	FILE *logf;
@@ -165,6 +168,10 @@ typedef struct brt_runtime {
 } brt_runtime;
 
 brt_runtime *brt_rt(void);	/* initializes on first call */
+/* brt_rt, with OpenCL loaded and all and nopencl filled (once: at
+ * initialization, or under BRT_RUNTIME=cpu when a list with the OpenCL
+ * devices is first asked for). */
+brt_runtime *brt_rt_opencl(void);
 brt_thread *brt_self(void);
 brt_device *brt_current(void);
 void brt_log(const char *fmt, ...);

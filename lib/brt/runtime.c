@@ -14,6 +14,8 @@
 /* The one context; brt_rt() creates it once (pthread_once). */
 static brt_runtime runtime;
 static pthread_once_t runtime_once = PTHREAD_ONCE_INIT;
+/* The OpenCL devices are looked up once, when first needed. */
+static pthread_once_t discover_once = PTHREAD_ONCE_INIT;
 
 /* --- strings ------------------------------------------------------------- */
 int brt_str_add(brt_str *s, const char *text, size_t n)
@@ -94,10 +96,19 @@ static char *cache_dir(void)
 	return s.p;
 }
 
+/* 1 when BRT_RUNTIME asks for the CPU backend: OpenCL is then not loaded
+ * until a device list that holds OpenCL devices is asked for. */
+static int want_cpu(void)
+{
+	const char *want = getenv("BRT_RUNTIME");
+	return want && !strcmp(want, "cpu");
+}
+
 /* BRT_RUNTIME and BRT_ADAPTER (guide 1.1): opencl (or cal) picks the
  * BRT_ADAPTER-th OpenCL device, GPUs first; cpu the CPU; unset, OpenCL
  * when there is a device. A program always runs: without an OpenCL device
- * the CPU is used, with a line in the log. */
+ * the CPU is used, with a line in the log. Called after discovery unless
+ * BRT_RUNTIME is cpu. */
 static brt_device *default_device(brt_runtime *rt)
 {
 	const char *want = getenv("BRT_RUNTIME");
@@ -106,7 +117,7 @@ static brt_device *default_device(brt_runtime *rt)
 	    && strcmp(want, "cal"))
 		brt_log("BRT_RUNTIME=%s is not cpu, opencl or cal; ignored",
 			want);
-	else if (want && !strcmp(want, "cpu"))
+	else if (want_cpu())
 		return cpu;
 	if (rt->nopencl == 0) {
 		if (want && *want && strcmp(want, "cpu"))
@@ -120,6 +131,34 @@ static brt_device *default_device(brt_runtime *rt)
 		n = 0;
 	}
 	return rt->all[n];
+}
+
+/* Loads OpenCL and lists its devices, once: all = the OpenCL devices, then
+ * the CPU. Until then all is the CPU's own list. Every reader of all and
+ * nopencl gets the runtime from brt_rt_opencl. */
+static void runtime_discover(void)
+{
+	brt_runtime *rt = &runtime;
+	if (!rt->cpu)
+		return;		/* runtime_init ran out of memory */
+	brt_device *cpu = rt->cpu[0];
+	brt_log("runtime: looking up the OpenCL devices");
+	rt->all = NULL;
+	brt_ocl_discover(rt);	/* all[0 .. nopencl), with a slot after */
+	if (!rt->all) {
+		rt->all = rt->cpu;
+		rt->nopencl = 0;
+	}
+	rt->all[rt->nopencl] = cpu;
+	cpu->index = rt->nopencl;
+	rt->nall = rt->nopencl + 1;
+}
+
+brt_runtime *brt_rt_opencl(void)
+{
+	brt_runtime *rt = brt_rt();
+	pthread_once(&discover_once, runtime_discover);
+	return rt;
 }
 
 static void thread_free(void *p)
@@ -180,18 +219,12 @@ static void runtime_init(void)
 	}
 	rt->cpu_threads = (unsigned)nt;
 
-	brt_ocl_discover(rt);	/* fills all[0 .. nopencl) */
-	brt_device **all = realloc(rt->all, (rt->nopencl + 1) * sizeof *all);
 	brt_device *cpu = calloc(1, sizeof *cpu);
-	if (!all || !cpu) {
-		free(cpu);
-		rt->all = all;
+	if (!cpu) {
 		rt->deflt = NULL;
 		return;
 	}
-	rt->all = all;
 	cpu->kind = BRT_DEV_CPU;
-	cpu->index = rt->nopencl;
 	snprintf(cpu->name, sizeof cpu->name, "CPU (%u threads)",
 		rt->cpu_threads);
 	snprintf(cpu->platform, sizeof cpu->platform, "brook");
@@ -203,12 +236,21 @@ static void runtime_init(void)
 	cpu->fp64 = 1;
 	pthread_mutex_init(&cpu->lock, NULL);
 	cpu->pool = brt_pool_new(rt->cpu_threads);
-	all[rt->nopencl] = cpu;
-	rt->nall = rt->nopencl + 1;
-	rt->cpu = all + rt->nopencl;
-	rt->deflt = default_device(rt);
-	brt_log("runtime: %u OpenCL devices; default device %s", rt->nopencl,
-		rt->deflt->name);
+	rt->cpu_list[0] = cpu;
+	rt->cpu = rt->cpu_list;
+	rt->all = rt->cpu;
+	rt->nall = 1;
+	if (want_cpu()) {
+		/* OpenCL stays unloaded: startup costs no driver */
+		rt->deflt = cpu;
+		brt_log("runtime: default device %s (BRT_RUNTIME=cpu; OpenCL "
+			"not loaded)", cpu->name);
+	} else {
+		pthread_once(&discover_once, runtime_discover);
+		rt->deflt = default_device(rt);
+		brt_log("runtime: %u OpenCL devices; default device %s",
+			rt->nopencl, rt->deflt->name);
+	}
 	atexit(runtime_shutdown);
 }
 
