@@ -423,6 +423,32 @@ F123='\000\000\200\077\000\000\000\100\000\000\100\100'
 	[[ "$output" == '{"kernel":"sum","backend":"cpu"'*'"runs":2'*'"bytes":768'*'"gflop_per_s":'* ]]
 }
 
+# bench_clock BACKEND CLOCK ARGS...: brrun --bench --json on BACKEND
+# reports CLOCK and min <= median <= max, all above zero.
+bench_clock() {
+	local backend=$1 clock=$2
+	shift 2
+	command -v jq >/dev/null || skip "no jq"
+	run brrun --backend "$backend" --bench 5 --json "$@"
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e --arg c "$clock" '.clock == $c and .min_ms > 0
+		and .min_ms <= .median_ms and .median_ms <= .max_ms'
+}
+
+@test "--bench: OpenCL profiling events on OpenCL, the host clock on the CPU" {
+	bench_clock opencl opencl-events "$SUM" sum a=rand b=ones c \
+		--shape a=256x256
+	bench_clock cpu host "$SUM" sum a=rand b=ones c --shape a=256x256
+	# a reduction is two launches on OpenCL: the first's start to the
+	# second's end
+	bench_clock opencl opencl-events "$K" rsum a=iota r --shape a=100000
+	bench_clock cpu host "$K" rsum a=iota r --shape a=1000
+	run brrun --backend opencl --bench 2 "$SUM" sum a=1 b=2 c
+	[[ "${lines[1]}" == *"(OpenCL profiling events)" ]]
+	run brrun --backend cpu --bench 2 "$SUM" sum a=1 b=2 c
+	[[ "${lines[1]}" == *"(host clock)" ]]
+}
+
 @test "--bench keeps a scalar reduction's result and still writes files" {
 	run brrun --bench 2 "$K" vsum a=[1,2,3] s=@s.txt
 	[ "$status" -eq 0 ]

@@ -56,6 +56,10 @@ rt_error() {
 	grep -q "copy: input 0: Input stream dimension doesn't match with output dimension; implicit resize" "$RT/resize.log"
 }
 
+@test "timing: brt_lastKernelTime gives OpenCL profiling times, none on the CPU" {
+	rt_golden timing
+}
+
 @test "iterator streams: BrookGPU's value tables in 1D and 2D" {
 	rt_golden iter
 }

@@ -133,6 +133,18 @@ unsigned brt_device_units(const brt_device *d);	/* compute units/cores */
  * brt_stream_new, say), with its message; cleared when read. */
 BRerror brt_lastError(const char **message);
 
+/* --- timing ----------------------------------------------------------------
+ * Device time of kernels from OpenCL profiling events (brt(3), "Timing").
+ * brt_profileKernels(1), called before any other function of libbrt, has
+ * the OpenCL queues created with profiling enabled (as BRT_PROFILE does);
+ * it returns 0, or -1 once the runtime runs with the other setting. */
+int brt_profileKernels(int on);
+/* Waits for the calling thread's last brt_run and gives, in *seconds, the
+ * device time from the start of its first kernel command to the end of
+ * its last. Returns 0, or -1 when there is none to give: the run was on
+ * the CPU backend, failed, or the queues do not profile. */
+int brt_lastKernelTime(double *seconds);
+
 /* --- host helpers of BrookGPU programs ------------------------------------ */
 void *brmalloc(size_t n);	/* aligned for nocopy reads and writes */
 void brfree(void *p);

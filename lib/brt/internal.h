@@ -144,6 +144,8 @@ typedef struct brt_thread {
 	brt_device *cur;	/* NULL until first use */
 	BRerror err;
 	char *msg;
+	cl_event run_first;	/* timing: the first and last kernel */
+	cl_event run_last;	/* commands of the last brt_run, or NULL */
 } brt_thread;
 
 typedef struct brt_runtime {
@@ -165,6 +167,8 @@ typedef struct brt_runtime {
 	long nalloc, nlaunch;
 	char *cache_dir;	/* NULL: no disk cache */
 	unsigned cpu_threads;
+	int timing;		/* BRT_PROFILE or brt_profileKernels: queues
+				   profile, brt_run records its kernels */
 } brt_runtime;
 
 brt_runtime *brt_rt(void);	/* initializes on first call */
@@ -232,6 +236,9 @@ int brt_ocl_fill(const brt_region *r, const void *value, brt_str *msg);
 int brt_ocl_sync(brt_buffer *b, int wait);
 /* BRT_PROFILE: records command EV (WHAT, on the transfer queue or not). */
 void brt_ocl_profile(brt_device *d, const char *what, int xfer, cl_event ev);
+/* brt_lastKernelTime: forgets the thread's recorded kernel commands (at the
+ * start of brt_run, and when the thread ends). */
+void brt_ocl_timing_clear(brt_thread *t);
 
 /* --- kernel launches (kernel.c, reduce.c) ---------------------------------- */
 typedef struct brt_launch {

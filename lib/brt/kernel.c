@@ -528,6 +528,8 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec)
 	L.k = k;
 	L.args = args;
 	L.dev = brt_current();
+	if (brt_rt()->timing)	/* brt_lastKernelTime: this run's commands */
+		brt_ocl_timing_clear(brt_self());
 	L.outs = calloc(k->nargs + 1, sizeof *L.outs);
 	L.views = calloc(k->nargs + 1, sizeof *L.views);
 	L.regs = calloc(k->nargs + 1, sizeof *L.regs);

@@ -121,7 +121,7 @@ static brt_device *device_open(brt_runtime *rt, cl_platform_id pid,
 	}
 	const char *prof = getenv("BRT_PROFILE");
 	d->profile = prof && *prof && strcmp(prof, "0");
-	cl_command_queue_properties qp = d->profile
+	cl_command_queue_properties qp = rt->timing	/* or d->profile */
 		? CL_QUEUE_PROFILING_ENABLE : 0;
 	d->queue = cl->clCreateCommandQueue(d->ctx, id, qp, &err);
 	if (d->queue)
@@ -857,6 +857,48 @@ int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 		return cl_failed(d, err, msg);
 	cl->clFlush(d->queue);
 	brt_ocl_profile(d, ck->reduce ? "reduce" : ck->k->name, 0, *ev);
+	brt_thread *t = brt_rt()->timing ? brt_self() : NULL;
+	if (t && *ev) {
+		/* brt_lastKernelTime: the run's first and last command */
+		cl->clRetainEvent(*ev);
+		if (!t->run_first) {
+			cl->clRetainEvent(*ev);
+			t->run_first = *ev;
+		}
+		if (t->run_last)
+			cl->clReleaseEvent(t->run_last);
+		t->run_last = *ev;
+	}
+	return 0;
+}
+
+void brt_ocl_timing_clear(brt_thread *t)
+{
+	brt_cl *cl = &brt_rt()->cl;
+	if (t && t->run_first)
+		cl->clReleaseEvent(t->run_first);
+	if (t && t->run_last)
+		cl->clReleaseEvent(t->run_last);
+	if (t)
+		t->run_first = t->run_last = NULL;
+}
+
+/* brt.h: the device time of the thread's last brt_run, from the start of
+ * its first kernel command to the end of its last. */
+int brt_lastKernelTime(double *seconds)
+{
+	brt_cl *cl = &brt_rt()->cl;
+	brt_thread *t = brt_self();
+	cl_ulong a = 0, b = 0;
+	if (!seconds || !t || !t->run_first || !t->run_last)
+		return -1;
+	if (cl->clWaitForEvents(1, &t->run_last) != CL_SUCCESS ||
+	    cl->clGetEventProfilingInfo(t->run_first, CL_PROFILING_COMMAND_START,
+		    sizeof a, &a, NULL) != CL_SUCCESS ||
+	    cl->clGetEventProfilingInfo(t->run_last, CL_PROFILING_COMMAND_END,
+		    sizeof b, &b, NULL) != CL_SUCCESS || b < a)
+		return -1;
+	*seconds = (double)(b - a) * 1e-9;
 	return 0;
 }
 

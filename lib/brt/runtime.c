@@ -16,6 +16,8 @@ static brt_runtime runtime;
 static pthread_once_t runtime_once = PTHREAD_ONCE_INIT;
 /* The OpenCL devices are looked up once, when first needed. */
 static pthread_once_t discover_once = PTHREAD_ONCE_INIT;
+/* brt_profileKernels before the runtime starts, and whether it has */
+static int timing_asked, runtime_started;
 
 /* --- strings ------------------------------------------------------------- */
 int brt_str_add(brt_str *s, const char *text, size_t n)
@@ -164,6 +166,7 @@ brt_runtime *brt_rt_opencl(void)
 static void thread_free(void *p)
 {
 	brt_thread *t = p;
+	brt_ocl_timing_clear(t);
 	free(t->msg);
 	free(t);
 }
@@ -175,6 +178,7 @@ static void thread_free(void *p)
 static void runtime_shutdown(void)
 {
 	brt_runtime *rt = &runtime;
+	brt_ocl_timing_clear(pthread_getspecific(rt->key));
 	for (unsigned i = 0; i < rt->nall; i++) {
 		brt_device *d = rt->all[i];
 		pthread_mutex_lock(&d->lock);
@@ -218,6 +222,9 @@ static void runtime_init(void)
 			nt = 1;
 	}
 	rt->cpu_threads = (unsigned)nt;
+	const char *prof = getenv("BRT_PROFILE");
+	rt->timing = timing_asked || (prof && *prof && strcmp(prof, "0"));
+	runtime_started = 1;
 
 	brt_device *cpu = calloc(1, sizeof *cpu);
 	if (!cpu) {
@@ -252,6 +259,15 @@ static void runtime_init(void)
 			rt->nopencl, rt->deflt->name);
 	}
 	atexit(runtime_shutdown);
+}
+
+/* brt.h: profiling queues, decided when the OpenCL devices open. */
+int brt_profileKernels(int on)
+{
+	if (runtime_started)
+		return runtime.timing == (on != 0) ? 0 : -1;
+	timing_asked = on != 0;
+	return 0;
 }
 
 brt_runtime *brt_rt(void)
