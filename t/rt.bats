@@ -156,7 +156,8 @@ rt_error() {
 	rt_error exec "size 0: error 4" \
 		"Exec Domain: Number of threads must be more than 0" \
 		"Exec Domain: Number of threads specified more than stream dimension" \
-		"Exec Domain: domain rank 3 is more than the stream's rank"
+		"Exec Domain: domain rank 3 is more than the stream's rank" \
+		"offset at the end: error 4" "offset of rank 3: error 4"
 }
 
 @test "error: Kernel Execution: Invalid output stream, Invalid Input stream, NULL values" {

@@ -30,6 +30,7 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "indexof and instance() on 1 to 4 dimensional streams" { run_program indexof; }
 @test "spec 4.2: gathers 1-3D, C-style and vector indexing, clamped" { run_program gather; }
 @test "guide 1.8: scatter with domainOffset/domainSize" { run_program scatter; }
+@test "guide 1.8: domainOffset without domainSize runs to the end" { run_program domain_offset; }
 @test "spec 4.1.2-4.1.3: reductions to scalars and streams" { run_program reduce; }
 @test "BrookGPU: iterator streams" { run_program iter; }
 @test "guide 1.17.8: sum_2d with shared memory and syncGroup" { run_program sum_2d; }

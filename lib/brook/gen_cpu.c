@@ -282,7 +282,7 @@ static void wrappers(gen_ctx *g, strbuf *b, const json_t *fn)
 	wrapper_proto(g, b, fn, name, 0, 0);
 	sb_printf(b, "\n{\n\tbrt_exec brg_x = %s__domain;\n"
 		"\tmemset(&%s__domain, 0, sizeof %s__domain);\n\t%s__exec("
-		"brg_x.rank ? &brg_x : NULL", name, name, name, name);
+		"&brg_x", name, name, name, name);
 	json_array_foreach(params_of(fn), i, p)
 		sb_printf(b, ", %s", ast_str(p, "name"));
 	sb_puts(b, ");\n}\n\n");

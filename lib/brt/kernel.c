@@ -217,6 +217,28 @@ static brt_stream *domain_stream(const brt_launch *L)
 	return NULL;
 }
 
+/* Guide 1.8, domainOffset without domainSize: the domain runs from the
+ * offset to the end of DS. */
+static void offset_domain(brt_launch *L, const brt_stream *ds,
+	const brt_exec *ex)
+{
+	for (unsigned i = ds->rank; i < 4; i++)
+		if (ex->offset[i]) {
+			brt_kfail(L, BR_ERROR_KERNEL, "Exec Domain: domain rank "
+				"%u is more than the stream's rank", i + 1);
+			return;
+		}
+	for (unsigned i = 0; i < ds->rank; i++) {
+		if (ex->offset[i] >= ds->dims[i]) {
+			brt_kfail(L, BR_ERROR_KERNEL, "Exec Domain: Number of "
+				"threads must be more than 0");
+			return;
+		}
+		L->off[i] = ex->offset[i];
+		L->dom[i] = ds->dims[i] - ex->offset[i];
+	}
+}
+
 /* The execution domain: DS's shape, or domainSize at domainOffset. */
 static void set_domain(brt_launch *L, const brt_stream *ds,
 	const brt_exec *ex)
@@ -233,6 +255,8 @@ static void set_domain(brt_launch *L, const brt_stream *ds,
 			brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: No "
 				"appropriate map technique found (no stream "
 				"and no domainSize gives the domain)");
+		else if (ex)
+			offset_domain(L, ds, ex);
 		return;
 	}
 	if (ex->rank > BRT_MAX_RANK || (ds && ex->rank > ds->rank)) {

@@ -179,6 +179,12 @@ static void c_exec(void)
 	brt_exec rank = { 3, { 0, 0, 0 }, { 1, 1, 1 } };
 	brt_run(&k_where, args, &rank);
 	rt_errors("rank 3 of a 2D stream", o);
+	brt_exec past = { 0, { 0, 4 }, { 0, 0 } };
+	brt_run(&k_where, args, &past);
+	rt_errors("offset at the end", o);
+	brt_exec orank = { 0, { 0, 0, 1 }, { 0, 0 } };
+	brt_run(&k_where, args, &orank);
+	rt_errors("offset of rank 3", o);
 	brt_stream_free(o);
 }
 

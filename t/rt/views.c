@@ -80,6 +80,13 @@ int main(void)
 	printf("exec domain offset (1,2) size (3,2):\n");
 	streamPrint(o);
 	rt_errors("exec", o);
+	/* domainOffset alone (rank 0): from the offset to the end */
+	brt_stream_fill(o, &zero);
+	brt_exec eo = { 0, { 3, 2 }, { 0, 0 } };
+	brt_run(&k_where, ao, &eo);
+	printf("exec domain offset (3,2), no size:\n");
+	streamPrint(o);
+	rt_errors("exec offset", o);
 
 	/* gather and scatter arrays */
 	float idx[5] = { 4, 0, 3, 1, 2 }, tab[5] = { 10, 11, 12, 13, 14 };
