@@ -42,7 +42,7 @@ check_case() {
 
 @test "every diagnostic ID of the checker has a case and a man page entry" {
 	local id missing=0
-	for id in $(grep -o '"[EW]-[a-z0-9-]*"' lib/brook/check.c | tr -d '"' | sort -u); do
+	for id in $(grep -oh '"[EW]-[a-z0-9-]*"' lib/brook/check*.c | tr -d '"' | sort -u); do
 		[ -f "t/check/$id.br" ] || [ -f "t/check/$id.ast" ] || {
 			echo "no case for $id"; missing=1; }
 		grep -q -- "^\\\\fB$id\\\\fR" man/brcheck.1 || {
