@@ -274,6 +274,40 @@ deep_ast() {
 	done
 }
 
+@test "brcheck refuses an assign, binop, unop or postfix without a known op (F12, status 2)" {
+	run timeout 20 brcheck "$R/fuzz-ast-assign-no-op.ast"
+	refused 2
+	[[ "$output" == *'malformed AST: "assign" node without a known "op" [E-ast]'* ]]
+	brpp "$R/sum.br" | brparse > ok.ast
+	grep -q '"k":"assign","at":\[[0-9,]*\],"op":"="' ok.ast
+	local kind op
+	for kind in assign binop unop postfix; do
+		for op in '=>' '' '+'; do
+			[ "$kind:$op" != binop:+ ] && [ "$kind:$op" != unop:+ ] || continue
+			sed "s/\"k\":\"assign\",\(\"at\":\[[0-9,]*\]\),\"op\":\"=\"/\"k\":\"$kind\",\1,\"op\":\"$op\",\"e\":{\"k\":\"int\",\"text\":\"1\",\"value\":1}/" ok.ast > bad.ast
+			run timeout 20 brcheck bad.ast
+			refused 2
+			[[ "$output" == *"\"$kind\" node without a known \"op\" [E-ast]"* ]]
+		done
+	done
+}
+
+@test "brcheck drops locations outside the file table or the lines (F9)" {
+	printf 'kernel void k(float a<>, out float b<>) { goto x; x: b = a; }\n' > g.br
+	brpp g.br | brparse > g.ast
+	run timeout 20 brcheck --diagnostics=json g.ast
+	refused 1
+	[[ "$output" == *'"line"'* ]]
+	for at in '99,1,1' '0,-5,1' '-1,1,1' '0,1,-3' '0,99999999999,1'; do
+		sed "s/\"k\":\"goto\",\"at\":\[[0-9,]*\]/\"k\":\"goto\",\"at\":[$at]/" g.ast > e.ast
+		! cmp -s g.ast e.ast
+		run timeout 20 brcheck e.ast
+		refused 1
+		[[ "$output" == *"[E-kernel-goto]"* ]]
+		[[ "$output" != *"<input>"* && "$output" != *":-"* && "$output" != *"99999"* ]]
+	done
+}
+
 @test "brgen refuses a parsed AST edited to be inconsistent" {
 	for f in kind decl-kind missing name-int items-obj; do
 		run timeout 20 brgen -o out "$R/ast-$f.ast"

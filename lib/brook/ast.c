@@ -1,6 +1,7 @@
 /* ast.c - accessors and constructors of brast(5) nodes (see ast.h). */
 #include "config.h"
 
+#include <limits.h>
 #include <string.h>
 
 #include "brook/ast.h"
@@ -48,14 +49,22 @@ int ast_at(const json_t *doc, const json_t *n, const char **file, int *line,
 	json_t *at = ast_arr(n, "at");
 	if (!at || json_array_size(at) != 3)
 		return -1;
+	json_int_t fi = json_integer_value(json_array_get(at, 0));
+	json_int_t ln = json_integer_value(json_array_get(at, 1));
+	json_int_t cl = json_integer_value(json_array_get(at, 2));
+	/* an edited AST may point outside its file table or its lines: no
+	 * location rather than a wrong one (fuzz/FINDINGS.md, F9) */
+	if (fi < 0 || (size_t)fi >= json_array_size(ast_arr(doc, "files")) ||
+		ln < 1 || ln > INT_MAX || cl < 0 || cl > INT_MAX)
+		return -1;
 	const char *f = json_string_value(json_array_get(ast_arr(doc, "files"),
-		(size_t)json_integer_value(json_array_get(at, 0))));
+		(size_t)fi));
 	if (file)
 		*file = f ? f : "<input>";
 	if (line)
-		*line = (int)json_integer_value(json_array_get(at, 1));
+		*line = (int)ln;
 	if (col)
-		*col = (int)json_integer_value(json_array_get(at, 2));
+		*col = (int)cl;
 	return 0;
 }
 

@@ -405,9 +405,21 @@ static json_t *host_binop(chk_ctx *c, const char *op, json_t *l, json_t *r)
 	return chk_T(c, "unknown");
 }
 
+/* ast.h: the operators of E's kind; another "op" (or none) is a malformed
+ * AST (fuzz/FINDINGS.md, F12). */
+static int known_op(chk_ctx *c, json_t *e)
+{
+	if (ty_op_of_kind(ast_str(e, "op"), ast_kind(e)))
+		return 1;
+	chk_bad(c, e, "\"%s\" node without a known \"op\"", ast_kind(e));
+	return 0;
+}
+
 static json_t *binop_expr(chk_ctx *c, json_t *e)
 {
 	const char *op = ast_str(e, "op");
+	if (!known_op(c, e))
+		return chk_unknown(c, e);
 	json_t *le = ast_get(e, "l"), *re = ast_get(e, "r");
 	json_t *l = chk_expr(c, le), *r = chk_expr(c, re);
 	if (!c->kern) {
@@ -438,6 +450,8 @@ static json_t *binop_expr(chk_ctx *c, json_t *e)
 static json_t *unop_expr(chk_ctx *c, json_t *e, int postfix)
 {
 	const char *op = ast_str(e, "op");
+	if (!known_op(c, e))
+		return chk_unknown(c, e);
 	json_t *t = chk_expr(c, ast_get(e, "e"));
 	if (strcmp(op, "&") == 0) {
 		if (c->kern)
@@ -473,6 +487,8 @@ static json_t *unop_expr(chk_ctx *c, json_t *e, int postfix)
 static json_t *assign_expr(chk_ctx *c, json_t *e)
 {
 	const char *op = ast_str(e, "op");
+	if (!known_op(c, e))
+		return chk_unknown(c, e);
 	json_t *le = ast_get(e, "l"), *re = ast_get(e, "r");
 	json_t *l = chk_expr(c, le), *r = chk_expr(c, re);
 	chk_set_ty_b(e, l);
@@ -480,10 +496,10 @@ static json_t *assign_expr(chk_ctx *c, json_t *e)
 	if (!c->kern || ty_is_unknown(l) || ty_is_unknown(r))
 		return l;
 	if (strcmp(op, "=") != 0) {
-		char bop[4];
-		size_t n = *op ? strlen(op) - 1 : 0;	/* "op" may be missing */
-		memcpy(bop, op, n < 3 ? n : 3);
-		bop[n < 3 ? n : 3] = 0;
+		char bop[4];	/* "+=" -> "+", ">>=" -> ">>" */
+		size_t n = strlen(op) - 1;
+		memcpy(bop, op, n);
+		bop[n] = 0;
 		if (!operand_ok(c, e, bop, l, "left") ||
 			!operand_ok(c, e, bop, r, "right"))
 			return l;

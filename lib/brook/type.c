@@ -375,6 +375,28 @@ int ty_op_accepts(const char *op, const char *s)
 	}
 }
 
+int ty_op_of_kind(const char *op, const char *kind)
+{
+	static const struct { const char *kind, *ops[20]; } tab[] = {
+		{"binop", {"+", "-", "*", "/", "%", "<<", ">>", "<", ">", "<=",
+			">=", "==", "!=", "&", "^", "|", "&&", "||", NULL}},
+		{"assign", {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=",
+			"^=", "|=", NULL}},
+		{"unop", {"-", "+", "!", "~", "*", "&", "++", "--", NULL}},
+		{"postfix", {"++", "--", NULL}},
+	};
+	if (!op || !kind)
+		return 0;
+	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
+		if (strcmp(tab[i].kind, kind) != 0)
+			continue;
+		for (size_t j = 0; tab[i].ops[j]; j++)
+			if (strcmp(tab[i].ops[j], op) == 0)
+				return 1;
+	}
+	return 0;
+}
+
 const char *ty_op_needs(const char *op)
 {
 	return op_class(op) == OPS_ARITH ? "Arithmetic" : "Integer";

@@ -71,6 +71,10 @@ int ty_op_accepts(const char *op, const char *s);
 /* What OP needs, for the message: "Integer" or "Arithmetic". */
 const char *ty_op_needs(const char *op);
 
+/* ast.h: 1 when OP is an operator of expression nodes of kind KIND
+ * ("binop", "assign", "unop" or "postfix"). */
+int ty_op_of_kind(const char *op, const char *kind);
+
 /* spec 5: the built-in functions of kernel code. */
 typedef enum ty_bsig {
 	TY_B_FLOAT1,	/* T f(T): T a float scalar or vector */
