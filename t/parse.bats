@@ -90,10 +90,52 @@ setup() {
 
 @test "the printer writes C that a C compiler accepts" {
 	local f
-	for f in decls stmts exprs complex digraphs; do
+	for f in decls stmts exprs complex digraphs knr; do
 		brparse --print "$f.br" >"$T/$f.c"
 		$BROOK_CC -std=c99 -fsyntax-only -w "$T/$f.c"
 	done
+}
+
+# ast_of TEXT: the AST of TEXT without locations
+ast_of() { printf '%s\n' "$1" | brparse --no-locations; }
+
+@test "BrookGPU's 'void reduce f' and 'reduce void f' give the same AST" {
+	local a b
+	a=$(ast_of 'void reduce sum(float a<>, reduce float result<>) { result = result + a; }')
+	b=$(ast_of 'reduce void sum(float a<>, reduce float result<>) { result = result + a; }')
+	[ "$a" = "$b" ]
+	[[ "$a" == *'"reduce":true'* ]]
+}
+
+@test "a K&R definition gives a prototype's AST with proto false" {
+	local a b
+	a=$(ast_of 'char *f(a, b, c) float b; const char *a; { return 0; }')
+	b=$(ast_of 'char *f(const char *a, float b, int c) { return 0; }')
+	[ "${a/'"proto":false'/'"proto":true'}" = "$b" ]
+	[[ "$a" == *'"proto":false'* ]]
+	# printed back as K&R, declarations in the identifier list's order
+	printf 'int f(a, b) float b; { return a; }\n' | brparse --print >"$T/p"
+	grep -qx 'int f(a, b)' "$T/p"
+	[ "$(sed -n 2,3p "$T/p")" = "$(printf '\tint a;\n\tfloat b;')" ]
+}
+
+@test "float4 a(...) is an initialized variable, float4 a(T) a prototype" {
+	local a b
+	a=$(ast_of 'float4 a(0.2f, 1.0f, 3.2f, 1.0f), b(a); int n(5);')
+	b=$(ast_of 'float4 a = float4(0.2f, 1.0f, 3.2f, 1.0f), b = a; int n = 5;')
+	[ "$a" = "$b" ]
+	a=$(ast_of 'typedef float T; float4 a(T); float4 b(float x);')
+	[[ "$a" == *'{"k":"func","name":"a"'*'{"k":"func","name":"b"'* ]]
+	[[ "$a" != *'"k":"var","name":"a"'* ]]
+}
+
+@test "digraphs read as the punctuators they stand for" {
+	local a b
+	a=$(ast_of '%:pragma once
+int a<:2:> = <% 1, 2 %>;')
+	b=$(ast_of '#pragma once
+int a[2] = { 1, 2 };')
+	[ "$a" = "$b" ]
 }
 
 @test "gcc -E output with the C library's headers parses" {

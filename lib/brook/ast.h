@@ -34,7 +34,9 @@
  *       has dims [10,20]; a<> has [null]; e<,100> has [null,100].
  *       float b<>[2][3] is stream of array[2] of array[3] of float.
  *   {"t":"func", "ret":TYPE, "params":[PARAM...], "variadic":bool,
- *        "proto":bool}   proto false for K&R "int f()"
+ *        "proto":bool}   proto false for K&R "int f()", and for a K&R
+ *       definition "int f(a, b) int a; float b; {...}", whose params are
+ *       those of "int f(int a, float b)" (int where none is declared)
  *   {"t":"struct"|"union", "tag":"name"|null, "fields":[FIELD...]}
  *       "fields" present only where the body is written; a reference to a
  *       tag declared elsewhere has no "fields". brparse adds "at" (where
@@ -57,6 +59,8 @@
  *       ("struct s { int x; };") has "vars": [].
  *   VAR: {"k":"var", "at":AT, "name":"a", "type":TYPE, "init":INIT|null,
  *         "quals":["shared","iter",...]}
+ *       BrookGPU's "float4 a(1.0f, 2.0f, 3.0f, 4.0f)" has the init
+ *       float4(1.0f, ...) (a ctor), "float4 c(b)" the init b.
  *       "quals": Brook qualifiers on a local or global (shared, iter, out,
  *       reduce where written in the wrong place, so brcheck can say so).
  *   INIT: an EXPR, or {"k":"initlist", "at":AT, "items":[ITEM...]}

@@ -65,6 +65,27 @@ static void quals(strbuf *out, const json_t *t, int before)
 	}
 }
 
+/* A K&R definition's type: parameters listed with no prototype (C99
+ * 6.9.1), printed as an identifier list and a declaration list. */
+static int is_knr(const json_t *ft)
+{
+	return !ast_bool(ft, "proto") && json_array_size(ast_arr(ft, "params"));
+}
+
+/* One parameter declaration, Brook qualifiers first: "out float b<>". */
+static void param(pctx *p, const json_t *pa)
+{
+	size_t j;
+	json_t *q;
+	json_array_foreach(ast_arr(pa, "quals"), j, q)
+		if (json_is_string(q) && strcmp(json_string_value(q),
+			"const") != 0) {
+			sb_puts(p->out, json_string_value(q));
+			sb_putc(p->out, ' ');
+		}
+	astprint_type(p->out, ast_get(pa, "type"), ast_str(pa, "name"));
+}
+
 static void params(pctx *p, const json_t *ft)
 {
 	size_t i;
@@ -74,15 +95,10 @@ static void params(pctx *p, const json_t *ft)
 	json_array_foreach(ps, i, pa) {
 		if (i)
 			sb_puts(p->out, ", ");
-		size_t j;
-		json_t *q;
-		json_array_foreach(ast_arr(pa, "quals"), j, q)
-			if (json_is_string(q) && strcmp(json_string_value(q),
-				"const") != 0) {
-				sb_puts(p->out, json_string_value(q));
-				sb_putc(p->out, ' ');
-			}
-		astprint_type(p->out, ast_get(pa, "type"), ast_str(pa, "name"));
+		if (is_knr(ft))
+			sb_puts(p->out, ast_str(pa, "name"));
+		else
+			param(p, pa);
 	}
 	if (ast_bool(ft, "variadic"))
 		sb_puts(p->out, json_array_size(ps) ? ", ..." : "...");
@@ -537,6 +553,17 @@ static void func(pctx *p, const json_t *f, int indent, int newline)
 	json_t *body = ast_get(f, "body");
 	if (body && !json_is_null(body)) {
 		sb_putc(p->out, '\n');
+		if (is_knr(t)) {
+			/* K&R: "int f(a, b)", then "int a;" "float b;" */
+			size_t i;
+			json_t *pa;
+			json_array_foreach(ast_arr(t, "params"), i, pa) {
+				indent_to(p->out, indent + 1);
+				param(p, pa);
+				sb_puts(p->out, ";\n");
+			}
+			indent_to(p->out, indent);
+		}
 		stmt(p, body, indent);
 	} else {
 		sb_puts(p->out, newline ? ";\n" : ";");

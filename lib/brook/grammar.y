@@ -133,12 +133,19 @@ ext_decl(A) ::= SEMI.			{ A = NULL; }
 ext_decl(A) ::= error SEMI.		{ A = NULL; yypParser->yyerrcnt = -1; }
 ext_decl(A) ::= error RBRACE.		{ A = NULL; yypParser->yyerrcnt = -1; }
 
-/* function-definition = decl-specs? declarator block; no specifiers: an
- * old-style "main() {...}" (int) */
+/* function-definition = decl-specs? declarator declaration-list? block;
+ * no specifiers: an old-style "main() {...}" (int); the declaration list
+ * of a K&R definition "int f(a, b) int a; float b; {...}" (C99 6.9.1) */
 func_def(A) ::= decl_specs(S) declarator(D) block(B).
-	{ A = pb_funcdef(ctx, &S, &D, B); }
+	{ A = pb_funcdef(ctx, &S, &D, NULL, B); }
 func_def(A) ::= declarator(D) block(B).
-	{ A = pb_funcdef(ctx, NULL, &D, B); }
+	{ A = pb_funcdef(ctx, NULL, &D, NULL, B); }
+func_def(A) ::= decl_specs(S) declarator(D) knr_decls(K) block(B).
+	{ A = pb_funcdef(ctx, &S, &D, K, B); }
+func_def(A) ::= declarator(D) knr_decls(K) block(B).
+	{ A = pb_funcdef(ctx, NULL, &D, K, B); }
+knr_decls(A) ::= declaration(B).	{ A = NULL; pb_list_add(&A, B); }
+knr_decls(A) ::= knr_decls(A) declaration(B).	{ pb_list_add(&A, B); }
 
 /* ---- declarations (C99 6.7, spec 3.2, 6.2) ---------------------------- */
 declaration(A) ::= decl_specs(S) SEMI.	{ A = pb_decl(ctx, &S, NULL); }
@@ -250,6 +257,10 @@ direct_decl(A) ::= direct_decl(A) LBRACKET STAR RBRACKET.	{ pb_decltor_array_mod
 direct_decl(A) ::= direct_decl(A) LPAREN RPAREN.	{ pb_decltor_func(ctx, &A, json_array(), 0, 0); }
 direct_decl(A) ::= direct_decl(A) LPAREN param_list(P) RPAREN.	{ pb_decltor_func(ctx, &A, P, 0, 1); }
 direct_decl(A) ::= direct_decl(A) LPAREN param_list(P) COMMA ELLIPSIS RPAREN.	{ pb_decltor_func(ctx, &A, P, 1, 1); }
+/* expressions in the parentheses: a K&R identifier list "f(a, b)" (C99
+ * 6.7.5.3) or BrookGPU's constructor-style initializer "float4 a(0.2f,
+ * 1.0f, 3.2f, 1.0f)"; pb_funcdef and pb_decl tell which */
+direct_decl(A) ::= direct_decl(A) LPAREN args(L) RPAREN.	{ pb_decltor_args(ctx, &A, L.j); }
 direct_decl(A) ::= direct_decl(A) LT dims(L) GT.	{ pb_decltor_stream(ctx, &A, L); }
 
 /* spec 3.2: stream dimensions, slowest first; <> and <,100> leave sizes

@@ -248,6 +248,20 @@ void parse_declare(parse_ctx *c, const char *name, int len, int kind)
 	c->buckets[h] = c->nsyms - 1;
 }
 
+/* Drops the last binding made when it binds NAME: a K&R definition's
+ * parameter declarations (parse_build.c) end with its body. */
+void parse_forget(parse_ctx *c, const char *name, size_t len)
+{
+	if (c->nsyms == 0)
+		return;
+	parse_sym *s = &c->syms[c->nsyms - 1];
+	if ((size_t)s->len != len || memcmp(s->name, name, len) != 0)
+		return;
+	unsigned h = hash_name(s->name, s->len) & (unsigned)(c->nbuckets - 1);
+	c->buckets[h] = s->next;
+	c->nsyms--;
+}
+
 /* Declares an ordinary identifier whose name the scope table owns. */
 static void declare_copy(parse_ctx *c, const json_t *name)
 {

@@ -748,6 +748,7 @@ void pb_decltor_free(parse_decltor *d)
 {
 	json_decref(d->at);
 	json_decref(d->top);
+	json_decref(d->args);
 	memset(d, 0, sizeof *d);
 }
 
@@ -831,6 +832,51 @@ void pb_decltor_func(parse_ctx *c, parse_decltor *d, json_t *params,
 	SET(t, "variadic", json_boolean(variadic));
 	SET(t, "proto", json_boolean(proto));
 	pb_decltor_derive(c, d, t, "ret");
+}
+
+/* Expressions in a declarator's parentheses where no parameter
+ * declaration fits: the reading C++ gives "float4 a(x)" (a declaration
+ * with an initializer), or the identifier list of a K&R definition (C99
+ * 6.7.5.3p3: an identifier list only where the function is defined).
+ * Reports one that is neither. */
+static int args_misplaced(parse_ctx *c, parse_decltor *d)
+{
+	if (!d->args)
+		return 0;
+	parse_error_at(c, json_object_get(json_array_get(d->args, 0), "at"),
+		"parse-syntax", "expected parameter declarations, not "
+		"expressions, in the parentheses after '%.*s'", d->namelen,
+		d->name ? d->name : "");
+	return 1;
+}
+
+/* D(a, b): a function type whose parameters the K&R declaration list
+ * gives later (pb_funcdef), or a constructor-style initializer (pb_decl). */
+void pb_decltor_args(parse_ctx *c, parse_decltor *d, json_t *args)
+{
+	if (d->args) {
+		json_t *first = d->args;
+		d->args = args;
+		args_misplaced(c, d);
+		d->args = first;
+		json_decref(args);
+		return;
+	}
+	pb_decltor_func(c, d, NULL, 0, 0);
+	d->args = args;
+	d->argsfn = d->inner;
+	/* a body right after "f(a, b)" sees a and b (parse.c, classify) */
+	json_t *names = json_array();
+	size_t i;
+	json_t *a;
+	json_array_foreach(args, i, a)
+		if (ast_is(a, "id")) {
+			json_t *o = json_object();
+			SET(o, "name", json_incref(json_object_get(a, "name")));
+			json_array_append_new(names, o);
+		}
+	json_decref(c->params);
+	c->params = names;
 }
 
 void pb_decltor_stream(parse_ctx *c, parse_decltor *d, json_t *dims)
@@ -933,6 +979,8 @@ json_t *pb_param(parse_ctx *c, parse_specs *s, parse_decltor *d)
 	SET(n, "type", pb_apply(d, base));
 	SET(n, "quals", brook_quals(s, 1));
 	json_decref(base);
+	if (d)
+		args_misplaced(c, d);
 	if (s->kernel || s->storage || s->inl || s->attrs)
 		parse_error_at(c, s->at, "parse-type",
 			"%s not allowed on a parameter", s->kernel ? "'kernel'"
@@ -959,6 +1007,7 @@ json_t *pb_fields(parse_ctx *c, parse_specs *s, parse_dlist *l)
 	}
 	for (int i = 0; l && i < l->n; i++) {
 		parse_dinit *di = &l->v[i];
+		args_misplaced(c, &di->d);
 		json_t *f = pb_node(c, "field", json_incref(di->has_decltor &&
 			di->d.name ? di->d.at : s->at));
 		SET(f, "name", name_of(&di->d));
@@ -1055,6 +1104,51 @@ static json_t *decl_node(parse_ctx *c, parse_specs *s, json_t *base)
 	return n;
 }
 
+/* BrookGPU's "float4 a(0.2f, 1.0f, 3.2f, 1.0f)": several values make
+ * the vector type's constructor (float4(...)); one value is the
+ * initializer itself ("float4 c(b)" is "float4 c = b", "int n(5)" is
+ * "int n = 5"), as C++ reads them. */
+static json_t *ctor_init(parse_ctx *c, const json_t *base, parse_decltor *d)
+{
+	const char *t = ast_str(base, "t");
+	size_t len = strlen(t);
+	json_t *args = d->args, *init;
+	d->args = NULL;
+	if (json_array_size(args) > 1 && named_type(t, (int)len)
+		&& t[len - 1] >= '2' && t[len - 1] <= '4') {
+		init = pb_node(c, "ctor", json_incref(d->at));
+		SET(init, "type", type_new(c, t));
+		SET(init, "args", args);
+		return init;
+	}
+	if (json_array_size(args) != 1)
+		parse_error_at(c, d->at, "parse-type", "'%.*s' is given %zu values "
+			"in parentheses: only a vector type takes several",
+			d->namelen, d->name, json_array_size(args));
+	init = json_incref(json_array_get(args, 0));
+	json_decref(args);
+	return init;
+}
+
+/* A declarator whose parentheses hold expressions: the object it declares
+ * with its initializer, when the parentheses follow the name alone. */
+static void args_to_init(parse_ctx *c, parse_dinit *di, const json_t *base,
+	int is_typedef)
+{
+	parse_decltor *d = &di->d;
+	if (!d->args)
+		return;
+	if (d->argsfn != d->top || d->depth != 1 || is_typedef || di->init) {
+		args_misplaced(c, d);
+		return;
+	}
+	di->init = ctor_init(c, base, d);
+	json_decref(d->top);
+	d->top = d->inner = d->argsfn = NULL;
+	d->key = NULL;
+	d->depth = 0;
+}
+
 /* declaration = decl-specs init-declarator-list? ";". A declarator of
  * function type (not a typedef) becomes a prototype, {"k":"func", "body":
  * null}; the others stay together in "decl" nodes. Returns one node, or an
@@ -1071,6 +1165,7 @@ json_t *pb_decl(parse_ctx *c, parse_specs *s, parse_dlist *l)
 		parse_dinit *di = &l->v[i];
 		parse_declare(c, di->d.name, di->d.namelen, is_typedef
 			? PARSE_SYM_TYPEDEF : PARSE_SYM_ORD);
+		args_to_init(c, di, base, is_typedef);
 		if (!is_typedef && di->d.top && is_func(di->d.top)) {
 			if (di->init)
 				parse_error_at(c, di->d.at, "parse-type",
@@ -1103,8 +1198,95 @@ json_t *pb_decl(parse_ctx *c, parse_specs *s, parse_dlist *l)
 	return out;
 }
 
+/* One declaration of K&R's list gives parameter NAME its TYPE (C99
+ * 6.9.1p6): the param node is then as a prototype would have made it. */
+static void knr_declare(parse_ctx *c, json_t *params, const json_t *var,
+	const json_t *spec)
+{
+	const char *name = ast_str(var, "name");
+	json_t *p = NULL;
+	for (size_t i = 0; !p && i < json_array_size(params); i++)
+		if (strcmp(ast_str(json_array_get(params, i), "name"), name) == 0)
+			p = json_array_get(params, i);
+	json_t *at = json_object_get(var, "at");
+	if (!p) {
+		parse_error_at(c, at, "parse-type", "declaration for parameter "
+			"'%s' but no such parameter", name);
+		return;
+	}
+	if (json_object_get(p, "declared")) {
+		parse_error_at(c, at, "parse-type", "parameter '%s' is declared "
+			"twice", name);
+		return;
+	}
+	json_t *init = json_object_get(var, "init");
+	if (init && !json_is_null(init))
+		parse_error_at(c, at, "parse-type", "parameter '%s' is "
+			"initialized", name);
+	json_t *q = json_copy(json_object_get(var, "quals"));
+	if (!q)
+		q = json_array();
+	size_t j;
+	json_t *v;
+	json_array_foreach(json_object_get(spec, "quals"), j, v)
+		if (strcmp(json_string_value(v), "const") == 0) {
+			json_array_append_new(q, json_string("const"));
+			break;
+		}
+	SET(p, "at", json_incref(at));
+	SET(p, "type", json_incref(json_object_get(var, "type")));
+	SET(p, "quals", q);
+	SET(p, "declared", json_true());
+}
+
+/* The K&R definition's parameters (C99 6.9.1): the identifier list, typed
+ * by the declaration list KNR, int where none declares them. The
+ * declarations' names leave the scope with the function. */
+static void knr_params(parse_ctx *c, parse_decltor *d, json_t *knr)
+{
+	json_t *params = json_object_get(d->argsfn, "params");
+	size_t i, j;
+	json_t *a, *n, *v;
+	json_array_foreach(d->args, i, a) {
+		if (!ast_is(a, "id")) {
+			parse_error_at(c, json_object_get(a, "at"), "parse-syntax",
+				"expected an identifier in the parameter list of "
+				"'%.*s'", d->namelen, d->name);
+			continue;
+		}
+		json_t *p = pb_node(c, "param", at_of(a));
+		SET(p, "name", json_incref(json_object_get(a, "name")));
+		SET(p, "type", type_new(c, "int"));
+		SET(p, "quals", json_array());
+		json_array_append_new(params, p);
+	}
+	json_array_foreach(knr, i, n) {
+		const char *st = ast_str(n, "storage");
+		if (*st && strcmp(st, "register") != 0)
+			parse_error_at(c, json_object_get(n, "at"), "parse-type",
+				"storage class '%s' on a parameter", st);
+		if (ast_is(n, "func"))
+			knr_declare(c, params, n, NULL);
+		json_array_foreach(json_object_get(n, "vars"), j, v)
+			knr_declare(c, params, v, json_object_get(n, "type"));
+	}
+	json_array_foreach(params, i, a)
+		json_object_del(a, "declared");
+	for (i = json_array_size(knr); i-- > 0;) {
+		n = json_array_get(knr, i);
+		if (ast_is(n, "func"))
+			parse_forget(c, ast_str(n, "name"), strlen(ast_str(n,
+				"name")));
+		for (j = json_array_size(json_object_get(n, "vars")); j-- > 0;) {
+			v = json_array_get(json_object_get(n, "vars"), j);
+			parse_forget(c, ast_str(v, "name"), strlen(ast_str(v,
+				"name")));
+		}
+	}
+}
+
 json_t *pb_funcdef(parse_ctx *c, parse_specs *s, parse_decltor *d,
-	json_t *body)
+	json_t *knr, json_t *body)
 {
 	int noret = 1;
 	json_t *base;
@@ -1122,8 +1304,15 @@ json_t *pb_funcdef(parse_ctx *c, parse_specs *s, parse_decltor *d,
 		json_decref(body);
 		n = NULL;
 	} else {
+		if (d->args && d->argsfn == d->top)
+			knr_params(c, d, knr);
+		else if (!args_misplaced(c, d) && knr)
+			parse_error_at(c, json_object_get(json_array_get(knr, 0),
+				"at"), "parse-syntax", "old-style parameter "
+				"declarations in a prototyped definition");
 		n = func_node(c, s, d, t, noret, body);
 	}
+	json_decref(knr);
 	parse_declare(c, d->name, d->namelen, PARSE_SYM_ORD);
 	if (s)
 		pb_specs_free(s);

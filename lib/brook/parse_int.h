@@ -50,6 +50,9 @@ typedef struct parse_decltor {
 	json_t *top, *inner;
 	const char *key;	/* "to", "of" or "ret" */
 	int depth;
+	json_t *args;		/* expressions in a declarator's parentheses,
+				   "f(a, b)" or "a(1.0f, 2.0f)", or NULL */
+	json_t *argsfn;		/* the function type they made (in top) */
 } parse_decltor;
 
 /* A declarator with what follows it: an initializer or a bit width. */
@@ -123,6 +126,7 @@ void parse_syntax_error(parse_ctx *c, const lex_token *t, const int *expected,
 	int nexpected);
 void parse_too_deep(parse_ctx *c);
 void parse_declare(parse_ctx *c, const char *name, int len, int kind);
+void parse_forget(parse_ctx *c, const char *name, size_t len);
 
 /* --- parse_build.c: node construction for the grammar's actions --- */
 json_t *pb_at(parse_ctx *c, const lex_token *t);
@@ -183,6 +187,7 @@ json_t *pb_array_static(json_t *quals);
 json_t *pb_array_star(void);
 void pb_decltor_func(parse_ctx *c, parse_decltor *d, json_t *params,
 	int variadic, int proto);
+void pb_decltor_args(parse_ctx *c, parse_decltor *d, json_t *args);
 void pb_decltor_stream(parse_ctx *c, parse_decltor *d, json_t *dims);
 void pb_pointer(parse_ctx *c, parse_decltor *d, const lex_token *star,
 	json_t *quals);
@@ -195,7 +200,7 @@ void pb_dlist_add(parse_dlist **l, parse_dinit *di);
 void pb_dlist_free(parse_dlist *l);
 json_t *pb_decl(parse_ctx *c, parse_specs *s, parse_dlist *l);
 json_t *pb_funcdef(parse_ctx *c, parse_specs *s, parse_decltor *d,
-	json_t *body);
+	json_t *knr, json_t *body);
 
 json_t *pb_directive(parse_ctx *c, const lex_token *t);
 json_t *pb_stmt(parse_ctx *c, const char *kind, const lex_token *t);
