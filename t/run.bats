@@ -79,3 +79,20 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 }
 @test "host functions with stream parameters; a struct constant" { run_program host; }
 @test "guide 1.17.7: syncGroup() in a loop with a group-uniform condition" { run_program group_loop; }
+
+@test "brt.h: the 32-bit index variant and BRT_INDEX64's 64-bit one agree" {
+	local p
+	for p in gather iter reduce copy_down scatter streamop indexof; do
+		brook_build "$top_srcdir/t/run/$p.br" "$p"
+		BRT_RUNTIME=opencl BRT_CACHE_DIR= BRT_LOG_FILE=$p.log32 ./$p > $p.32
+		grep -q "runtime: 1 OpenCL devices" $p.log32 ||
+			skip "no OpenCL device"
+		grep -q "^brt: compiled: .* (32-bit indices)$" $p.log32
+		BRT_RUNTIME=opencl BRT_INDEX64=1 BRT_CACHE_DIR= \
+			BRT_LOG_FILE=$p.log64 ./$p > $p.64
+		grep -q "^brt: compiled: " $p.log64
+		! grep -q "32-bit" $p.log64
+		diff_golden "$top_srcdir/t/run/$p.out" $p.32
+		diff_golden "$top_srcdir/t/run/$p.out" $p.64
+	done
+}

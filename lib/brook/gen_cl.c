@@ -97,11 +97,22 @@ static void cl_types(gen_ctx *g, strbuf *b)
 	}
 }
 
+/* brt.h's brt_view, or with -DBRG_I32 its 32-bit form (brt_view32): libbrt
+ * builds that variant of the program and passes 32-bit views, domains and
+ * sizes when every buffer of a launch has fewer than 2^31 elements, so
+ * that index arithmetic is 32-bit (64-bit multiplies and conversions cost
+ * several instructions each on GPUs). */
 static const char cl_view[] =
+	"#ifdef BRG_I32\n"
+	"#define BRG_L int\n#define BRG_L4 int4\n#define BRG_LMAX 2147483647\n"
+	"#else\n"
+	"#define BRG_L long\n#define BRG_L4 long4\n"
+	"#define BRG_LMAX 9000000000000000000L\n"
+	"#endif\n"
 	"typedef struct brt_view {\n"
-	"\tlong dims[4];\n"
-	"\tlong pitch[4];\n"
-	"\tlong base;\n"
+	"\tBRG_L dims[4];\n"
+	"\tBRG_L pitch[4];\n"
+	"\tBRG_L base;\n"
 	"\tint rank;\n"
 	"\tint map;\n"
 	"\tfloat lo[4];\n"

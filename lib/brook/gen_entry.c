@@ -64,7 +64,7 @@ static const char *iter_helper(gen_ctx *g, gen_target t, const json_t *el)
 	json_object_set_new(g->done[t], fname, json_true());
 	sb_printf(h, "%s%s %s(const brt_view *v, %s i, const %s *d) {",
 		t == GEN_CPU ? "BRG_FN " : "", T, fname,
-		t == GEN_CL ? "long" : "int64_t", t == GEN_CL ? "long" :
+		t == GEN_CL ? "BRG_L" : "int64_t", t == GEN_CL ? "BRG_L" :
 		"int64_t");
 	if (n == 1) {
 		sb_puts(h, " return brg_iter1(v, i, d, 0); }\n");
@@ -305,7 +305,7 @@ static void map_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		sb_printf(b, "__kernel void %s(", gen_cl_name(name, cln,
 			sizeof cln));
 		cl_params(g, b, fn);
-		sb_puts(b, ",\n\tconst long4 dom, const long4 off)\n{\n");
+		sb_puts(b, ",\n\tconst BRG_L4 dom, const BRG_L4 off)\n{\n");
 		dom_setup(t, b);
 		cl_unpack_values(g, b, fn);
 		sb_puts(b, "\tconst BRG_L brg_i = get_global_id(0);\n"
@@ -435,7 +435,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 			"%ld, %ld, %ld))) void %s(", gs[0], gs[1], gs[2],
 			gen_cl_name(name, cln, sizeof cln));
 		cl_params(g, b, fn);
-		sb_puts(b, ",\n\tconst long4 dom, const long4 off)\n{\n");
+		sb_puts(b, ",\n\tconst BRG_L4 dom, const BRG_L4 off)\n{\n");
 		dom_setup(t, b);
 		cl_unpack_values(g, b, fn);
 		shared_decls(g, t, b, fn, "\t");
@@ -673,8 +673,8 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 		gen_storage(g, t, b, el);
 		sb_puts(b, " *brg_in, const brt_view brg_vin, __global ");
 		gen_storage(g, t, b, el);
-		sb_puts(b, " *brg_out, const long brg_nout,\n\tconst long4 brg_block, "
-			"const long brg_chunks, __local ");
+		sb_puts(b, " *brg_out, const BRG_L brg_nout,\n\tconst BRG_L4 "
+			"brg_block, const BRG_L brg_chunks, __local ");
 		gen_storage(g, t, b, el);
 		sb_puts(b, " *brg_tmp");
 		json_array_foreach(params_of(fn), i, p) {
@@ -716,8 +716,9 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 			"\tfor (brg_k = 0; brg_k < 4; brg_k++)\n"
 			"\t\tbrg_od[brg_k] = brg_vin.dims[brg_k] / brg_bd[brg_k];\n"
 			"\tbrg_n = brg_bd[0] * brg_bd[1] * brg_bd[2] * brg_bd[3];\n"
-			"\tbrg_lo = brg_c * brg_n / brg_chunks;\n"
-			"\tbrg_hi = (brg_c + 1) * brg_n / brg_chunks;\n"
+			"\tbrg_lo = (BRG_L)((long)brg_c * brg_n / brg_chunks);\n"
+			"\tbrg_hi = (BRG_L)((long)(brg_c + 1) * brg_n / "
+			"brg_chunks);\n"
 			"\tbrg_coords(brg_o, brg_od, brg_oc);\n"
 			/* a block that is one run of a packed input (a whole
 			 * reduction, whole rows, ...): its elements are

@@ -24,9 +24,12 @@ void gen_indent(strbuf *b, int depth)
 
 /* ---- types ----------------------------------------------------------- */
 
+/* The index type: on OpenCL BRG_L, int in the program variant libbrt
+ * builds with -DBRG_I32 when every buffer of a launch has fewer than
+ * 2^31 elements (brt.h, "32-bit variant"), else long. */
 static const char *long_name(gen_target t)
 {
-	return t == GEN_CL ? "long" : "int64_t";
+	return t == GEN_CL ? "BRG_L" : "int64_t";
 }
 
 /* The struct or union a type names, printed as "struct tag". */
@@ -629,7 +632,7 @@ static const char *checked_site(gen_fn *f, const json_t *at,
 	const char *file = "?", *L = long_name(t);
 	int line = 0, col = 0;
 	const char *fmt = t == GEN_CL ? "%ld" : "%lld";
-	const char *cast = t == GEN_CL ? "" : "(long long)";
+	const char *cast = t == GEN_CL ? "(long)" : "(long long)";
 
 	ast_at(g->doc, at, &file, &line, &col);
 	snprintf(fname, sizeof fname, "brg_%sidx_%d", scatter ? "s" : "g",
@@ -1794,10 +1797,11 @@ void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
 void gen_prelude_common(gen_target t, strbuf *b)
 {
 	if (t == GEN_CL)
-		sb_puts(b, "#define BRG_FN\n#define BRG_L long\n");
+		sb_puts(b, "#define BRG_FN\n");
 	else
 		sb_puts(b, "#define BRG_FN static inline __attribute__((unused))\n"
-			"#define BRG_L int64_t\n");
+			"#define BRG_L int64_t\n"
+			"#define BRG_LMAX INT64_C(9000000000000000000)\n");
 	sb_puts(b,
 "/* coordinates C of linear index I over extents D, x fastest */\n"
 "BRG_FN void brg_coords(BRG_L i, const BRG_L *d, BRG_L *c)\n"
@@ -1878,8 +1882,8 @@ void gen_prelude_common(gen_target t, strbuf *b)
 "{\n"
 "	if (!(f >= 0.0f))\n"
 "		return f <= -1.0f ? (BRG_L)-1 : 0;\n"
-"	if (f >= 9.0e18f)\n"
-"		return (BRG_L)9000000000000000000;\n"
+"	if (f >= (float)BRG_LMAX)\n"
+"		return BRG_LMAX;\n"
 "	return (BRG_L)f;\n"
 "}\n"
 "/* an element of A by its linear (row-major) offset: clamped for a\n"

@@ -110,7 +110,7 @@ static void index_expr(gen_ctx *g, gen_target t, strbuf *b, const gen_op *op)
 	if (ty_scalar_is_float(gen_scalar(op->index)))
 		sb_puts(b, "brg_fi((float)x)");
 	else
-		sb_printf(b, "(%s)x", t == GEN_CL ? "long" : "int64_t");
+		sb_printf(b, "(%s)x", t == GEN_CL ? "BRG_L" : "int64_t");
 }
 
 /* The work of one domain point BRG_I: the same text on both targets. */
@@ -141,7 +141,7 @@ static void op_point(gen_ctx *g, gen_target t, strbuf *b, const gen_op *op,
 		return;
 	}
 	sb_printf(b, "%s{\n%s\t%s brg_k = %s;\n%s\tv = ", ind, ind,
-		t == GEN_CL ? "long" : "int64_t", ix.s, ind);
+		t == GEN_CL ? "BRG_L" : "int64_t", ix.s, ind);
 	gen_load(g, t, b, op->elem, "s", "brg_idx(&s_v, brg_i, brg_d)");
 	sb_printf(b, ";\n%s\tif (brg_k >= 0) {\n", ind);
 	if (op->fn) {
@@ -191,7 +191,7 @@ void gen_ops_cl(gen_ctx *g, strbuf *b)
 			sb_printf(b, " *%s, const brt_view %s_v", names[i],
 				names[i]);
 		}
-		sb_puts(b, ",\n\tconst long4 dom, const long4 off)\n{\n"
+		sb_puts(b, ",\n\tconst BRG_L4 dom, const BRG_L4 off)\n{\n"
 			"\tBRG_L brg_d[4];\n\tconst BRG_L brg_i = "
 			"get_global_id(0);\n\tbrg_d[0] = dom.x; brg_d[1] = "
 			"dom.y; brg_d[2] = dom.z; brg_d[3] = dom.w;\n"

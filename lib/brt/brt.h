@@ -400,7 +400,15 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  *     partials with its operator, not its body). The
  *     VALUE arguments of a reduce kernel, in order, follow tmp.
  *   A VALUE of a 3-component type is passed as the OpenCL 3-vector, 16
- *   bytes; every other VALUE as its packed bytes. */
+ *   bytes; every other VALUE as its packed bytes.
+ * 32-bit variant: a program whose source has "#ifdef BRG_I32" declares
+ *   brt_view, long and long4 above through BRG_L and BRG_L4 (long, long4;
+ *   with -DBRG_I32: int, int4, and brt_view with int32_t in place of each
+ *   int64_t, 76 bytes). The runtime builds it with -DBRG_I32 and passes
+ *   32-bit views, domains and sizes for a launch whose domain and buffers
+ *   have fewer than 2^31 - 2^20 elements (and whose resized inputs'
+ *   coordinate * extent products fit); else, or with BRT_INDEX64 set, the
+ *   64-bit program above. */
 
 #ifdef __cplusplus
 }

@@ -13,8 +13,12 @@
 
 #include "internal.h"
 
-/* No build options: both backends then round alike. */
-static const char build_options[] = "";
+/* No options that change arithmetic: both backends then round alike.
+ * The 32-bit variant of a program (brt.h) is built with -DBRG_I32. */
+static const char *build_options(int i32)
+{
+	return i32 ? "-DBRG_I32" : "";
+}
 
 /* FNV-1a, 64 bits, over each part and its length. */
 static uint64_t fnv(uint64_t h, const void *data, size_t n)
@@ -31,16 +35,17 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n)
 	return h;
 }
 
-static void cache_key(const brt_device *d, const brt_program *p,
+static void cache_key(const brt_device *d, const brt_program *p, int i32,
 	char out[33])
 {
+	const char *opt = build_options(i32);
 	uint64_t h[2] = { 0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL };
 	for (int i = 0; i < 2; i++) {
 		h[i] = fnv(h[i], p->source, p->length);
 		h[i] = fnv(h[i], d->name, strlen(d->name));
 		h[i] = fnv(h[i], d->platform, strlen(d->platform));
 		h[i] = fnv(h[i], d->version, strlen(d->version));
-		h[i] = fnv(h[i], build_options, strlen(build_options));
+		h[i] = fnv(h[i], opt, strlen(opt));
 	}
 	snprintf(out, 33, "%016llx%016llx", (unsigned long long)h[0],
 		(unsigned long long)h[1]);
@@ -112,7 +117,7 @@ static double now_ms(void)
 }
 
 static cl_program from_binary(brt_device *d, const unsigned char *bin,
-	size_t len)
+	size_t len, int i32)
 {
 	brt_cl *cl = &brt_rt()->cl;
 	cl_int err, st;
@@ -121,7 +126,7 @@ static cl_program from_binary(brt_device *d, const unsigned char *bin,
 	if (!prog)
 		return NULL;
 	if (st != CL_SUCCESS || cl->clBuildProgram(prog, 1, &d->id,
-		    build_options, NULL, NULL) != CL_SUCCESS) {
+		    build_options(i32), NULL, NULL) != CL_SUCCESS) {
 		cl->clReleaseProgram(prog);
 		return NULL;
 	}
@@ -163,20 +168,21 @@ static void save_binary(cl_program prog, const char *dir,
 
 /* The program P built for D: from the disk cache, else compiled (and
  * saved). NULL when the build fails, with the build log in *BLOG. */
-cl_program brt_cache_build(brt_device *d, const brt_program *p, char **blog)
+cl_program brt_cache_build(brt_device *d, const brt_program *p, int i32,
+	char **blog)
 {
 	brt_runtime *rt = brt_rt();
 	brt_cl *cl = &rt->cl;
 	const char *name = p->name ? p->name : "(program)";
 	char key[33], path[4096];
 	*blog = NULL;
-	cache_key(d, p, key);
+	cache_key(d, p, i32, key);
 	path[0] = '\0';
 	if (rt->cache_dir) {
 		snprintf(path, sizeof path, "%s/%s.bin", rt->cache_dir, key);
 		size_t len;
 		unsigned char *bin = read_file(path, &len);
-		cl_program prog = bin ? from_binary(d, bin, len) : NULL;
+		cl_program prog = bin ? from_binary(d, bin, len, i32) : NULL;
 		free(bin);
 		if (prog) {
 			brt_log("cache hit: %s for %s (%s)", name, d->name, path);
@@ -195,14 +201,16 @@ cl_program brt_cache_build(brt_device *d, const brt_program *p, char **blog)
 		*blog = s.p;
 		return NULL;
 	}
-	err = cl->clBuildProgram(prog, 1, &d->id, build_options, NULL, NULL);
+	err = cl->clBuildProgram(prog, 1, &d->id, build_options(i32), NULL,
+		NULL);
 	if (err != CL_SUCCESS) {
 		*blog = build_log(d, prog);
 		cl->clReleaseProgram(prog);
 		brt_log("build failed: %s for %s", name, d->name);
 		return NULL;
 	}
-	brt_log("compiled: %s for %s in %.0f ms", name, d->name, now_ms() - t0);
+	brt_log("compiled: %s for %s in %.0f ms%s", name, d->name,
+		now_ms() - t0, i32 ? " (32-bit indices)" : "");
 	if (path[0])
 		save_binary(prog, rt->cache_dir, path);
 	return prog;

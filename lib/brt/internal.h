@@ -61,7 +61,10 @@ typedef struct brt_pool brt_pool;
 typedef struct brt_clkernel {
 	struct brt_clkernel *next;
 	const brt_kernel *k;	/* key: the descriptor ... */
-	int reduce;		/* ... and whether it is K__reduce */
+	int reduce;		/* ... whether it is K__reduce ... */
+	int want32;		/* ... and whether 32-bit indices were asked */
+	int i32;		/* from the 32-bit variant of the program: views,
+				   domains and sizes are passed as 32-bit */
 	cl_kernel kernel;
 	size_t wgsize;		/* CL_KERNEL_WORK_GROUP_SIZE */
 	unsigned nset;
@@ -71,7 +74,8 @@ typedef struct brt_clkernel {
 
 typedef struct brt_clprog {
 	struct brt_clprog *next;
-	const brt_program *prog;	/* key */
+	const brt_program *prog;	/* key, with i32 */
+	int i32;		/* built with -DBRG_I32 (brt.h) */
 	cl_program program;	/* NULL: the build failed, log in blog */
 	char *blog;
 } brt_clprog;
@@ -162,6 +166,7 @@ typedef struct brt_runtime {
 	pthread_key_t key;
 	FILE *logf;
 	int permit_alias;
+	int index64;		/* BRT_INDEX64: no 32-bit program variants */
 	long fail_alloc;	/* BRT_FAIL_ALLOC: the Nth allocation fails */
 	long fail_launch;	/* BRT_FAIL_LAUNCH: the Nth launch loses the device */
 	long nalloc, nlaunch;
@@ -221,9 +226,19 @@ void brt_ocl_shutdown(brt_runtime *rt, brt_device *d);
 const char *brt_cl_error(cl_int e);
 void brt_ocl_set_last(brt_buffer *b, cl_event ev);
 /* the kernel object for K (or K__reduce) on D, building its program
- * through the caches; NULL with a message in msg */
+ * through the caches; NULL with a message in msg. WANT32: from the 32-bit
+ * variant of the program where it has one (the result's i32 says). */
 brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int reduce,
+	int want32, brt_str *msg);
+/* Whether an index space of N elements (a buffer, a domain) suits the
+ * 32-bit variant: N below 2^31 with room to round a launch up. */
+int brt_ocl_fits32(int64_t n);
+/* Argument I: a view, or N (1 or 4) indices as long / long4, each in the
+ * width of CK's variant. */
+int brt_ocl_setview(brt_clkernel *ck, unsigned i, const brt_view *v,
 	brt_str *msg);
+int brt_ocl_setidx(brt_clkernel *ck, unsigned i, const int64_t *v,
+	unsigned n, brt_str *msg);
 int brt_ocl_setarg(brt_clkernel *ck, unsigned i, size_t size,
 	const void *value, int mem, brt_str *msg);
 int brt_ocl_setvalue(brt_clkernel *ck, unsigned i, brt_type t,
@@ -274,7 +289,8 @@ int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 	cl_event *ev, brt_str *msg);
 
 /* --- the program cache (cache.c) --------------------------------------- */
-cl_program brt_cache_build(brt_device *d, const brt_program *p, char **blog);
+cl_program brt_cache_build(brt_device *d, const brt_program *p, int i32,
+	char **blog);
 
 /* --- the CPU backend (cpu.c) --------------------------------------------- */
 brt_pool *brt_pool_new(unsigned threads);

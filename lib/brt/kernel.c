@@ -422,6 +422,33 @@ static void run_cpu(brt_launch *L, char **data)
 }
 
 /* --- the OpenCL backend ----------------------------------------------- */
+/* Whether every index of the launch fits the 32-bit variant (brt.h): the
+ * domain, each buffer's elements, and for resized and iterator views the
+ * products coordinate * extent their addressing forms. */
+static int launch_fits32(const brt_launch *L)
+{
+	const brt_kernel *k = L->k;
+	int64_t total = L->dom[0] * L->dom[1] * L->dom[2] * L->dom[3];
+	if (!brt_ocl_fits32(total + L->off[0] + L->off[1] + L->off[2]
+		    + L->off[3]))
+		return 0;
+	for (unsigned i = 0; i < k->nargs; i++) {
+		if (!is_stream(&k->args[i]))
+			continue;
+		const brt_stream *s = L->args[i].s;
+		const brt_view *v = &L->views[i];
+		if (s->reg.buf && !brt_ocl_fits32((int64_t)(s->reg.buf->bytes
+			    / (s->reg.esize ? s->reg.esize : 1))))
+			return 0;
+		int scaled = k->args[i].kind == BRT_ARG_IN && (v->map ==
+			BRT_MAP_RESIZE || v->map == BRT_MAP_ITER);
+		for (int a = 0; a < 4 && scaled; a++)
+			if (!brt_ocl_fits32(v->dims[a] * (L->dom[a] + 1)))
+				return 0;
+	}
+	return 1;
+}
+
 /* Sets the arguments of a map, scatter or group kernel (brt.h, "OpenCL
  * kernel names and parameters") and launches it. */
 static void run_ocl(brt_launch *L)
@@ -430,7 +457,7 @@ static void run_ocl(brt_launch *L)
 	brt_device *d = L->dev;
 	brt_str msg = {0};
 	pthread_mutex_lock(&d->lock);
-	brt_clkernel *ck = brt_ocl_kernel(d, k, 0, &msg);
+	brt_clkernel *ck = brt_ocl_kernel(d, k, 0, launch_fits32(L), &msg);
 	if (!ck) {
 		brt_kfail(L, BR_ERROR_KERNEL, "%s", msg.p);
 		goto out;
@@ -447,17 +474,11 @@ static void run_ocl(brt_launch *L)
 		brt_stream *s = L->args[i].s;
 		cl_mem m = s->reg.buf ? s->reg.buf->mem : NULL;
 		bad = brt_ocl_setarg(ck, n++, sizeof m, &m, 1, &msg)
-			|| brt_ocl_setarg(ck, n++, sizeof(brt_view), &L->views[i],
-				0, &msg);
-	}
-	cl_long dom[4], off[4];
-	for (int i = 0; i < 4; i++) {
-		dom[i] = L->dom[i];
-		off[i] = L->off[i];
+			|| brt_ocl_setview(ck, n++, &L->views[i], &msg);
 	}
 	if (!bad)
-		bad = brt_ocl_setarg(ck, n++, sizeof dom, dom, 0, &msg)
-			|| brt_ocl_setarg(ck, n++, sizeof off, off, 0, &msg);
+		bad = brt_ocl_setidx(ck, n++, L->dom, 4, &msg)
+			|| brt_ocl_setidx(ck, n++, L->off, 4, &msg);
 	if (bad) {
 		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to bind "
 			"constant buffer (%s: %s)", k->name, msg.p);

@@ -727,23 +727,43 @@ int brt_ocl_sync(brt_buffer *b, int wait)
 }
 
 /* --- kernel objects ------------------------------------------------------ */
+/* Whether program P has a 32-bit variant: its source declares brt_view
+ * under BRG_I32 (brgen's since 32-bit indices; brt.h). */
+static int has_i32(const brt_program *p)
+{
+	static const char mark[] = "#ifdef BRG_I32";
+	size_t n = p->length ? p->length : strlen(p->source);
+	size_t m = sizeof mark - 1;
+	for (size_t i = 0; i + m <= n; i++)
+		if (p->source[i] == '#' && !memcmp(p->source + i, mark, m))
+			return 1;
+	return 0;
+}
+
+int brt_ocl_fits32(int64_t n)
+{
+	return n >= 0 && n < ((int64_t)1 << 31) - ((int64_t)1 << 20);
+}
+
 /* The kernel object of K (or its K__reduce) on D, from the device's list,
  * else built (programs through cache.c). D's lock is held. */
 brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int reduce,
-	brt_str *msg)
+	int want32, brt_str *msg)
 {
 	brt_cl *cl = &brt_rt()->cl;
+	want32 = want32 && !brt_rt()->index64;
 	for (brt_clkernel *ck = d->kernels; ck; ck = ck->next)
-		if (ck->k == k && ck->reduce == reduce)
+		if (ck->k == k && ck->reduce == reduce && ck->want32 == want32)
 			return ck;
 	if (!k->program || !k->program->source) {
 		brt_str_printf(msg, "Kernel Execution: Failed to create Program "
 			"(kernel %s has no OpenCL source)", k->name);
 		return NULL;
 	}
+	int i32 = want32 && has_i32(k->program);
 	brt_clprog *p;
 	for (p = d->progs; p; p = p->next)
-		if (p->prog == k->program)
+		if (p->prog == k->program && p->i32 == i32)
 			break;
 	if (!p) {
 		p = calloc(1, sizeof *p);
@@ -753,7 +773,8 @@ brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int reduce,
 			return NULL;
 		}
 		p->prog = k->program;
-		p->program = brt_cache_build(d, k->program, &p->blog);
+		p->i32 = i32;
+		p->program = brt_cache_build(d, k->program, i32, &p->blog);
 		p->next = d->progs;
 		d->progs = p;
 	}
@@ -792,6 +813,8 @@ brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int reduce,
 	}
 	ck->k = k;
 	ck->reduce = reduce;
+	ck->want32 = want32;
+	ck->i32 = i32;
 	ck->kernel = kern;
 	ck->nset = nargs;
 	ck->wgsize = 1;
@@ -828,6 +851,51 @@ int brt_ocl_setarg(brt_clkernel *ck, unsigned i, size_t size,
 			memcpy(ck->last[i], value, size);
 	}
 	return 0;
+}
+
+/* brt_view with 32-bit indices: the OpenCL brt_view of a program built
+ * with -DBRG_I32 (brgen's prelude), 76 bytes. */
+typedef struct brt_view32 {
+	int32_t dims[4];
+	int32_t pitch[4];
+	int32_t base;
+	int32_t rank;
+	int32_t map;
+	float lo[4];
+	float step[4];
+} brt_view32;
+
+int brt_ocl_setview(brt_clkernel *ck, unsigned i, const brt_view *v,
+	brt_str *msg)
+{
+	if (!ck->i32)
+		return brt_ocl_setarg(ck, i, sizeof *v, v, 0, msg);
+	brt_view32 w;
+	memset(&w, 0, sizeof w);
+	for (int k = 0; k < 4; k++) {
+		w.dims[k] = (int32_t)v->dims[k];
+		w.pitch[k] = (int32_t)v->pitch[k];
+		w.lo[k] = v->lo[k];
+		w.step[k] = v->step[k];
+	}
+	w.base = (int32_t)v->base;
+	w.rank = v->rank;
+	w.map = v->map;
+	return brt_ocl_setarg(ck, i, sizeof w, &w, 0, msg);
+}
+
+int brt_ocl_setidx(brt_clkernel *ck, unsigned i, const int64_t *v,
+	unsigned n, brt_str *msg)
+{
+	cl_long l[4];
+	cl_int s[4];
+	for (unsigned k = 0; k < n && k < 4; k++) {
+		l[k] = v[k];
+		s[k] = (cl_int)v[k];
+	}
+	if (ck->i32)
+		return brt_ocl_setarg(ck, i, n * sizeof *s, s, 0, msg);
+	return brt_ocl_setarg(ck, i, n * sizeof *l, l, 0, msg);
 }
 
 void brt_ocl_touch(brt_buffer *b, cl_event ev)

@@ -237,17 +237,14 @@ static int red_pass(red *R, brt_clkernel *ck, cl_mem in, const brt_view *vin,
 {
 	brt_launch *L = R->L;
 	const brt_kernel *k = L->k;
-	cl_long nout = R->nout, ch = chunks, blk[4];
-	for (int i = 0; i < 4; i++)
-		blk[i] = block[i];
 	size_t tsz = brt_cl_size(R->src->type) * lsz;
 	unsigned n = 7;
 	int bad = brt_ocl_setarg(ck, 0, sizeof in, &in, 1, msg)
-		|| brt_ocl_setarg(ck, 1, sizeof *vin, vin, 0, msg)
+		|| brt_ocl_setview(ck, 1, vin, msg)
 		|| brt_ocl_setarg(ck, 2, sizeof out, &out, 1, msg)
-		|| brt_ocl_setarg(ck, 3, sizeof nout, &nout, 0, msg)
-		|| brt_ocl_setarg(ck, 4, sizeof blk, blk, 0, msg)
-		|| brt_ocl_setarg(ck, 5, sizeof ch, &ch, 0, msg)
+		|| brt_ocl_setidx(ck, 3, &R->nout, 1, msg)
+		|| brt_ocl_setidx(ck, 4, block, 4, msg)
+		|| brt_ocl_setidx(ck, 5, &chunks, 1, msg)
 		|| brt_ocl_setarg(ck, 6, tsz, NULL, 0, msg);
 	for (unsigned i = 0; i < k->nargs && !bad; i++) {
 		if (k->args[i].kind != BRT_ARG_VALUE)
@@ -270,7 +267,11 @@ static void red_ocl(red *R)
 	brt_buffer *part = NULL, *target = NULL;
 	cl_event ev1 = NULL, ev2 = NULL;
 	pthread_mutex_lock(&d->lock);
-	brt_clkernel *ck = brt_ocl_kernel(d, L->k, 1, &msg);
+	/* 32-bit indices (brt.h) when the input and the partial results
+	 * (at most 1024 per output element) fit */
+	int fits = brt_ocl_fits32((int64_t)(R->src->reg.buf->bytes
+		/ R->src->reg.esize)) && brt_ocl_fits32(R->nout * 1024);
+	brt_clkernel *ck = brt_ocl_kernel(d, L->k, 1, fits, &msg);
 	if (!ck) {
 		brt_kfail(L, BR_ERROR_KERNEL, "%s", msg.p);
 		goto out;

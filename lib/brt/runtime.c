@@ -212,6 +212,8 @@ static void runtime_init(void)
 		rt->logf = fopen(lf, "a");
 	const char *pa = getenv("BRT_PERMIT_READ_WRITE_ALIASING");
 	rt->permit_alias = pa && *pa && strcmp(pa, "0");
+	const char *ix = getenv("BRT_INDEX64");
+	rt->index64 = ix && *ix && strcmp(ix, "0");
 	rt->fail_alloc = env_long("BRT_FAIL_ALLOC", 0);
 	rt->fail_launch = env_long("BRT_FAIL_LAUNCH", 0);
 	rt->cache_dir = cache_dir();
