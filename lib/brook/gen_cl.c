@@ -173,7 +173,7 @@ void gen_cl_program(gen_ctx *g, strbuf *b)
 /* Packed structs in OpenCL buffers: the host layout (gen_size) read and
  * written one scalar or vector field at a time. */
 static void field_access(gen_ctx *g, strbuf *b, const json_t *ty,
-	const char *lv, size_t off, int store, int depth)
+	const char *lv, size_t off, int store, const char *as, int depth)
 {
 	const json_t *r = gen_resolve(g, ty);
 	size_t i;
@@ -185,17 +185,17 @@ static void field_access(gen_ctx *g, strbuf *b, const json_t *ty,
 		const char *s = gen_arith_name(GEN_CL, gen_scalar(r), 1);
 		int n = gen_ncomp(r);
 		if (n == 1 && store)
-			sb_printf(b, "\t*(__global %s *)(q + %zu) = %s;\n", s, off,
-				lv);
+			sb_printf(b, "\t*(%s %s *)(q + %zu) = %s;\n", as, s,
+				off, lv);
 		else if (n == 1)
-			sb_printf(b, "\t%s = *(__global const %s *)(q + %zu);\n",
-				lv, s, off);
+			sb_printf(b, "\t%s = *(%s const %s *)(q + %zu);\n",
+				lv, as, s, off);
 		else if (store)
-			sb_printf(b, "\tvstore%d(%s, 0, (__global %s *)(q + %zu));"
-				"\n", n, lv, s, off);
+			sb_printf(b, "\tvstore%d(%s, 0, (%s %s *)(q + %zu));"
+				"\n", n, lv, as, s, off);
 		else
-			sb_printf(b, "\t%s = vload%d(0, (__global const %s *)"
-				"(q + %zu));\n", lv, n, s, off);
+			sb_printf(b, "\t%s = vload%d(0, (%s const %s *)"
+				"(q + %zu));\n", lv, n, as, s, off);
 		return;
 	}
 	if (strcmp(ast_str(r, "t"), "array") == 0) {
@@ -205,7 +205,7 @@ static void field_access(gen_ctx *g, strbuf *b, const json_t *ty,
 			char sub[256];
 			snprintf(sub, sizeof sub, "%s[%zu]", lv, k);
 			field_access(g, b, ast_get(r, "of"), sub, off + k * es,
-				store, depth + 1);
+				store, as, depth + 1);
 		}
 		return;
 	}
@@ -221,7 +221,7 @@ static void field_access(gen_ctx *g, strbuf *b, const json_t *ty,
 			snprintf(sub, sizeof sub, "%s.%s", lv,
 				ast_str(f, "name"));
 			field_access(g, b, ast_get(f, "type"), sub, off + o,
-				store, depth + 1);
+				store, as, depth + 1);
 			if (strcmp(ast_str(r, "t"), "struct") == 0)
 				o += fs;
 		}
@@ -302,25 +302,33 @@ void gen_packed_structs(gen_ctx *g, strbuf *b)
 	}
 }
 
-/* brg_ld_TAG / brg_st_TAG for every tagged struct with fields. */
+/* brg_ld_TAG / brg_st_TAG (global memory) and brg_ldl_TAG / brg_stl_TAG
+ * (local memory: a reduction's tree) for every tagged struct with fields. */
 void gen_struct_helpers(gen_ctx *g, strbuf *b)
 {
+	static const char *const space[2][2] = {
+		{ "", "__global" }, { "l", "__local" } };
 	const char *tag;
 	json_t *ty;
+	int a;
 
 	json_object_foreach(g->tags, tag, ty) {
 		size_t size = gen_size(g, ty, NULL);
 		if (!cl_representable(g, ty, 0))
 			continue;
-		sb_printf(b, "struct %s brg_ld_%s(__global const uchar *p, "
-			"long k)\n{\n\tstruct %s r;\n\t__global const uchar *q = "
-			"p + k * %zu;\n", tag, tag, tag, size);
-		field_access(g, b, ty, "r", 0, 0, 0);
-		sb_puts(b, "\treturn r;\n}\n");
-		sb_printf(b, "void brg_st_%s(__global uchar *p, long k, "
-			"struct %s r)\n{\n\t__global uchar *q = p + k * %zu;\n",
-			tag, tag, size);
-		field_access(g, b, ty, "r", 0, 1, 0);
-		sb_puts(b, "}\n");
+		for (a = 0; a < 2; a++) {
+			const char *sfx = space[a][0], *as = space[a][1];
+			sb_printf(b, "struct %s brg_ld%s_%s(%s const uchar *p, "
+				"long k)\n{\n\tstruct %s r;\n\t%s const uchar "
+				"*q = p + k * %zu;\n", tag, sfx, tag, as, tag, as,
+				size);
+			field_access(g, b, ty, "r", 0, 0, as, 0);
+			sb_puts(b, "\treturn r;\n}\n");
+			sb_printf(b, "void brg_st%s_%s(%s uchar *p, long k, "
+				"struct %s r)\n{\n\t%s uchar *q = p + k * %zu;\n",
+				sfx, tag, as, tag, as, size);
+			field_access(g, b, ty, "r", 0, 1, as, 0);
+			sb_puts(b, "}\n");
+		}
 	}
 }

@@ -152,7 +152,7 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 		"BRT_KERNEL_MAP", json_array_size(params_of(fn)), name, suffix,
 		name);
 	if (strcmp(cls, "reduce") == 0 && !gen_is_group(fn))
-		sb_printf(b, "\t.combine = %s__combine,\n\t.reduce_init = %s,\n",
+		sb_printf(b, "\t.combine_call = %s__combine,\n\t.reduce_init = %s,\n",
 			name, ast_bool(fn, "reduce") ? "BRT_REDUCE_FIRST" :
 			"BRT_REDUCE_VALUE");
 	sb_printf(b, "\t.group = {%ld, %ld, %ld},\n", gs[0], gs[1], gs[2]);

@@ -644,6 +644,28 @@ static void reduce_combine(gen_ctx *g, strbuf *b, const json_t *el,
 			acc, comp[k], op, x, comp[k]);
 }
 
+/* The reduction tree's local memory, element IDX: a struct through its
+ * brg_ldl_/brg_stl_ helpers (the packed host layout, as in buffers). */
+static void tmp_load(gen_ctx *g, strbuf *b, const json_t *el, const char *idx)
+{
+	el = gen_resolve(g, el);
+	if (!gen_scalar(el))
+		sb_printf(b, "brg_ldl_%s(brg_tmp, %s)", ast_str(el, "tag"), idx);
+	else
+		gen_load(g, GEN_CL, b, el, "brg_tmp", idx);
+}
+
+static void tmp_store(gen_ctx *g, strbuf *b, const json_t *el,
+	const char *idx, const char *val)
+{
+	el = gen_resolve(g, el);
+	if (!gen_scalar(el))
+		sb_printf(b, "brg_stl_%s(brg_tmp, %s, %s)", ast_str(el, "tag"),
+			idx, val);
+	else
+		gen_store(g, GEN_CL, b, el, "brg_tmp", idx, val);
+}
+
 static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 	const json_t *fn)
 {
@@ -663,11 +685,6 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 	}
 	el = gen_elem(g, ast_get(in, "type"));
 	if (t == GEN_CL) {
-		if (!gen_scalar(el)) {
-			gen_error(g, fn, "E-gen-reduce-struct",
-				"reductions of structs are not supported");
-			return;
-		}
 		sb_printf(b, "__kernel void %s__reduce(__global const ",
 			gen_cl_name(name, cln, sizeof cln));
 		gen_storage(g, t, b, el);
@@ -756,16 +773,16 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 		}
 		reduce_call(b, fn, "brg_x", "&brg_acc", "\t\t");
 		sb_puts(b, "\t}\n\tif (brg_have)\n\t\t");
-		gen_store(g, t, b, el, "brg_tmp", "brg_l", "brg_acc");
+		tmp_store(g, b, el, "brg_l", "brg_acc");
 		sb_puts(b, ";\n\tbarrier(CLK_LOCAL_MEM_FENCE);\n"
 			"\tbrg_m = brg_hi - brg_lo < brg_L ? brg_hi - brg_lo : "
 			"brg_L;\n"
 			"\tfor (brg_s = 1; brg_s < brg_m; brg_s <<= 1) {\n"
 			"\t\tif (brg_l % (2 * brg_s) == 0 && brg_l + brg_s < "
 			"brg_m) {\n\t\t\tbrg_acc = ");
-		gen_load(g, t, b, el, "brg_tmp", "brg_l");
+		tmp_load(g, b, el, "brg_l");
 		sb_puts(b, ";\n\t\t\tbrg_x = ");
-		gen_load(g, t, b, el, "brg_tmp", "brg_l + brg_s");
+		tmp_load(g, b, el, "brg_l + brg_s");
 		sb_puts(b, ";\n");
 		if (op)
 			reduce_combine(g, b, el, op, "brg_acc", "brg_x",
@@ -773,10 +790,10 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 		else
 			reduce_call(b, fn, "brg_x", "&brg_acc", "\t\t\t");
 		sb_puts(b, "\t\t\t");
-		gen_store(g, t, b, el, "brg_tmp", "brg_l", "brg_acc");
+		tmp_store(g, b, el, "brg_l", "brg_acc");
 		sb_puts(b, ";\n\t\t}\n\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n\t}\n"
 			"\tif (brg_l == 0) {\n\t\tbrg_acc = ");
-		gen_load(g, t, b, el, "brg_tmp", "0");
+		tmp_load(g, b, el, "0");
 		sb_puts(b, ";\n\t\t");
 		gen_store(g, t, b, el, "brg_out", "brg_o * brg_chunks + brg_c",
 			"brg_acc");
@@ -814,23 +831,15 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 	}
 	reduce_call(b, fn, "brg_x", "brg_acc", "\t\t");
 	sb_puts(b, "\t}\n}\n\n");
-	/* the combining rule: the same body on a partial result (values
-	 * the body may read are zero here: brt.h's combine has none) */
-	sb_printf(b, "static void %s__combine(const void *brg_val, "
-		"void *brg_accp)\n{\n\tconst brg_ctx brg_cx = brg_noctx();\n\t",
-		name);
+	/* the combining rule (brt.h, combine_call): the same body on a
+	 * partial result, with the call's constant arguments */
+	sb_printf(b, "static void %s__combine(const brt_cpu_call *brg_c, "
+		"const void *brg_val, void *brg_accp)\n{\n\tconst brg_ctx "
+		"brg_cx = brg_noctx();\n\t", name);
 	gen_type(g, t, b, el, NULL);
 	sb_puts(b, " brg_x;\n");
-	json_array_foreach(params_of(fn), i, p) {
-		if (!is_role(p, "value"))
-			continue;
-		sb_puts(b, "\t");
-		gen_type(g, t, b, gen_resolve(g, ast_get(p, "type")),
-			ast_str(p, "name"));
-		sb_printf(b, ";\n\tmemset(&%s, 0, sizeof %s);\n",
-			ast_str(p, "name"), ast_str(p, "name"));
-	}
-	sb_puts(b, "\tmemcpy(&brg_x, brg_val, sizeof brg_x);\n");
+	cpu_unpack(g, b, fn, 1);
+	sb_puts(b, "\t(void)brg_c;\n\tmemcpy(&brg_x, brg_val, sizeof brg_x);\n");
 	if (op) {
 		strbuf acc = {0};
 		sb_puts(&acc, "(*(");

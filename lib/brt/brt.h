@@ -316,6 +316,11 @@ typedef void brt_cpu_combine_fn(const void *val, void *acc);
  * combining rule depends on the kernel they run. */
 typedef void brt_cpu_combine_data_fn(const void *kernel_data,
 	const void *val, void *acc);
+/* The same with the call: c->data[i] is the address of the value of each
+ * VALUE argument i (other entries NULL) and c->kernel_data is set, so a
+ * combining rule that reads the kernel's constant arguments sees them. */
+typedef void brt_cpu_combine_call_fn(const brt_cpu_call *c, const void *val,
+	void *acc);
 
 typedef struct brt_kernel {
 	const char *name;		/* as in the .br */
@@ -340,6 +345,9 @@ typedef struct brt_kernel {
 					   not NAME (a kernel named like an
 					   OpenCL built-in, such as mad,
 					   is renamed); NULL: NAME */
+	brt_cpu_combine_call_fn *combine_call; /* REDUCE: when not NULL,
+					   called instead of combine and
+					   combine_data */
 } brt_kernel;
 
 /* One actual argument. */

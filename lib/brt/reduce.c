@@ -16,6 +16,7 @@ typedef struct red {
 	unsigned shift;		/* input axes the target lacks (spec 4.1.3) */
 	int64_t nout, n;	/* output elements, elements per block */
 	size_t esize;
+	char **vals;		/* per argument: a VALUE's address, or NULL */
 } red;
 
 /* Spec 8: the target's rank and extents against the input's. */
@@ -56,13 +57,22 @@ static int red_shape(red *R)
 	return 0;
 }
 
-/* *acc = acc (op) *val, by the kernel's combining rule. */
-static void combine(const brt_kernel *k, const void *val, void *acc)
+/* *acc = acc (op) *val, by the kernel's combining rule, which may read
+ * the call's VALUE arguments (R->vals). */
+static void combine(const red *R, const void *val, void *acc)
 {
-	if (k->combine_data)
+	const brt_kernel *k = R->L->k;
+	if (k->combine_call) {
+		brt_cpu_call c;
+		memset(&c, 0, sizeof c);
+		c.data = R->vals;
+		c.kernel_data = k->kernel_data;
+		k->combine_call(&c, val, acc);
+	} else if (k->combine_data) {
 		k->combine_data(k->kernel_data, val, acc);
-	else
+	} else {
 		k->combine(val, acc);
+	}
 }
 
 /* Coordinates of linear index I over extents D, x fastest. */
@@ -156,7 +166,7 @@ static void cpu_combine(const cpu_red *C, int64_t o, char *acc)
 	const red *R = C->R;
 	memcpy(acc, C->scratch + (size_t)(o * C->cpo) * R->esize, R->esize);
 	for (int64_t p = 1; p < C->cpo; p++)
-		combine(R->L->k, C->scratch + (size_t)(o * C->cpo + p)
+		combine(R, C->scratch + (size_t)(o * C->cpo + p)
 			* R->esize, acc);
 }
 
@@ -164,7 +174,7 @@ static void red_cpu(red *R)
 {
 	brt_launch *L = R->L;
 	const brt_kernel *k = L->k;
-	if (!k->cpu || (!k->combine && !k->combine_data)) {
+	if (!k->cpu || (!k->combine && !k->combine_data && !k->combine_call)) {
 		brt_kfail(L, BR_ERROR_NOT_SUPPORTED, "Kernel Execution: Failed "
 			"to execute a reduction pass (%s has no CPU code)",
 			k->name);
@@ -211,7 +221,7 @@ static void red_cpu(red *R)
 		if (acc) {
 			cpu_combine(&C, 0, acc);
 			if (k->reduce_init == BRT_REDUCE_VALUE)
-				combine(k, acc, L->args[R->r].target);
+				combine(R, acc, L->args[R->r].target);
 			else
 				memcpy(L->args[R->r].target, acc, R->esize);
 		}
@@ -341,8 +351,9 @@ static void red_ocl(red *R)
 			0, R->esize, acc, 0, NULL, NULL) : CL_OUT_OF_HOST_MEMORY;
 		/* same queue as the passes: in order after them */
 		if (err == CL_SUCCESS && L->k->reduce_init == BRT_REDUCE_VALUE
-		    && (L->k->combine || L->k->combine_data))
-			combine(L->k, acc, L->args[R->r].target);
+		    && (L->k->combine || L->k->combine_data
+			|| L->k->combine_call))
+			combine(R, acc, L->args[R->r].target);
 		else if (err == CL_SUCCESS)
 			memcpy(L->args[R->r].target, acc, R->esize);
 		free(acc);
@@ -411,8 +422,18 @@ void brt_reduce(brt_launch *L)
 			k->name);
 		return;
 	}
+	R.vals = calloc(k->nargs + 1, sizeof *R.vals);
+	if (!R.vals) {
+		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to "
+			"execute a reduction pass (out of host memory)");
+		return;
+	}
+	for (unsigned i = 0; i < k->nargs; i++)
+		if (k->args[i].kind == BRT_ARG_VALUE)
+			R.vals[i] = (char *)L->args[i].value;
 	if (L->dev->kind == BRT_DEV_OPENCL)
 		red_ocl(&R);
 	else
 		red_cpu(&R);
+	free(R.vals);
 }
