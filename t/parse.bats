@@ -176,6 +176,38 @@ int a[2] = { 1, 2 };')
 	[[ "$output" == *"[brast-json]"* ]]
 }
 
+@test "an AST file may use all of JSON: escapes, numbers, spacing" {
+	# brast(5) is JSON: what the writer never writes still reads, and
+	# UTF-8 takes the slower reader's way to the same tree
+	for raw in '' 'é'; do
+		printf '{ "brast" : 1 ,\r\n\t"stage":"parsed","files":["a\\u00e9\\/\\"b\\\\.br","\\u20ac\\t%s"],"decls":[],"n":[-0,12,-3,1.5e2,-2E-1,0.25,9223372036854775807,-9223372036854775808],"b":[true,false,null,{},[],{"":""}]}' "$raw" >"$T/j.json"
+		run brparse "$T/j.json"
+		[ "$status" = 0 ]
+		[ "$output" = '{"brast":1,"stage":"parsed","files":["aé/\"b\\.br","€\t'"$raw"'"],"decls":[],"n":[0,12,-3,150.0,-0.20000000000000001,0.25,9223372036854775807,-9223372036854775808],"b":[true,false,null,{},[],{"":""}]}' ]
+	done
+}
+
+@test "text that is not JSON is no AST file, with the reason" {
+	bad() {
+		printf '%s' "$1" >"$T/j.json"
+		run brparse "$T/j.json"
+		[ "$status" = 1 ]
+		[[ "$output" == *"not an AST file: $2"*"[brast-json]"* ]]
+	}
+	bad '{"brast":1,"decls":[01]}' "invalid token near '0'"
+	bad '{"brast":1,"s":"\u0000"}' '\u0000 is not allowed'
+	bad '{"brast":1,"s":"\ud800"}' "invalid Unicode '\\uD800'"
+	bad '{"brast":1} x' "end of file expected near 'x'"
+	bad '{"brast":1,"decls":[],}' "string or '}' expected"
+	bad '{"brast":1,"n":1e400}' 'real number overflow'
+	bad '{"brast":1,"n":-99999999999999999999}' 'too big negative integer'
+	bad '{"brast":1,"s":"a	b"}' 'control character 0x9'
+	bad "$(printf '{"brast":1,"s":"\377"}')" 'unable to decode byte 0xff'
+	bad '{"brast":1,"n":1.}' 'invalid token'
+	bad '{"brast":1,"b":tru}' 'invalid token'
+	bad '{"brast":1,"a":[1 2]}' "']' expected near '2'"
+}
+
 @test "--typedef declares more typedef names" {
 	printf 'my_t x;\nmy_t *f(my_t a);\n' >"$T/t.i"
 	run brparse "$T/t.i"

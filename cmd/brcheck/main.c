@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "brook/ast.h"
 #include "brook/check.h"
 #include "brook/diag.h"
 #include "brook/parse.h"
@@ -230,12 +231,14 @@ int main(int argc, char **argv)
 	memset(&a, 0, sizeof a);
 	diag_init(&d, "brcheck");
 	int status = parse_args(argc, argv, &a, &d);
+	ast_arena_begin();	/* the ASTs' memory (ast.h) */
 	if (status == 0) {
 		status = run(&a, &d);
 		if (status < 2 && diag_status(&d) > status)
 			status = diag_status(&d);
 	}
 	diag_finish(&d);
+	ast_arena_end();
 	free((void *)a.files);
 	free((void *)a.po.defines);
 	free((void *)a.po.undefs);

@@ -175,11 +175,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "brgen: error: %s\n", err);
 		return 2;
 	}
+	ast_arena_begin();
 	doc = brast_load(text, len, strcmp(o.input, "-") == 0 ? "<stdin>" :
 		o.input, &d);
 	free(text);
 	if (!doc) {
 		diag_finish(&d);
+		ast_arena_end();
 		return 2;
 	}
 	if (strcmp(ast_str(doc, "stage"), "checked") == 0)
@@ -198,7 +200,7 @@ int main(int argc, char **argv)
 				status = 2;
 	}
 	diag_finish(&d);
-	json_decref(doc);
+	ast_arena_end();	/* the AST with it */
 	sb_free(&c);
 	sb_free(&h);
 	sb_free(&cl);

@@ -6,59 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "brook/ast.h"
 #include "brook/astprint.h"
 #include "brook/diag.h"
 #include "brook/parse.h"
 #include "brook/util.h"
-
-/* The AST's memory: one arena for the run, handed back at once at the end
- * (STYLE.md: arenas per compilation). A 50,000-line file makes millions of
- * small JSON values; allocating and freeing each on its own costs more
- * than parsing them. */
-typedef union arena_align {
-	long double ld;
-	long long ll;
-	void *p;
-} arena_align;
-
-typedef struct arena_chunk {
-	struct arena_chunk *next;
-	size_t used, cap;
-	arena_align data[];
-} arena_chunk;
-
-static arena_chunk *arena;
-
-static void *arena_alloc(size_t n)
-{
-	n = (n + sizeof(arena_align) - 1) / sizeof(arena_align)
-		* sizeof(arena_align);
-	if (!arena || arena->cap - arena->used < n) {
-		size_t cap = n > (1u << 20) ? n : (1u << 20);
-		arena_chunk *c = xmalloc(sizeof *c + cap);
-		c->next = arena;
-		c->used = 0;
-		c->cap = cap;
-		arena = c;
-	}
-	void *p = (char *)arena->data + arena->used;
-	arena->used += n;
-	return p;
-}
-
-static void arena_free(void *p)
-{
-	(void)p;
-}
-
-static void arena_release(void)
-{
-	while (arena) {
-		arena_chunk *next = arena->next;
-		free(arena);
-		arena = next;
-	}
-}
 
 static void usage(FILE *f)
 {
@@ -131,10 +83,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	/* the json and sarif diagnostics free what json_dumps allocates */
-	int in_arena = d.fmt == DIAG_FMT_GCC || d.fmt == DIAG_FMT_BRCC;
-	if (in_arena)
-		json_set_alloc_funcs(arena_alloc, arena_free);
+	/* the AST's memory: one arena, freed at the end (ast.h) */
+	ast_arena_begin();
 	const char *in = optind < argc ? argv[optind] : "-";
 	char err[512];
 	if (strcmp(in, "-") != 0 && strcmp(outpath, "-") != 0 &&
@@ -181,10 +131,8 @@ int main(int argc, char **argv)
 			status = 2;
 		}
 		free(out);
-		if (!in_arena)
-			json_decref(doc);
 	}
-	arena_release();
 	diag_finish(&d);
+	ast_arena_end();
 	return status ? status : diag_status(&d);
 }

@@ -1,10 +1,14 @@
 /* ast.c - accessors and constructors of brast(5) nodes (see ast.h). */
 #include "config.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "brook/ast.h"
+#include "brook/util.h"
 
 const char *ast_kind(const json_t *n)
 {
@@ -85,4 +89,370 @@ json_t *ast_type(const char *t)
 	json_t *n = json_object();
 	json_object_set_new(n, "t", json_string(t));
 	return n;
+}
+
+/* ---- reading brast(5) text ----------------------------------------------------
+ * json_loadb reads a byte at a time through a callback, checks UTF-8 on
+ * every byte and copies every token into a growing buffer; on an AST of
+ * a few megabytes that costs more than all of brgen's work. This reader
+ * walks the text in place and hands jansson finished keys and values. It
+ * accepts a subset of what json_loadb accepts (RFC 8259 JSON with an
+ * object or array at the top, as jansson without flags) and builds the
+ * same tree; whatever it does not accept (any error, \u0000, surrogate
+ * escapes, bytes above 0x7f, integers out of range, deep nesting) makes
+ * it return NULL, so that the caller reads the text again with json_loadb
+ * for the tree or the exact message. */
+typedef struct ast_reader {
+	const char *p, *end;
+	int depth;
+	strbuf tmp;	/* a string with escapes, decoded */
+} ast_reader;
+
+enum { AST_READ_DEPTH = 1024 };	/* jansson stops at 2048 */
+
+static void skip_space(ast_reader *r)
+{
+	while (r->p < r->end && (*r->p == ' ' || *r->p == '\n' ||
+		*r->p == '\t' || *r->p == '\r'))
+		r->p++;
+}
+
+static int hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* string = '"' chars '"' (r->p on the opening quote). On success *s and
+ * *n are the contents: in the text itself when nothing is escaped, else
+ * in r->tmp. */
+static int read_string(ast_reader *r, const char **s, size_t *n)
+{
+	const char *p = ++r->p, *start = p;
+
+	while (p < r->end && *p != '"' && *p != '\\' &&
+		(unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80)
+		p++;
+	if (p < r->end && *p == '"') {
+		*s = start;
+		*n = (size_t)(p - start);
+		r->p = p + 1;
+		return 0;
+	}
+	r->tmp.len = 0;
+	sb_putn(&r->tmp, start, (size_t)(p - start));
+	while (p < r->end && *p != '"') {
+		unsigned char c = (unsigned char)*p++;
+		if (c < 0x20 || c >= 0x80)
+			return -1;
+		if (c != '\\') {
+			sb_putc(&r->tmp, c);
+			continue;
+		}
+		if (p >= r->end)
+			return -1;
+		switch (*p++) {
+		case '"': sb_putc(&r->tmp, '"'); break;
+		case '\\': sb_putc(&r->tmp, '\\'); break;
+		case '/': sb_putc(&r->tmp, '/'); break;
+		case 'b': sb_putc(&r->tmp, '\b'); break;
+		case 'f': sb_putc(&r->tmp, '\f'); break;
+		case 'n': sb_putc(&r->tmp, '\n'); break;
+		case 'r': sb_putc(&r->tmp, '\r'); break;
+		case 't': sb_putc(&r->tmp, '\t'); break;
+		case 'u': {
+			int u = 0;
+			for (int i = 0; i < 4; i++) {
+				int h = p < r->end ? hex_digit(*p++) : -1;
+				if (h < 0)
+					return -1;
+				u = u * 16 + h;
+			}
+			if (u == 0 || (u >= 0xd800 && u <= 0xdfff))
+				return -1;
+			if (u < 0x80) {
+				sb_putc(&r->tmp, u);
+			} else if (u < 0x800) {
+				sb_putc(&r->tmp, 0xc0 | u >> 6);
+				sb_putc(&r->tmp, 0x80 | (u & 0x3f));
+			} else {
+				sb_putc(&r->tmp, 0xe0 | u >> 12);
+				sb_putc(&r->tmp, 0x80 | (u >> 6 & 0x3f));
+				sb_putc(&r->tmp, 0x80 | (u & 0x3f));
+			}
+			break;
+		}
+		default:
+			return -1;
+		}
+	}
+	if (p >= r->end)
+		return -1;
+	r->p = p + 1;
+	*s = r->tmp.s ? r->tmp.s : "";
+	*n = r->tmp.len;
+	return 0;
+}
+
+static int is_digit(const char *p, const char *end)
+{
+	return p < end && *p >= '0' && *p <= '9';
+}
+
+/* number = ["-"] ("0" | [1-9][0-9]*) ["." [0-9]+] [("e"|"E") ["+"|"-"]
+ * [0-9]+]: an integer when it has neither fraction nor exponent */
+static json_t *read_number(ast_reader *r)
+{
+	const char *p = r->p, *end = r->end, *start = p;
+	int neg = 0, real = 0;
+
+	if (*p == '-') {
+		neg = 1;
+		p++;
+	}
+	if (!is_digit(p, end))
+		return NULL;
+	if (*p == '0') {
+		p++;
+		if (is_digit(p, end))
+			return NULL;
+	} else {
+		while (is_digit(p, end))
+			p++;
+	}
+	if (p < end && *p == '.') {
+		real = 1;
+		if (!is_digit(++p, end))
+			return NULL;
+		while (is_digit(p, end))
+			p++;
+	}
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		real = 1;
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			p++;
+		if (!is_digit(p, end))
+			return NULL;
+		while (is_digit(p, end))
+			p++;
+	}
+	r->p = p;
+	if (!real) {
+		/* 18 digits cannot overflow; longer ones go to json_loadb */
+		if (p - start - neg > 18)
+			return NULL;
+		json_int_t v = 0;
+		for (const char *q = start + neg; q < p; q++)
+			v = v * 10 + (*q - '0');
+		return json_integer(neg ? -v : v);
+	}
+	char buf[64];
+	if ((size_t)(p - start) >= sizeof buf)
+		return NULL;
+	memcpy(buf, start, (size_t)(p - start));
+	buf[p - start] = '\0';
+	errno = 0;
+	double d = strtod(buf, NULL);
+	if (errno == ERANGE && (d == HUGE_VAL || d == -HUGE_VAL))
+		return NULL;
+	return json_real(d);
+}
+
+static json_t *read_value(ast_reader *r);
+
+/* object = "{" [string ":" value {"," string ":" value}] "}" */
+static json_t *read_object(ast_reader *r)
+{
+	json_t *o = json_object();
+	const char *k;
+	size_t n;
+
+	r->p++;
+	skip_space(r);
+	if (r->p < r->end && *r->p == '}') {
+		r->p++;
+		return o;
+	}
+	for (;;) {
+		if (r->p >= r->end || *r->p != '"' || read_string(r, &k, &n))
+			break;
+		skip_space(r);
+		if (r->p >= r->end || *r->p++ != ':')
+			break;
+		/* the key is copied before read_value reuses r->tmp */
+		json_t *v = NULL;
+		if (k == r->tmp.s) {
+			char *key = xstrndup(k, n);
+			v = read_value(r);
+			if (v)
+				json_object_setn_new_nocheck(o, key, n, v);
+			free(key);
+		} else {
+			v = read_value(r);
+			if (v)
+				json_object_setn_new_nocheck(o, k, n, v);
+		}
+		if (!v)
+			break;
+		skip_space(r);
+		if (r->p < r->end && *r->p == ',') {
+			r->p++;
+			skip_space(r);
+			continue;
+		}
+		if (r->p < r->end && *r->p == '}') {
+			r->p++;
+			return o;
+		}
+		break;
+	}
+	json_decref(o);
+	return NULL;
+}
+
+/* array = "[" [value {"," value}] "]" */
+static json_t *read_array(ast_reader *r)
+{
+	json_t *a = json_array();
+
+	r->p++;
+	skip_space(r);
+	if (r->p < r->end && *r->p == ']') {
+		r->p++;
+		return a;
+	}
+	for (;;) {
+		json_t *v = read_value(r);
+		if (!v)
+			break;
+		json_array_append_new(a, v);
+		skip_space(r);
+		if (r->p < r->end && *r->p == ',') {
+			r->p++;
+			continue;
+		}
+		if (r->p < r->end && *r->p == ']') {
+			r->p++;
+			return a;
+		}
+		break;
+	}
+	json_decref(a);
+	return NULL;
+}
+
+static int read_word(ast_reader *r, const char *w, size_t n)
+{
+	if ((size_t)(r->end - r->p) < n || memcmp(r->p, w, n) != 0)
+		return 0;
+	r->p += n;
+	return 1;
+}
+
+/* value = object | array | string | number | "true" | "false" | "null" */
+static json_t *read_value(ast_reader *r)
+{
+	json_t *v = NULL;
+	const char *s;
+	size_t n;
+
+	skip_space(r);
+	if (r->p >= r->end || r->depth >= AST_READ_DEPTH)
+		return NULL;
+	r->depth++;
+	switch (*r->p) {
+	case '{': v = read_object(r); break;
+	case '[': v = read_array(r); break;
+	case '"':
+		if (read_string(r, &s, &n) == 0)
+			v = json_stringn_nocheck(s, n);
+		break;
+	case 't': v = read_word(r, "true", 4) ? json_true() : NULL; break;
+	case 'f': v = read_word(r, "false", 5) ? json_false() : NULL; break;
+	case 'n': v = read_word(r, "null", 4) ? json_null() : NULL; break;
+	default: v = read_number(r); break;
+	}
+	r->depth--;
+	return v;
+}
+
+json_t *ast_read_json(const char *text, size_t len)
+{
+	ast_reader r = {text, text + len, 0, {0}};
+	json_t *doc = NULL;
+
+	skip_space(&r);
+	if (r.p < r.end && (*r.p == '{' || *r.p == '['))
+		doc = read_value(&r);
+	skip_space(&r);
+	if (doc && r.p != r.end) {
+		json_decref(doc);
+		doc = NULL;
+	}
+	sb_free(&r.tmp);
+	return doc;
+}
+
+/* ---- the AST's memory ------------------------------------------------------
+ * One arena for a tool's run, handed back at once at the end (STYLE.md:
+ * arenas per compilation). An AST of a few thousand lines is hundreds of
+ * thousands of small JSON values; allocating and freeing each on its own
+ * costs more than reading or writing them. jansson's allocator hooks take
+ * no context, so the arena is the one static of this file; only main()
+ * installs it (ast_arena_begin) and releases it (ast_arena_end). */
+typedef union arena_align {
+	long double ld;
+	long long ll;
+	void *p;
+} arena_align;
+
+typedef struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used, cap;
+	arena_align data[];
+} arena_chunk;
+
+static arena_chunk *ast_arena;
+
+static void *arena_alloc(size_t n)
+{
+	n = (n + sizeof(arena_align) - 1) / sizeof(arena_align)
+		* sizeof(arena_align);
+	if (!ast_arena || ast_arena->cap - ast_arena->used < n) {
+		size_t cap = n > (1u << 20) ? n : (1u << 20);
+		arena_chunk *c = xmalloc(sizeof *c + cap);
+		c->next = ast_arena;
+		c->used = 0;
+		c->cap = cap;
+		ast_arena = c;
+	}
+	void *p = (char *)ast_arena->data + ast_arena->used;
+	ast_arena->used += n;
+	return p;
+}
+
+static void arena_free(void *p)
+{
+	(void)p;
+}
+
+void ast_arena_begin(void)
+{
+	json_set_alloc_funcs(arena_alloc, arena_free);
+}
+
+void ast_arena_end(void)
+{
+	json_set_alloc_funcs(malloc, free);
+	while (ast_arena) {
+		arena_chunk *next = ast_arena->next;
+		free(ast_arena);
+		ast_arena = next;
+	}
 }

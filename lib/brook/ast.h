@@ -180,4 +180,18 @@ int ast_at(const json_t *doc, const json_t *n, const char **file, int *line,
 json_t *ast_node(const char *kind, int file, int line, int col);
 json_t *ast_type(const char *t);			/* {"t": t} */
 
+/* The JSON text of an AST file as a jansson tree, faster than json_loadb;
+ * NULL where the text is not plain valid JSON, and then json_loadb gives
+ * the tree or the error (brast_load does both). */
+json_t *ast_read_json(const char *text, size_t len);
+
+/* Every jansson value made between ast_arena_begin() and ast_arena_end()
+ * comes from one arena, freed at once by ast_arena_end(); freeing a value
+ * before that frees nothing, so a tool need not free its AST. For main()
+ * only: the hooks are process-wide. Memory jansson hands out (json_dumps)
+ * is then released with the free function of json_get_alloc_funcs, not
+ * with free(). */
+void ast_arena_begin(void);
+void ast_arena_end(void);
+
 #endif

@@ -156,8 +156,10 @@ void diag_report(diag_ctx *d, diag_level level, const char *file, int line,
 			json_object_set_new(o, "id", json_string(id));
 		char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 		if (s) {
+			json_free_t release;
+			json_get_alloc_funcs(NULL, &release);
 			fprintf(d->out, "%s\n", s);
-			free(s);
+			release(s);	/* jansson's, maybe an arena (ast.h) */
 		}
 		json_decref(o);
 		break;

@@ -619,7 +619,9 @@ json_t *brast_load(const char *text, size_t len, const char *name,
 	diag_ctx *d)
 {
 	json_error_t err;
-	json_t *doc = json_loadb(text, len, 0, &err);
+	json_t *doc = ast_read_json(text, len);
+	if (!doc)
+		doc = json_loadb(text, len, 0, &err);
 	if (!doc) {
 		diag_report(d, DIAG_ERROR, name, err.line > 0 ? err.line : 0,
 			err.column > 0 ? err.column : 0, "brast-json",
