@@ -461,6 +461,13 @@ static int binop_code(const char *op)
 }
 
 /* Component arithmetic of one class; comparisons give 1 or 0 in .i. */
+#define ARITH_CMP(F) \
+	case B_LT: r.i = a.F < b.F; break; \
+	case B_GT: r.i = a.F > b.F; break; \
+	case B_LE: r.i = a.F <= b.F; break; \
+	case B_GE: r.i = a.F >= b.F; break; \
+	case B_EQ: r.i = a.F == b.F; break; \
+	case B_NE: r.i = a.F != b.F; break;
 #define ARITH_INT(T, UT, F, S) \
 	switch (op) { \
 	case B_ADD: r.F = (T)((UT)a.F + (UT)b.F); break; \
@@ -475,12 +482,7 @@ static int binop_code(const char *op)
 	case B_AND: r.F = a.F & b.F; break; \
 	case B_OR: r.F = a.F | b.F; break; \
 	case B_XOR: r.F = a.F ^ b.F; break; \
-	case B_LT: r.i = a.F < b.F; break; \
-	case B_GT: r.i = a.F > b.F; break; \
-	case B_LE: r.i = a.F <= b.F; break; \
-	case B_GE: r.i = a.F >= b.F; break; \
-	case B_EQ: r.i = a.F == b.F; break; \
-	case B_NE: r.i = a.F != b.F; break; \
+	ARITH_CMP(F) \
 	default: r.q = 0; break; \
 	}
 #define ARITH_FLT(F, FMOD) \
@@ -490,12 +492,7 @@ static int binop_code(const char *op)
 	case B_MUL: r.F = a.F * b.F; break; \
 	case B_DIV: r.F = a.F / b.F; break; \
 	case B_MOD: r.F = FMOD(a.F, b.F); break; \
-	case B_LT: r.i = a.F < b.F; break; \
-	case B_GT: r.i = a.F > b.F; break; \
-	case B_LE: r.i = a.F <= b.F; break; \
-	case B_GE: r.i = a.F >= b.F; break; \
-	case B_EQ: r.i = a.F == b.F; break; \
-	case B_NE: r.i = a.F != b.F; break; \
+	ARITH_CMP(F) \
 	default: r.q = 0; break; \
 	}
 
@@ -1747,17 +1744,24 @@ static rnode *cexpr_in(cctx *c, const json_t *e)
 	return NULL;
 }
 
+/* One level deeper into N (WHAT: "expression", "statements"); fails past
+ * MAX_NEST. The caller leaves with c->depth--. */
+static int nest_in(cctx *c, const json_t *n, const char *what)
+{
+	if (++c->depth <= MAX_NEST)
+		return 0;
+	c->depth--;
+	return cfail(c, n, "%s nested too deeply for the interpreter", what);
+}
+
 static rnode *cexpr(cctx *c, const json_t *e)
 {
 	if (!e || json_is_null(e)) {
 		cfail(c, e, "missing expression");
 		return NULL;
 	}
-	if (++c->depth > MAX_NEST) {
-		c->depth--;
-		cfail(c, e, "expression nested too deeply for the interpreter");
+	if (nest_in(c, e, "expression") != 0)
 		return NULL;
-	}
 	rnode *n = cexpr_in(c, e);
 	c->depth--;
 	return n;
@@ -2241,11 +2245,8 @@ static rstmt *cstmt_in(cctx *c, const json_t *st)
 
 static rstmt *cstmt(cctx *c, const json_t *st)
 {
-	if (++c->depth > MAX_NEST) {
-		c->depth--;
-		cfail(c, st, "statements nested too deeply for the interpreter");
+	if (nest_in(c, st, "statements") != 0)
 		return NULL;
-	}
 	rstmt *s = cstmt_in(c, st);
 	c->depth--;
 	return s;
