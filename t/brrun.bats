@@ -61,10 +61,11 @@ fails_with() {
 }
 
 # npy VERSION DESCR SHAPE DATA: a .npy file on stdout; DATA is printf
-# escapes of the data bytes.
+# escapes of the data bytes. A DESCR in [..] is a structured dtype's list.
 npy() {
 	local ver=$1 descr=$2 shape=$3 data=$4
-	local hdr="{'descr': '$descr', 'fortran_order': False, 'shape': $shape, }"
+	[[ $descr == \[* ]] || descr="'$descr'"
+	local hdr="{'descr': $descr, 'fortran_order': False, 'shape': $shape, }"
 	local pre=10
 	[ "$ver" -ge 2 ] && pre=12
 	while [ $(( (pre + ${#hdr} + 1) % 64 )) -ne 0 ]; do hdr="$hdr "; done
@@ -246,6 +247,109 @@ F123='\000\000\200\077\000\000\000\100\000\000\100\100'
 @test "local structs: fields, nesting, arrays, initializers, copies" {
 	both "$top_srcdir/t/brrun/struct.br" f a=[1,2] b
 	expect "13 18"
+}
+
+# ---- struct parameters (spec 2) ------------------------------------------
+
+ST="$top_srcdir/t/brrun/structs.br"
+
+@test "struct streams in and out, a struct value, fields flattened" {
+	both "$ST" scale 'x=[[1,2,3],[4,5,6]]' k=2 y
+	expect "2,4,5 8,7,8"
+	both "$ST" shift 'x=[[1,2,3],[4,5,6]]' 'by=[10,20,30]' y
+	expect "11,22,33 14,25,36"
+	# 2-D: rows of elements of 3 numbers
+	both "$ST" scale 'x=[[[1,2,3],[4,5,6]],[[7,8,9],[0,0,0]]]' k=1 y
+	expect "1,3,4 4,6,7\n7,9,10 0,1,1"
+}
+
+@test "struct gathers and scatters, whole elements and fields" {
+	both "$ST" pick 'i=[2,0]' 't=[[1,2,3],[4,5,6],[7,8,9]]' a e
+	expect "a:\n9 3\ne:\n7,8,9 1,2,3"
+	both "$ST" put 'v=[3,1]' dst --shape dst=5
+	expect "0,0,0 1,1,-1 0,0,0 3,3,-3 0,0,0"
+}
+
+@test "nested structs with padding: each field printed as its type" {
+	both "$ST" nest 'o=[[0.5,1,2,3,4],[1.5,-1,-2,-3,250]]' p
+	expect "4.5,2,3,2,5 251.5,-2,-3,-2,251"
+	# the original's struct five_floats and a struct with short2, double
+	both "$top_srcdir/t/run/struct.br" bump 'p=[[0,0,0,0],[10,1,-1,0.25]]' q
+	expect "1,0,0,0 11,-1,1,0.5"
+}
+
+@test "struct data: .bin in the host layout, .npy with a structured dtype" {
+	brrun "$ST" nest 'o=[[0.5,1,2,3,4],[1.5,-1,-2,-3,250]]' p=@p.bin
+	[ "$(stat -c %s p.bin)" -eq 48 ]	# 2 elements of 24 bytes
+	both "$ST" nest o=@p.bin:2 p
+	expect "9.5,4,2,3,6 502.5,-4,-2,-3,252"
+	brrun "$ST" nest 'o=[[0.5,1,2,3,4],[1.5,-1,-2,-3,250]]' p=@p.npy
+	grep -qa "'descr': \[('d', '<f8'), ('in.n', '<i4'), ('in.s', '<i2', (2,)), ('c', '|u1'), ('', '|V7'), \]" p.npy
+	both "$ST" nest o=@p.npy p
+	expect "9.5,4,2,3,6 502.5,-4,-2,-3,252"
+	# numpy's own packed layout: 17 bytes an element, no padding
+	npy 1 "[('d', '<f8'), ('n', '<i4'), ('s', '<i2', (2,)), ('c', '|u1')]" \
+		'(1,)' '\000\000\000\000\000\000\340\077\001\000\000\000\002\000\003\000\004' \
+		> packed.npy
+	both "$ST" nest o=@packed.npy p
+	expect "4.5,2,3,2,5"
+	brrun "$ST" scale x=[1,2,3] k=1 y=@y.txt
+	[ "$(cat y.txt)" = "1,3,4" ]
+}
+
+@test "struct generators: every field as its own type" {
+	both "$ST" nest o=iota p --shape o=3
+	expect "0,0,0,0,1 2,2,1,1,2 4,4,2,2,3"
+	both "$ST" scale x=ones k=2 y --shape x=2
+	expect "2,3,3 2,3,3"
+	run brrun "$ST" scale x=rand:5 k=1 y --shape x=1
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^0\.[0-9]+,1\.[0-9]+,1\.[0-9]+$ ]]
+}
+
+@test "--check of a struct output names the field" {
+	run brrun "$ST" scale 'x=[[1,2,3],[4,5,6]]' k=2 y --check 'y=[[2,4,5],[8,7,8]]'
+	[ "$status" -eq 0 ]
+	brrun "$ST" nest 'o=[[0.5,1,2,3,4]]' p=@want.npy
+	run brrun "$ST" nest 'o=[[0.5,1,2,3,4]]' p --check p=@want.npy
+	[ "$status" -eq 0 ]
+	fails_with 1 "check y: y[1].b.x is 7, expected 7.5 (relative error 0.0667 > tolerance 1e-05)" \
+		"$ST" scale 'x=[[1,2,3],[4,5,6]]' k=2 y=@y.npy --check 'y=[[2,4,5],[8,7.5,8]]'
+	fails_with 1 "check p: p[0].in.s.y is 2, expected 9" \
+		"$ST" nest 'o=[[0.5,1,2,3,4]]' p=@p.npy --check 'p=[[4.5,2,3,9,5]]'
+}
+
+@test "error: struct data of the wrong number of fields, types or size" {
+	fails_with 1 "x is a struct of 3 numbers (a, b.x, b.y): the data's last axis must have 3, its shape is (2, 2) [E-run-shape]" \
+		"$ST" scale 'x=[[1,2],[4,5]]' k=2 y
+	fails_with 1 "by is a struct of 3 numbers (a, b.x, b.y): the data's last axis must have 3, its shape is (4,)" \
+		"$ST" shift 'x=[[1,2,3]]' 'by=[1,2,3,4]' y
+	fails_with 1 "o.in.n is int: 1.5 is not a value of that type [E-run-type]" \
+		"$ST" nest 'o=[[0.5,1.5,2,3,4]]' p
+	fails_with 1 "o.c is uchar: 256 is not a value of that type" \
+		"$ST" nest 'o=[[0.5,1,2,3,256]]' p
+	brrun "$ST" nest 'o=[[0.5,1,2,3,4]]' p=@p.bin
+	fails_with 1 "p.bin: 24 bytes, but 2 elements of a struct of 24 bytes need 48 [E-run-shape]" \
+		"$ST" nest o=@p.bin:2 p
+	npy 1 "[('a', '<f8'), ('b', '<f4', (2,))]" '(1,)' \
+		'\000\000\000\000\000\000\360\077'"$(echo "$F123" | cut -c1-32)" > f8.npy
+	fails_with 1 "x.a is float32, the data's field is float64 [E-run-type]" \
+		"$ST" scale x=@f8.npy k=1 y
+	npy 1 "[('a', '<f4'), ('b', '<f4')]" '(1,)' "$(echo "$F123" | cut -c1-32)" > two.npy
+	fails_with 1 "x is a struct of 3 numbers" "$ST" scale x=@two.npy k=1 y
+	fails_with 1 "a is float, the data is a structured array [E-run-type]" \
+		"$SUM" sum a=@two.npy b=1 c
+	npy 1 '<f4' '(1, 3)' "$F123" > plain.npy
+	fails_with 1 "x is a struct: give its numbers as text or a literal, or its bytes as @FILE.bin:DIMS, not float32 data" \
+		"$ST" scale x=@plain.npy k=1 y
+	npy 1 "[('a', '<f4'), ('b', '<f4', (2,))]" '(2,)' "$F123" > short.npy
+	fails_with 1 "short.npy: truncated .npy file: shape (2,) of 12-byte elements needs 24 data bytes, 12 there [E-run-npy]" \
+		"$ST" scale x=@short.npy k=1 y
+	npy 1 "[('a', [('x', '<f4')])]" '(1,)' "$F123" > nested.npy
+	fails_with 1 "nested structured dtypes are not supported" \
+		"$ST" scale x=@nested.npy k=1 y
+	fails_with 1 "iterators are float, float2, float3 or float4 streams" \
+		"$ST" scale 'x=iter(0,1)' k=1 y --shape x=4
 }
 
 @test "a kernel named like an OpenCL built-in" {
@@ -578,9 +682,16 @@ bench_clock() {
 	[[ "$output" == "bad.br:1:"*"read only"* ]]
 }
 
-@test "error: a struct parameter" {
-	fails_with 1 "brrun binds only scalar and vector element types" \
-		"$top_srcdir/t/run/struct.br" bump p=1 q
+@test "error: a struct brrun cannot bind" {
+	printf '%s\n' 'struct A { float v[3]; };' \
+		'kernel void f(struct A x<>, out float y<>) { y = x.v[0]; }' \
+		'struct P { float a; float b; };' \
+		'reduce void r(struct P x<>, reduce struct P acc) { acc.a += x.a; }' \
+		> bad.br
+	fails_with 1 "bad.br:2:24: error: parameter 'x': brrun binds structs of scalar, vector and struct fields [E-run-kernel]" \
+		bad.br f 'x=[[1,2,3]]' y
+	fails_with 1 "parameter 'acc': brrun binds scalar, vector and struct element types (a reduction only of scalars and vectors)" \
+		bad.br r 'x=[[1,2]]' acc
 }
 
 @test "error: a construct the CPU interpreter does not run" {

@@ -27,6 +27,7 @@
 #include "brook/run_data.h"
 #include "brook/run_interp.h"
 #include "brook/run_sig.h"
+#include "brook/run_struct.h"
 #include "brook/util.h"
 
 #define USAGE_ID "E-run-usage"
@@ -548,8 +549,9 @@ static int load_data(brrun *r, binding *b)
 	int s = run_load(b->value, et, b->p->name, &b->data, &r->d);
 	if (s != 0)
 		return s == -2 ? EXIT_USAGE : EXIT_DATA;
-	if (run_to_elements(&b->data, et, b->p->name, b->eshape, &b->erank,
-		&r->d) != 0)
+	if (b->p->fields ? run_struct_pack(b->p, &b->data, b->eshape,
+		&b->erank, &r->d) != 0 : run_to_elements(&b->data, et,
+		b->p->name, b->eshape, &b->erank, &r->d) != 0)
 		return EXIT_DATA;
 	b->has_data = 1;
 	const char *sh = shape_opt(r, b);
@@ -657,7 +659,9 @@ static int bind_data(brrun *r)
 						b->erank, b->p->desc.type, b->data.shape);
 					continue;
 				}
-				if (run_generate(b->value, b->p->desc.type, b->eshape,
+				if (b->p->fields ? run_struct_generate(b->value, b->p,
+					b->eshape, b->erank, &b->data, &r->d) != 0 :
+					run_generate(b->value, b->p->desc.type, b->eshape,
 					b->erank, &b->data, &r->d) != 0)
 					return EXIT_DATA;
 				b->has_data = 1;
@@ -701,6 +705,13 @@ static size_t elem_count(const binding *b)
 	for (unsigned i = 0; i < b->erank; i++)
 		n *= b->eshape[i];
 	return n;
+}
+
+/* The element type of P as libbrt takes it. */
+static brt_type elem_type(const run_param *p)
+{
+	const brt_type t = p->desc.type;
+	return p->fields ? t : brt_type_make(t.scalar, t.ncomp);
 }
 
 /* Reports the errors of stream S, its log's lines joined by "; " so the
@@ -753,6 +764,10 @@ static int make_streams(brrun *r)
 	for (unsigned i = 0; i < r->sig.nparams; i++) {
 		binding *b = &r->b[i];
 		const brt_argdesc *d = &b->p->desc;
+		if (d->kind == BRT_ARG_VALUE && b->p->fields) {
+			r->args[i].value = b->data.data;	/* a struct */
+			continue;
+		}
 		if (d->kind == BRT_ARG_VALUE || b->scalar_target) {
 			memset(b->value_buf, 0, sizeof b->value_buf);
 			if (b->has_data)
@@ -777,7 +792,7 @@ static int make_streams(brrun *r)
 					"'%s' is too large", b->p->name);
 				return -1;
 			}
-		brt_type bt = brt_type_make(d->type.scalar, d->type.ncomp);
+		brt_type bt = elem_type(b->p);
 		b->s = b->iter ? brt_stream_new_iter(bt, rank, dims, b->iter_lo,
 			b->iter_hi) : brt_stream_new(bt, rank, dims);
 		if (!b->s) {
@@ -816,8 +831,7 @@ static int make_kernel(brrun *r)
 	r->descs = xcalloc(n + 1, sizeof *r->descs);
 	for (unsigned i = 0; i < n; i++) {
 		r->descs[i] = r->b[i].p->desc;
-		r->descs[i].type = brt_type_make(r->descs[i].type.scalar,
-			r->descs[i].type.ncomp);
+		r->descs[i].type = elem_type(r->b[i].p);
 		if (r->descs[i].kind == BRT_ARG_REDUCE)
 			r->descs[i].reduce_stream = !r->b[i].scalar_target;
 	}
@@ -928,7 +942,7 @@ static void result_array(brrun *r, binding *b, run_array *a)
 	a->scalar = et.scalar;
 	a->typed = 1;
 	a->ndim = run_full_shape(b->eshape, b->erank, et, a->shape);
-	run_array_count(a);
+	run_array_count(a);	/* a struct's elements (run_struct.h) */
 	size_t bytes = elem_count(b) * et.size;
 	a->data = xcalloc(bytes ? bytes : 1, 1);
 	if (b->scalar_target)
@@ -941,23 +955,34 @@ static int write_result(brrun *r, binding *b, const run_array *a, int many)
 {
 	char *bytes;
 	size_t len;
-	unsigned nc = b->p->desc.type.ncomp;
+	unsigned nc = b->p->ncomp;
+	run_array flat;		/* a struct's numbers, for text */
+	if (b->p->fields)
+		run_struct_unpack(b->p, a->data, b->eshape, b->erank, &flat);
+	const run_array *t = b->p->fields ? &flat : a;
 	if (!b->dest) {
-		run_text_format(a, nc, &bytes, &len);
+		run_text_format(t, nc, &bytes, &len);
 		if (many)
 			printf("%s:\n", b->p->name);
 		fwrite(bytes, 1, len, stdout);
-		free(bytes);
-		return 0;
-	}
-	if (run_has_suffix(b->dest, ".npy")) {
-		run_npy_format(a, &bytes, &len);
+	} else if (run_has_suffix(b->dest, ".npy")) {
+		if (b->p->fields)
+			run_struct_npy(b->p, a, &bytes, &len);
+		else
+			run_npy_format(a, &bytes, &len);
 	} else if (run_has_suffix(b->dest, ".bin")) {
-		len = a->count * run_scalar_size(a->scalar);
+		len = a->count * (b->p->fields ? b->p->desc.type.size :
+			run_scalar_size(a->scalar));
 		bytes = xmalloc(len ? len : 1);
 		memcpy(bytes, a->data, len);
 	} else {
-		run_text_format(a, nc, &bytes, &len);
+		run_text_format(t, nc, &bytes, &len);
+	}
+	if (b->p->fields)
+		run_array_free(&flat);
+	if (!b->dest) {
+		free(bytes);
+		return 0;
 	}
 	char err[300];
 	int s = util_write_file(b->dest, bytes, len, err, sizeof err);
@@ -971,21 +996,58 @@ static int write_result(brrun *r, binding *b, const run_array *a, int many)
 
 /* --check NAME=VALUE: the worst element by |got - want| / max(|want|, 1);
  * NaN matches only NaN. */
-static int check_result(brrun *r, binding *b, const run_array *got,
-	const char *expected)
+/* Whether P's numbers are floating point (a struct: any of them). */
+static int float_data(const run_param *p)
 {
-	run_array want;
+	for (unsigned i = 0; i < (p->fields ? p->nfields : 1); i++) {
+		brt_scalar k = p->fields ? p->fields[i].type.scalar :
+			p->desc.type.scalar;
+		if (k == BRT_FLOAT || k == BRT_DOUBLE)
+			return 1;
+	}
+	return 0;
+}
+
+/* EXPECTED as the numbers of output B's elements (doubles, B's numbers
+ * an element on the last axis), whatever their type. */
+static int load_expected(brrun *r, binding *b, const char *expected,
+	run_array *want)
+{
 	size_t es[BRT_MAX_RANK];
-	unsigned er;
-	brt_type et = b->p->desc.type;
-	int s = run_load(expected, et, b->p->name, &want, &r->d);
+	unsigned er, nc = b->p->ncomp;
+	int s = run_load(expected, b->p->desc.type, b->p->name, want, &r->d);
 	if (s != 0)
 		return s == -2 ? EXIT_USAGE : EXIT_DATA;
-	want.typed = 0;		/* compare values, whatever the type */
-	if (run_to_elements(&want, (brt_type){BRT_DOUBLE, et.ncomp,
-		8 * et.ncomp}, b->p->name, es, &er, &r->d) != 0) {
-		run_array_free(&want);
+	if (b->p->fields) {
+		run_array packed = *want;
+		memset(want, 0, sizeof *want);
+		s = run_struct_pack(b->p, &packed, es, &er, &r->d);
+		if (s == 0)
+			run_struct_unpack(b->p, packed.data, es, er, want);
+		run_array_free(&packed);
+		return s ? EXIT_DATA : 0;
+	}
+	want->typed = 0;	/* compare values, whatever the type */
+	if (run_to_elements(want, (brt_type){BRT_DOUBLE, nc, 8 * nc},
+		b->p->name, es, &er, &r->d) != 0) {
+		run_array_free(want);
 		return EXIT_DATA;
+	}
+	return 0;
+}
+
+static int check_result(brrun *r, binding *b, const run_array *result,
+	const char *expected)
+{
+	run_array want, flat;
+	const run_array *got = result;
+	unsigned nc = b->p->ncomp;
+	int s = load_expected(r, b, expected, &want);
+	if (s != 0)
+		return s;
+	if (b->p->fields) {
+		run_struct_unpack(b->p, result->data, b->eshape, b->erank, &flat);
+		got = &flat;
 	}
 	if (want.count != got->count) {
 		char s1[96], s2[96];
@@ -995,10 +1057,11 @@ static int check_result(brrun *r, binding *b, const run_array *got,
 			sizeof s1), run_shape_str(want.shape, want.ndim, s2,
 			sizeof s2));
 		run_array_free(&want);
+		if (got == &flat)
+			run_array_free(&flat);
 		return EXIT_DATA;
 	}
-	double tol = r->o.tol >= 0 ? r->o.tol : et.scalar == BRT_FLOAT ||
-		et.scalar == BRT_DOUBLE ? 1e-5 : 0;
+	double tol = r->o.tol >= 0 ? r->o.tol : float_data(b->p) ? 1e-5 : 0;
 	double worst = -1;
 	size_t wi = 0;
 	for (size_t i = 0; i < got->count; i++) {
@@ -1020,7 +1083,8 @@ static int check_result(brrun *r, binding *b, const run_array *got,
 	if (bad) {
 		/* the element's index, NumPy style, and its component */
 		char idx[128];
-		size_t o = 0, rest = wi / (et.ncomp > 1 ? et.ncomp : 1);
+		char cn[80];
+		size_t o = 0, rest = wi / (nc > 1 ? nc : 1);
 		size_t sub[BRT_MAX_RANK];
 		for (unsigned k = b->erank; k-- > 0;) {
 			sub[k] = b->eshape[k] ? rest % b->eshape[k] : 0;
@@ -1030,9 +1094,9 @@ static int check_result(brrun *r, binding *b, const run_array *got,
 		for (unsigned k = 0; k < b->erank && o < sizeof idx; k++)
 			o += (size_t)snprintf(idx + o, sizeof idx - o, "[%zu]",
 				sub[k]);
-		if (et.ncomp > 1 && o < sizeof idx)
-			snprintf(idx + o, sizeof idx - o, ".%c",
-				"xyzw"[wi % et.ncomp]);
+		if (run_comp_name(b->p, (unsigned)(wi % nc), cn, sizeof cn)[0] &&
+			o < sizeof idx)
+			snprintf(idx + o, sizeof idx - o, ".%s", cn);
 		char gs[64], ws[64];
 		run_format_number(got, wi, gs, sizeof gs);
 		run_format_number(&want, wi, ws, sizeof ws);
@@ -1042,6 +1106,8 @@ static int check_result(brrun *r, binding *b, const run_array *got,
 			tol);
 	}
 	run_array_free(&want);
+	if (got == &flat)
+		run_array_free(&flat);
 	return bad ? EXIT_DATA : 0;
 }
 

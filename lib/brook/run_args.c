@@ -85,11 +85,18 @@ static int load_bin(const char *spec, brt_type et, const char *pname,
 	out->typed = 1;
 	out->ndim = run_full_shape(eshape, erank, et, out->shape);
 	run_array_count(out);
-	size_t want = out->count * run_scalar_size(et.scalar);
+	/* a struct: the host layout's bytes (run_struct.h) */
+	size_t want = out->count * (et.scalar == BRT_STRUCT ? et.size :
+		run_scalar_size(et.scalar));
 	if (len != want) {
+		char tb[48];
+		if (et.scalar == BRT_STRUCT)
+			snprintf(tb, sizeof tb, "a struct of %zu bytes", et.size);
+		else
+			snprintf(tb, sizeof tb, "%s", run_scalar_name(et.scalar));
 		diag_report(d, DIAG_ERROR, NULL, 0, 0, SHAPE_ID,
 			"%s: %zu bytes, but %s elements of %s need %zu", path, len,
-			colon + 1, run_scalar_name(et.scalar), want);
+			colon + 1, tb, want);
 		free(bytes);
 		free(path);
 		return -1;
@@ -267,6 +274,12 @@ int run_to_elements(run_array *a, brt_type et, const char *pname,
 			return -1;
 		}
 		r--;
+	}
+	if (a->kinds) {
+		diag_report(d, DIAG_ERROR, NULL, 0, 0, TYPE_ID,
+			"%s is %s, the data is a structured array", pname,
+			brt_type_name(et, tb, sizeof tb));
+		return -1;
 	}
 	if (r > BRT_MAX_RANK) {
 		diag_report(d, DIAG_ERROR, NULL, 0, 0, SHAPE_ID,

@@ -13,6 +13,7 @@
 void run_array_free(run_array *a)
 {
 	free(a->data);
+	free(a->kinds);
 	memset(a, 0, sizeof *a);
 }
 

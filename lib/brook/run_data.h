@@ -23,8 +23,13 @@ typedef struct run_array {
 	int typed;		/* 1: the kind came with the data (.npy, .bin) */
 	unsigned ndim;		/* 0: one number */
 	size_t shape[RUN_MAX_AXES];
-	size_t count;		/* scalars: the product of SHAPE */
+	size_t count;		/* scalars: the product of SHAPE; elements
+				   for BRT_STRUCT data (run_struct.h) */
 	void *data;
+	brt_scalar *kinds;	/* NULL, or (owned) the kind each number of
+				   the last axis prints as: NKINDS of them,
+				   for the fields of structs */
+	unsigned nkinds;
 } run_array;
 
 void run_array_free(run_array *a);
@@ -55,6 +60,11 @@ int run_npy_parse(const char *bytes, size_t len, const char *name,
 	run_array *out, diag_ctx *d);
 /* Serialises A as a version 1.0 .npy file into *bytes (malloc'd). */
 void run_npy_format(const run_array *a, char **bytes, size_t *len);
+/* The same for data of any dtype: DESCR is the header's Python literal
+ * ("'<f4'", or a structured dtype's list), DLEN the data's bytes. The
+ * header must stay under 64 KiB. */
+void run_npy_format_descr(const char *descr, const size_t *shape,
+	unsigned ndim, const void *data, size_t dlen, char **bytes, size_t *len);
 
 /* Text: numbers separated by spaces, tabs, commas or newlines; '#' starts a
  * comment to the end of the line. One line gives a 1-D array, several lines
@@ -67,7 +77,7 @@ int run_text_parse(const char *text, size_t len, const char *name,
  * between the planes of a 3-D array. */
 void run_text_format(const run_array *a, unsigned ncomp, char **text,
 	size_t *len);
-/* One number in the format above. */
+/* One number in the format above (as A's KINDS say, when it has them). */
 int run_format_number(const run_array *a, size_t i, char *buf, size_t len);
 
 /* Literal: a number, or [..] lists nested up to RUN_MAX_AXES deep. */

@@ -218,6 +218,7 @@ struct rstruct {
 	int nslots;
 	int nfields;
 	rfield *f;
+	rtype *slot_ty;		/* per slot: the type of its field */
 };
 
 typedef struct racc {
@@ -288,6 +289,9 @@ typedef struct rparam {
 	brt_type type;		/* element in memory */
 	rtype rt;		/* element in a slot */
 	int slot;
+	const rstruct *st;	/* a struct element: field k of the run_sig's
+				   flattened fields is slot + k */
+	const run_field *fields;
 } rparam;
 
 struct run_prog {
@@ -723,9 +727,47 @@ static rval *acc_locate(const racc *a, rframe *f, char **mem, brt_type *bt,
 		}
 		off += x[i] * v->pitch[i];
 	}
-	*bt = f->th->prog->params[arg].type;
+	const rparam *rp = &f->th->prog->params[arg];
+	*bt = rp->type;
 	*mem = f->call->data[arg] + off * (int64_t)bt->size;
+	if (rp->fields) {
+		/* a field, or the first of a struct's fields (at its 0) */
+		*mem += rp->fields[a->fofs].off;
+		*bt = rp->fields[a->fofs].type;
+	}
 	return NULL;
+}
+
+/* The fields of argument memory a struct access names from its first,
+ * or NULL when it names slots. */
+static const run_field *acc_fields(const racc *a, const rframe *f)
+{
+	if (a->kind != ACC_ARG)
+		return NULL;
+	const rparam *rp = &f->th->prog->params[f->slots[a->base].c[0].i];
+	return rp->fields ? rp->fields + a->fofs : NULL;
+}
+
+/* Field K of a struct at slots S, or in memory MEM whose fields are FL
+ * (from the struct's first): loaded as type T into O, or stored from V. */
+static void sfield_load(rval *s, char *mem, const run_field *fl, int k,
+	rtype t, rval *o)
+{
+	if (s)
+		*o = s[k];
+	else if (mem && fl)
+		load_mem(mem + (fl[k].off - fl[0].off), fl[k].type, t, o);
+	else
+		memset(o, 0, sizeof *o);
+}
+
+static void sfield_store(rval *s, char *mem, const run_field *fl, int k,
+	rtype t, const rval *v)
+{
+	if (s)
+		s[k] = *v;
+	else if (mem && fl)
+		store_mem(mem + (fl[k].off - fl[0].off), fl[k].type, t, v);
 }
 
 /* Reads the value an access names, components selected. */
@@ -797,17 +839,29 @@ static void ev_load(const rnode *n, rframe *f, rval *o)
 	cvt(o, n->ty, &v, acc_type(n->acc));
 }
 
-/* struct = struct: the source's slots onto the destination's. */
+/* struct = struct: field by field, between slots and the memory of
+ * stream, gather and scatter arguments. */
 static void ev_struct_copy(const rnode *n, rframe *f, rval *o)
 {
-	char *mem;
+	char *smem, *dmem;
 	brt_type bt;
 	int oor1, oor2;
-	rval *src = acc_locate(n->acc2, f, &mem, &bt, &oor1);
-	rval *dst = acc_locate(n->acc, f, &mem, &bt, &oor2);
+	rval *src = acc_locate(n->acc2, f, &smem, &bt, &oor1);
+	rval *dst = acc_locate(n->acc, f, &dmem, &bt, &oor2);
+	const run_field *sf = acc_fields(n->acc2, f), *df = acc_fields(n->acc, f);
 	memset(o, 0, sizeof *o);
-	if (src && dst && !oor2)
+	if (oor2)
+		return;
+	if (src && dst) {
 		memmove(dst, src, (size_t)n->slot * sizeof *dst);
+		return;
+	}
+	for (int k = 0; k < n->slot; k++) {
+		rval v;
+		rtype t = n->acc->st->slot_ty[k];
+		sfield_load(src, smem, sf, k, t, &v);
+		sfield_store(dst, dmem, df, k, t, &v);
+	}
 }
 
 static void ev_slot(const rnode *n, rframe *f, rval *o)
@@ -1926,6 +1980,7 @@ static const rstruct *struct_layout(cctx *c, const json_t *where,
 		cfail(c, where, "structs nested too deeply");
 		return NULL;
 	}
+	int nslots = 0;
 	for (int i = 0; i < st->nfields; i++) {
 		const json_t *fd = json_array_get(fields, (size_t)i);
 		rfield *fl = &st->f[i];
@@ -1946,6 +2001,17 @@ static const rstruct *struct_layout(cctx *c, const json_t *where,
 				fl->name);
 			return NULL;
 		}
+	}
+	st->slot_ty = carena(c->p, ((size_t)st->nslots + 1) *
+		sizeof *st->slot_ty);
+	for (int i = 0; i < st->nfields; i++) {
+		const rfield *fl = &st->f[i];
+		if (fl->st)
+			memcpy(st->slot_ty + nslots, fl->st->slot_ty,
+				(size_t)fl->st->nslots * sizeof *st->slot_ty);
+		else
+			st->slot_ty[nslots] = fl->ty;
+		nslots += fl->st ? fl->st->nslots : 1;
 	}
 	return st;
 }
@@ -2278,10 +2344,22 @@ static int declare_param(cctx *c, const json_t *pn, rtype *ty)
 		if (strcmp(tt, "stream") == 0)
 			t = ast_get(t, "of");
 	}
-	if (rtype_of(c, t, &a->elty) != 0 || a->elty.k == VK_VOID)
+	const json_t *sty = struct_type(c, t);
+	if (sty && c->fn->node == c->p->sig->func) {
+		/* a struct parameter of the kernel: its fields in slots, or
+		 * read and written in the argument's memory */
+		if (!(a->st = struct_layout(c, pn, sty, 0)))
+			return -1;
+		a->esize = a->st->nslots;
+		if (a->kind == ACC_SLOT)
+			c->fn->nslots += a->st->nslots - 1;
+		ty->k = VK_VOID;
+		ty->n = 0;
+	} else if (rtype_of(c, t, &a->elty) != 0 || a->elty.k == VK_VOID) {
 		return cfail(c, pn, "the interpreter does not support parameters "
 			"of this type ('%s')", ast_str(pn, "name"));
-	if (a->kind == ACC_SLOT)
+	}
+	if (a->kind == ACC_SLOT && !a->st)
 		*ty = a->elty;
 	c->p->var_acc[id] = a;
 	c->p->slot_of[id] = a->base;
@@ -2393,9 +2471,20 @@ run_prog *run_interp_compile(const json_t *doc, const run_sig *sig,
 		rp->type = sig->params[i].desc.type;
 		rp->rt = p->main->ptype[i];
 		rp->slot = p->main->pslot[i];
+		const racc *pa = p->var_acc[ast_int(sig->params[i].node, "id")];
+		rp->st = pa->st;
+		rp->fields = sig->params[i].fields;
 		/* an AST that was checked elsewhere may disagree with itself:
-		 * arrays are gathers and scatters, and only they */
-		int array = rp->rt.k == VK_VOID;
+		 * arrays are gathers and scatters, and only they; a struct
+		 * is one of the fields brrun found */
+		int array = pa->kind == ACC_ARG;
+		if ((rp->st != NULL) != (rp->fields != NULL) || (rp->st &&
+			rp->st->nslots != (int)sig->params[i].nfields)) {
+			cfail(&c, sig->params[i].node, "parameter '%s': its struct "
+				"layout does not fit", sig->params[i].name);
+			run_interp_free(p);
+			return NULL;
+		}
 		if (array != (rp->kind == BRT_ARG_GATHER ||
 			rp->kind == BRT_ARG_SCATTER)) {
 			cfail(&c, sig->params[i].node, "parameter '%s': its type "
@@ -2501,6 +2590,19 @@ static void load_params(const run_prog *p, rframe *f)
 	for (int i = 0; i < p->nparams; i++) {
 		const rparam *rp = &p->params[i];
 		rval *s = &f->slots[rp->slot];
+		if (rp->st && (rp->kind == BRT_ARG_IN ||
+			rp->kind == BRT_ARG_VALUE || rp->kind == BRT_ARG_OUT)) {
+			char *mem = rp->kind == BRT_ARG_VALUE ? c->data[i] :
+				c->data[i] + view_offset(&c->views[i], f) *
+				(int64_t)rp->type.size;
+			for (int k = 0; k < rp->st->nslots; k++)
+				if (rp->kind == BRT_ARG_OUT)
+					memset(&s[k], 0, sizeof *s);
+				else
+					sfield_load(NULL, mem, rp->fields, k,
+						rp->st->slot_ty[k], &s[k]);
+			continue;
+		}
 		switch (rp->kind) {
 		case BRT_ARG_IN:
 			if (c->views[i].map == BRT_MAP_ITER)
@@ -2529,10 +2631,15 @@ static void store_outputs(const run_prog *p, rframe *f)
 	const brt_cpu_call *c = f->call;
 	for (int i = 0; i < p->nparams; i++) {
 		const rparam *rp = &p->params[i];
-		if (rp->kind == BRT_ARG_OUT)
-			store_mem(c->data[i] + view_offset(&c->views[i], f) *
-				(int64_t)rp->type.size, rp->type, rp->rt,
-				&f->slots[rp->slot]);
+		if (rp->kind != BRT_ARG_OUT)
+			continue;
+		char *mem = c->data[i] + view_offset(&c->views[i], f) *
+			(int64_t)rp->type.size;
+		if (!rp->st)
+			store_mem(mem, rp->type, rp->rt, &f->slots[rp->slot]);
+		for (int k = 0; rp->st && k < rp->st->nslots; k++)
+			sfield_store(NULL, mem, rp->fields, k, rp->st->slot_ty[k],
+				&f->slots[rp->slot + k]);
 	}
 }
 

@@ -3,11 +3,15 @@
  * header length (2 bytes little-endian in 1.0, 4 bytes in 2.0 and 3.0),
  * then a Python dict literal
  *   {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }
- * padded with spaces and a newline, then the data in C order. */
+ * padded with spaces and a newline, then the data in C order. A structured
+ * dtype's descr is a list of fields, [('a', '<f4'), ('b', '<i2', (2,)),
+ * ('', '|V2')], packed one after the other (an unnamed void field is
+ * padding); brrun reads it as its numbers (run_struct.h). */
 #include "config.h"
 
 #include <ctype.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +19,15 @@
 #include "brook/util.h"
 
 #define NPY_ID "E-run-npy"
+#define NPY_MAX_FIELDS 64
+
+/* A field of a structured dtype: COUNT numbers of kind K at OFF, or
+ * padding (COUNT 0). */
+typedef struct npy_field {
+	brt_scalar k;
+	unsigned count;
+	size_t off, size;
+} npy_field;
 
 typedef struct npy_hdr {
 	const char *p, *end;	/* the dict text */
@@ -25,6 +38,10 @@ typedef struct npy_hdr {
 	int fortran;
 	unsigned ndim;
 	size_t shape[RUN_MAX_AXES];
+	unsigned nfields;	/* a structured dtype: its fields */
+	npy_field fields[NPY_MAX_FIELDS];
+	size_t itemsize;
+	unsigned ncomp;		/* numbers an element */
 } npy_hdr;
 
 static int npy_fail(npy_hdr *h, const char *what)
@@ -69,12 +86,12 @@ static int npy_string(npy_hdr *h, char *buf, size_t len)
 	return 0;
 }
 
-/* tuple = "(" [ int { "," int } [ "," ] ] ")" */
-static int npy_tuple(npy_hdr *h)
+/* tuple = "(" [ int { "," int } [ "," ] ] ")", into SHAPE and *NDIM */
+static int npy_tuple(npy_hdr *h, size_t *shape, unsigned *ndim)
 {
 	if (npy_expect(h, '(') != 0)
 		return npy_fail(h, "'shape' is not a tuple");
-	h->ndim = 0;
+	*ndim = 0;
 	for (;;) {
 		npy_space(h);
 		if (h->p < h->end && *h->p == ')') {
@@ -91,9 +108,9 @@ static int npy_tuple(npy_hdr *h)
 		}
 		if (h->p < h->end && *h->p == 'L')	/* Python 2 long */
 			h->p++;
-		if (h->ndim == RUN_MAX_AXES)
+		if (*ndim == RUN_MAX_AXES)
 			return npy_fail(h, "more than 5 axes");
-		h->shape[h->ndim++] = v;
+		shape[(*ndim)++] = v;
 		npy_space(h);
 		if (h->p < h->end && *h->p == ',')
 			h->p++;
@@ -101,6 +118,8 @@ static int npy_tuple(npy_hdr *h)
 			return npy_fail(h, "'shape' tuple not closed");
 	}
 }
+
+static int npy_fields(npy_hdr *h);
 
 /* dict = "{" [ item { "," item } [ "," ] ] "}"
  * item = str ":" ( str | "True" | "False" | tuple ) */
@@ -119,9 +138,13 @@ static int npy_dict(npy_hdr *h)
 			return npy_fail(h, "no ':' after a key");
 		npy_space(h);
 		if (strcmp(key, "descr") == 0) {
-			if (npy_string(h, h->descr, sizeof h->descr) != 0)
-				return npy_fail(h, "'descr' is not a simple dtype "
-					"(structured arrays are not supported)");
+			if (h->p < h->end && *h->p == '[') {
+				if (npy_fields(h) != 0)
+					return -1;
+			} else if (npy_string(h, h->descr, sizeof h->descr) != 0) {
+				return npy_fail(h, "'descr' is neither a dtype "
+					"string nor a list of fields");
+			}
 			h->have_descr = 1;
 		} else if (strcmp(key, "fortran_order") == 0) {
 			size_t rest = (size_t)(h->end - h->p);
@@ -135,7 +158,7 @@ static int npy_dict(npy_hdr *h)
 			}
 			h->have_order = 1;
 		} else if (strcmp(key, "shape") == 0) {
-			if (npy_tuple(h) != 0)
+			if (npy_tuple(h, h->shape, &h->ndim) != 0)
 				return -1;
 			h->have_shape = 1;
 		} else {
@@ -152,10 +175,10 @@ static int npy_dict(npy_hdr *h)
 	return 0;
 }
 
-/* The scalar kind of a dtype string; -1 for one Brook has no type for. */
-static int npy_kind(npy_hdr *h, brt_scalar *k)
+/* The scalar kind of dtype string S; -1 for one Brook has no type for. */
+static int npy_kind(npy_hdr *h, const char *descr, brt_scalar *k)
 {
-	const char *s = h->descr;
+	const char *s = descr;
 	if (s[0] == '>' && !(s[1] && s[2] == '1' && !s[3])) {
 		diag_report(h->d, DIAG_ERROR, NULL, 0, 0, NPY_ID,
 			"%s: big-endian data ('%s') is not supported", h->name,
@@ -177,8 +200,129 @@ static int npy_kind(npy_hdr *h, brt_scalar *k)
 		}
 	diag_report(h->d, DIAG_ERROR, NULL, 0, 0, NPY_ID,
 		"%s: dtype '%s' has no Brook type (use i1 u1 i2 u2 i4 u4 i8 u8 "
-		"f4 or f8)", h->name, h->descr);
+		"f4 or f8)", h->name, descr);
 	return -1;
+}
+
+/* fields = "[" field { "," field } [ "," ] "]"
+ * field  = "(" str "," str [ "," tuple ] [ "," ] ")"
+ * A field of a nested dtype (a list in place of the string) is refused. */
+static int npy_fields(npy_hdr *h)
+{
+	h->p++;
+	for (;;) {
+		npy_space(h);
+		if (h->p < h->end && *h->p == ']') {
+			h->p++;
+			break;
+		}
+		char name[128], code[16];
+		size_t shape[RUN_MAX_AXES];
+		unsigned nd = 0;
+		if (h->nfields == NPY_MAX_FIELDS)
+			return npy_fail(h, "more than 64 fields");
+		if (npy_expect(h, '(') != 0 || npy_string(h, name,
+			sizeof name) != 0 || npy_expect(h, ',') != 0)
+			return npy_fail(h, "a field is not ('name', 'dtype')");
+		if (npy_string(h, code, sizeof code) != 0)
+			return npy_fail(h, "a field's dtype is not a string "
+				"(nested structured dtypes are not supported)");
+		npy_space(h);
+		if (h->p < h->end && *h->p == ',') {
+			h->p++;
+			npy_space(h);
+			if (h->p < h->end && *h->p == '(' &&
+				npy_tuple(h, shape, &nd) != 0)
+				return -1;
+		}
+		if (npy_expect(h, ')') != 0)
+			return npy_fail(h, "a field is not closed");
+		npy_field *f = &h->fields[h->nfields++];
+		size_t n = 1;
+		for (unsigned i = 0; i < nd; i++)
+			n *= shape[i];
+		f->off = h->itemsize;
+		const char *v = code + (code[0] == '|' || code[0] == '<');
+		if (!name[0] && v[0] == 'V') {
+			/* padding: an unnamed void field */
+			char *e;
+			unsigned long long pad = strtoull(v + 1, &e, 10);
+			if (e == v + 1 || *e || pad > 1u << 20)
+				return npy_fail(h, "bad padding field");
+			f->count = 0;
+			f->size = (size_t)pad;
+		} else {
+			if (nd > 1 || n < 1 || n > 4)
+				return npy_fail(h, "a field's shape is not (2,) "
+					"to (4,)");
+			if (npy_kind(h, code, &f->k) != 0)
+				return -1;
+			f->count = (unsigned)n;
+			f->size = n * run_scalar_size(f->k);
+			h->ncomp += f->count;
+		}
+		h->itemsize += f->size;
+		npy_space(h);
+		if (h->p < h->end && *h->p == ',')
+			h->p++;
+		else if (h->p >= h->end || *h->p != ']')
+			return npy_fail(h, "the list of fields is not closed");
+	}
+	if (!h->ncomp)
+		return npy_fail(h, "a structured dtype without fields");
+	return 0;
+}
+
+/* The elements of a structured dtype as their numbers: doubles, the
+ * fields' numbers on the last axis, KINDS saying each one's dtype. */
+static int npy_structured(npy_hdr *h, const char *data, size_t have,
+	run_array *out)
+{
+	out->scalar = BRT_DOUBLE;
+	out->ndim = h->ndim;
+	memcpy(out->shape, h->shape, sizeof h->shape);
+	if (h->ncomp > 1 && h->ndim == RUN_MAX_AXES)
+		return npy_fail(h, "more than 4 axes of structs");
+	if (h->ncomp > 1)
+		out->shape[out->ndim++] = h->ncomp;
+	if (run_array_count(out) != 0)
+		return npy_fail(h, "shape too large");
+	size_t n = out->count / h->ncomp;
+	if (h->itemsize && n > SIZE_MAX / h->itemsize)
+		return npy_fail(h, "shape too large");
+	if (have != n * h->itemsize) {
+		char sb[96];
+		diag_report(h->d, DIAG_ERROR, NULL, 0, 0, NPY_ID,
+			"%s: %s .npy file: shape %s of %zu-byte elements needs "
+			"%zu data bytes, %zu there", h->name, have < n *
+			h->itemsize ? "truncated" : "malformed",
+			run_shape_str(h->shape, h->ndim, sb, sizeof sb),
+			h->itemsize, n * h->itemsize, have);
+		return -1;
+	}
+	double *v = xcalloc(out->count ? out->count : 1, sizeof *v);
+	out->kinds = xcalloc(h->ncomp, sizeof *out->kinds);
+	out->nkinds = h->ncomp;
+	unsigned c0 = 0;
+	for (unsigned i = 0; i < h->nfields; i++) {
+		const npy_field *f = &h->fields[i];
+		size_t cs = run_scalar_size(f->k);
+		for (unsigned c = 0; c < f->count; c++) {
+			run_array one = {0};
+			uint64_t x = 0;
+			one.scalar = f->k;
+			one.data = &x;
+			out->kinds[c0 + c] = f->k;
+			for (size_t e = 0; e < n; e++) {
+				memcpy(&x, data + e * h->itemsize + f->off + c * cs,
+					cs);
+				v[e * h->ncomp + c0 + c] = run_get(&one, 0);
+			}
+		}
+		c0 += f->count;
+	}
+	out->data = v;
+	return 0;
 }
 
 static uint32_t le32(const unsigned char *p)
@@ -232,8 +376,11 @@ int run_npy_parse(const char *bytes, size_t len, const char *name,
 			"numpy.ascontiguousarray)", name);
 		return -1;
 	}
+	if (h.nfields)
+		return npy_structured(&h, bytes + start + hlen,
+			len - start - hlen, out);
 	brt_scalar k;
-	if (npy_kind(&h, &k) != 0)
+	if (npy_kind(&h, h.descr, &k) != 0)
 		return -1;
 	out->scalar = k;
 	out->typed = 1;
@@ -260,26 +407,33 @@ int run_npy_parse(const char *bytes, size_t len, const char *name,
 	return 0;
 }
 
-void run_npy_format(const run_array *a, char **bytes, size_t *len)
+void run_npy_format_descr(const char *descr, const size_t *shape,
+	unsigned ndim, const void *data, size_t dlen, char **bytes, size_t *len)
 {
 	strbuf h = {0};
 	char sb[128];
-	sb_printf(&h, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
-		run_npy_dtype(a->scalar),
-		run_shape_str(a->shape, a->ndim, sb, sizeof sb));
+	sb_printf(&h, "{'descr': %s, 'fortran_order': False, 'shape': %s, }",
+		descr, run_shape_str(shape, ndim, sb, sizeof sb));
 	/* numpy.lib.format: the data starts at a multiple of 64 bytes */
 	while ((10 + h.len + 1) % 64 != 0)
 		sb_putc(&h, ' ');
 	sb_putc(&h, '\n');
-	size_t dlen = a->count * run_scalar_size(a->scalar);
 	strbuf o = {0};
 	sb_putn(&o, "\x93NUMPY\x01\x00", 8);
 	sb_putc(&o, (int)(h.len & 0xff));
 	sb_putc(&o, (int)(h.len >> 8));
 	sb_putn(&o, h.s, h.len);
 	if (dlen)
-		sb_putn(&o, a->data, dlen);
+		sb_putn(&o, data, dlen);
 	sb_free(&h);
 	*len = o.len;
 	*bytes = sb_take(&o);
+}
+
+void run_npy_format(const run_array *a, char **bytes, size_t *len)
+{
+	char descr[16];
+	snprintf(descr, sizeof descr, "'%s'", run_npy_dtype(a->scalar));
+	run_npy_format_descr(descr, a->shape, a->ndim, a->data,
+		a->count * run_scalar_size(a->scalar), bytes, len);
 }

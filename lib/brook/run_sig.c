@@ -181,6 +181,107 @@ void run_sig_list(const json_t *doc, char *buf, size_t len)
 				o ? ", " : "", ast_str(decl, "name"));
 }
 
+/* The struct type TY names (through typedefs and tags), or NULL. */
+static const json_t *struct_of(const json_t *doc, const json_t *ty)
+{
+	for (int depth = 0; depth < 32 && ty; depth++) {
+		const char *t = ast_str(ty, "t");
+		if (strcmp(t, "typedef") == 0) {
+			ty = typedef_lookup(doc, ast_str(ty, "name"));
+			continue;
+		}
+		if (strcmp(t, "struct") != 0)
+			return NULL;
+		if (ast_arr(ty, "fields"))
+			return ty;
+		size_t i;
+		json_t *decl;
+		json_array_foreach(ast_arr(doc, "decls"), i, decl) {
+			const json_t *dt = ast_get(decl, "type");
+			if (ast_arr(dt, "fields") && strcmp(ast_str(dt, "t"),
+				"struct") == 0 && strcmp(ast_str(dt, "tag"),
+				ast_str(ty, "tag")) == 0)
+				return dt;
+		}
+		return NULL;
+	}
+	return NULL;
+}
+
+/* Appends the fields of struct ST at byte BASE to P, C's layout rules
+ * (brgen's gen_size): a field aligned to its scalar size or its struct's
+ * alignment, the size rounded up to the alignment. Returns the alignment,
+ * 0 after reporting a field brrun cannot bind. */
+static size_t struct_fields(const json_t *doc, const json_t *st,
+	const char *prefix, size_t base, size_t *size, run_param *p, int depth)
+{
+	size_t i, o = 0, align = 1;
+	json_t *f;
+	json_array_foreach(ast_arr(st, "fields"), i, f) {
+		char name[64];
+		snprintf(name, sizeof name, "%s%s", prefix, ast_str(f, "name"));
+		const json_t *ft = ast_get(f, "type");
+		const json_t *sub = depth < 8 ? struct_of(doc, ft) : NULL;
+		brt_type et;
+		size_t fa, fs;
+		if (sub) {
+			char pre[sizeof name + 1];
+			snprintf(pre, sizeof pre, "%s.", name);
+			/* its fields from 0, then moved to its aligned place */
+			size_t n0 = p->nfields;
+			fa = struct_fields(doc, sub, pre, 0, &fs, p, depth + 1);
+			if (!fa)
+				return 0;
+			size_t at = (o + fa - 1) / fa * fa;
+			for (unsigned k = n0; k < p->nfields; k++)
+				p->fields[k].off += base + at;
+			o = at + fs;
+		} else if (run_elem_type(doc, ft, &et) == 0) {
+			fa = et.size / et.ncomp;
+			o = (o + fa - 1) / fa * fa;
+			p->fields = xrealloc(p->fields, (p->nfields + 1) *
+				sizeof *p->fields);
+			run_field *rf = &p->fields[p->nfields++];
+			snprintf(rf->name, sizeof rf->name, "%s", name);
+			rf->type = et;
+			rf->off = base + o;
+			p->ncomp += et.ncomp;
+			o += et.size;
+		} else {
+			return 0;
+		}
+		if (fa > align)
+			align = fa;
+	}
+	*size = (o + align - 1) / align * align;
+	return o ? align : 0;
+}
+
+const char *run_comp_name(const run_param *p, unsigned c, char *buf,
+	size_t len)
+{
+	const char *xyzw = "xyzw";
+	buf[0] = '\0';
+	if (!p->fields) {
+		if (p->desc.type.ncomp > 1)
+			snprintf(buf, len, "%c", xyzw[c % p->desc.type.ncomp]);
+		return buf;
+	}
+	for (unsigned i = 0; i < p->nfields; i++) {
+		unsigned n = p->fields[i].type.ncomp;
+		if (c < n) {
+			if (n > 1)
+				snprintf(buf, len, "%s.%c", p->fields[i].name,
+					xyzw[c]);
+			else
+				snprintf(buf, len, "%s", p->fields[i].name);
+			break;
+		}
+		c -= n;
+	}
+	return buf;
+}
+
 static const struct { const char *role; brt_argkind kind; } roles[] = {
 	{"in", BRT_ARG_IN}, {"out", BRT_ARG_OUT}, {"gather", BRT_ARG_GATHER},
 	{"scatter", BRT_ARG_SCATTER}, {"value", BRT_ARG_VALUE},
@@ -230,11 +331,25 @@ static int param_desc(const json_t *doc, const json_t *pn, run_param *p,
 			ty = ast_get(ty, "of");
 		}
 	}
-	if (run_elem_type(doc, ty, &p->desc.type) != 0) {
+	const json_t *st = struct_of(doc, ty);
+	if (st && p->desc.kind != BRT_ARG_REDUCE) {
+		/* spec 2: streams, gathers and values of structs */
+		size_t size = 0;
+		if (struct_fields(doc, st, "", 0, &size, p, 0) == 0) {
+			diag_report(d, DIAG_ERROR, file, line, col, SIG_ID,
+				"parameter '%s': brrun binds structs of scalar, "
+				"vector and struct fields", p->name);
+			return -1;
+		}
+		p->desc.type = brt_type_struct(size);
+	} else if (run_elem_type(doc, ty, &p->desc.type) != 0) {
 		diag_report(d, DIAG_ERROR, file, line, col, SIG_ID,
-			"parameter '%s': brrun binds only scalar and vector "
-			"element types", p->name);
+			"parameter '%s': brrun binds scalar, vector and struct "
+			"element types%s", p->name, st ?
+			" (a reduction only of scalars and vectors)" : "");
 		return -1;
+	} else {
+		p->ncomp = p->desc.type.ncomp;
 	}
 	p->desc.rank = rank > BRT_MAX_RANK ? BRT_MAX_RANK : rank;
 	return 0;
@@ -295,6 +410,8 @@ int run_sig_build(const json_t *doc, const char *name, run_sig *sig,
 
 void run_sig_free(run_sig *sig)
 {
+	for (unsigned i = 0; sig->params && i < sig->nparams; i++)
+		free(sig->params[i].fields);
 	free(sig->params);
 	memset(sig, 0, sizeof *sig);
 }

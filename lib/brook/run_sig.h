@@ -8,12 +8,27 @@
 #include "brt.h"
 #include "brook/diag.h"
 
+/* A scalar or vector field of a struct element (spec 2), nested structs
+ * flattened in declaration order ("p.v" for field v of field p). */
+typedef struct run_field {
+	char name[64];
+	brt_type type;		/* scalar kind and components */
+	size_t off;		/* bytes into the element: the host layout of
+				   brgen(1), C's struct rules with vectors
+				   packed (a float3 is 12 bytes aligned to 4) */
+} run_field;
+
 typedef struct run_param {
 	const char *name;
 	const json_t *node;	/* the PARAM node */
-	brt_argdesc desc;	/* kind, element type, declared rank */
+	brt_argdesc desc;	/* kind, element type, declared rank; a struct
+				   is BRT_STRUCT of its host size */
 	size_t decl_dims[BRT_MAX_RANK]; /* gather sizes as written, slowest
 				   first; 0 where empty */
+	run_field *fields;	/* a struct element's fields, or NULL */
+	unsigned nfields;
+	unsigned ncomp;		/* numbers per element: the components of
+				   every field (a vector's for the rest) */
 } run_param;
 
 typedef struct run_sig {
@@ -33,6 +48,11 @@ typedef struct run_sig {
 int run_sig_build(const json_t *doc, const char *name, run_sig *sig,
 	diag_ctx *d);
 void run_sig_free(run_sig *sig);
+
+/* The name of number C of an element of P, for messages: "b.y" of a
+ * struct field, "y" of a vector, "" of a scalar. */
+const char *run_comp_name(const run_param *p, unsigned c, char *buf,
+	size_t len);
 
 /* The identity of a reduce variable's operator: 1 for *, all ones for &,
  * else 0. */

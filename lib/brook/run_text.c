@@ -231,6 +231,15 @@ int run_literal_parse(const char *text, const char *name, run_array *out,
 int run_format_number(const run_array *a, size_t i, char *buf, size_t len)
 {
 	const char *p = a->data;
+	if (a->kinds && a->nkinds) {
+		/* a struct's field: the number as its field's type */
+		uint64_t one;
+		run_array f = {0};
+		f.scalar = a->kinds[i % a->nkinds];
+		f.data = &one;
+		run_put(f.scalar, &one, 0, run_get(a, i));
+		return run_format_number(&f, 0, buf, len);
+	}
 	switch (a->scalar) {
 	case BRT_FLOAT:
 		return snprintf(buf, len, "%g", (double)((const float *)p)[i]);
