@@ -74,17 +74,17 @@ void chk_classify(chk_ctx *c, chk_fn *fn, json_t *f)
 		streams += r == ROLE_IN || r == ROLE_OUT;
 		reduce += r == ROLE_REDUCE;
 		scatter += r == ROLE_SCATTER;
-	}
-	json_array_foreach(params, i, p) {
-		chk_role r = param_role(p);
-		/* spec 4.1.2: reduce void max_reduce(double a, reduce double b):
-		 * with no stream, the first other parameter is the input */
-		if (ast_bool(f, "reduce") && !streams && r == ROLE_VALUE) {
-			r = ROLE_IN;
-			streams = 1;
-		}
 		json_object_set_new(p, "role", json_string(chk_role_names[r]));
 	}
+	/* spec 4.1.2: reduce void max_reduce(double a, reduce double b): with
+	 * no stream, the first other parameter is the input */
+	if (!streams && ast_bool(f, "reduce"))
+		json_array_foreach(params, i, p)
+			if (chk_role_of(p) == ROLE_VALUE) {
+				json_object_set_new(p, "role",
+					json_string(chk_role_names[ROLE_IN]));
+				break;
+			}
 	long long gs = group_size(f);
 	chk_class cls = reduce || ast_bool(f, "reduce") ? CLASS_REDUCE :
 		gs ? CLASS_GROUP : scatter ? CLASS_SCATTER : CLASS_MAP;

@@ -40,8 +40,9 @@ static const struct scalar_info *scalar_find(const char *s)
 {
 	if (!s)
 		return NULL;
+	/* the first letter rules out most names without a call */
 	for (size_t i = 0; i < NSCALARS; i++)
-		if (strcmp(scalars[i].name, s) == 0)
+		if (scalars[i].name[0] == s[0] && strcmp(scalars[i].name, s) == 0)
 			return &scalars[i];
 	return NULL;
 }
@@ -125,8 +126,8 @@ int ty_is_void(const json_t *t)
 
 int ty_is_unknown(const json_t *t)
 {
-	return !t || strcmp(tname(t), "unknown") == 0 ||
-		strcmp(tname(t), "typedef") == 0;
+	const char *k = t ? tname(t) : "unknown";
+	return strcmp(k, "unknown") == 0 || strcmp(k, "typedef") == 0;
 }
 
 int ty_is_struct(const json_t *t)
@@ -209,7 +210,7 @@ const char *ty_vector_name(const char *s, int n)
 	if (n == 1)
 		return si->name;
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(names[i][0], s) == 0)
+		if (names[i][0][0] == s[0] && strcmp(names[i][0], s) == 0)
 			return names[i][n - 1];
 	return NULL;
 }
