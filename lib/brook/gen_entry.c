@@ -573,6 +573,37 @@ static void reduce_call(strbuf *b, const json_t *fn, const char *x,
 	sb_puts(b, json_array_size(params_of(fn)) ? ", brg_cx);\n" : "brg_cx);\n");
 }
 
+/* OpenCL: while a consecutive block has four elements left for the
+ * work-item, its four loads first, then their folds in the order of the
+ * plain loop (same results): four loads in flight per work-item rather
+ * than one, as a float4 load gives a hand-written reduction. */
+static void cl_reduce_unrolled(gen_ctx *g, strbuf *b, const json_t *fn,
+	const json_t *el, const char *op)
+{
+	int k;
+	char x[16], ix[64];
+
+	sb_puts(b, "\tif (brg_fast && brg_vin.map != 4)\n"
+		"\tfor (; brg_j + 3 * brg_L < brg_hi; brg_j += 4 * brg_L) {\n");
+	for (k = 0; k < 4; k++) {
+		snprintf(x, sizeof x, "brg_x%d", k);
+		snprintf(ix, sizeof ix, "brg_st + brg_j + %d * brg_L", k);
+		sb_puts(b, "\t\tconst ");
+		gen_type(g, GEN_CL, b, el, x);
+		sb_puts(b, " = ");
+		gen_load(g, GEN_CL, b, el, "brg_in", ix);
+		sb_puts(b, ";\n");
+	}
+	for (k = 0; k < 4; k++) {
+		snprintf(x, sizeof x, "brg_x%d", k);
+		if (!op)
+			sb_printf(b, "\t\tif (!brg_have) {\n\t\t\tbrg_acc = "
+				"%s;\n\t\t\tbrg_have = 1;\n\t\t} else\n", x);
+		reduce_call(b, fn, x, "&brg_acc", op ? "\t\t" : "\t\t\t");
+	}
+	sb_puts(b, "\t}\n");
+}
+
 /* The operator of a reduce variable (spec 4.1.2: += *= |= ^= &=), or
  * NULL for a reduce function, whose body is its own combining rule. */
 static const char *scan_reduce_op(const json_t *n)
@@ -751,7 +782,10 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 			"\t\t\tbrg_pk = 0;\n"
 			"\t\tbrg_st += brg_oc[brg_k] * brg_bd[brg_k] * "
 			"brg_vin.pitch[brg_k];\n\t}\n"
-			"\tfor (brg_j = brg_lo + brg_l; brg_j < brg_hi; brg_j += "
+			"\tbrg_j = brg_lo + brg_l;\n");
+		cl_reduce_unrolled(g, b, fn, el, op);
+		sb_puts(b, ""
+			"\tfor (; brg_j < brg_hi; brg_j += "
 			"brg_L) {\n\t\tBRG_L brg_e = brg_st + brg_j;\n"
 			"\t\tif (!brg_fast) {\n\t\t\tbrg_e = brg_vin.base;\n"
 			"\t\t\tbrg_coords(brg_j, brg_bd, brg_bc);\n"

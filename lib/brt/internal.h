@@ -42,7 +42,7 @@ void brt_str_free(brt_str *s);
 	X(clWaitForEvents) X(clGetEventInfo) X(clReleaseEvent) \
 	X(clSetEventCallback) X(clFinish) X(clFlush) \
 	X(clGetEventProfilingInfo) X(clRetainEvent) X(clEnqueueMapBuffer) \
-	X(clEnqueueUnmapMemObject)
+	X(clEnqueueUnmapMemObject) X(clEnqueueMarkerWithWaitList)
 
 typedef struct brt_cl {
 	void *lib;
@@ -69,6 +69,8 @@ typedef struct brt_clkernel {
 	size_t wgsize;		/* CL_KERNEL_WORK_GROUP_SIZE */
 	unsigned nset;
 	unsigned char (*last)[128];	/* last value of each argument */
+	struct brt_buffer *part, *target;	/* K__reduce: temporaries kept
+					   for the next call (reduce.c) */
 	size_t *lastsize;
 } brt_clkernel;
 
@@ -101,6 +103,7 @@ struct brt_device {
 	size_t staged;		/* their bytes */
 	pthread_mutex_t stage_lock;
 	int profile;		/* BRT_PROFILE: commands are recorded */
+	unsigned unflushed;	/* kernels enqueued since the last clFlush */
 	struct brt_prof *prof;	/* ... here, logged at exit */
 	size_t nprof, capprof;
 	brt_clprog *progs;
@@ -117,6 +120,8 @@ typedef struct brt_buffer {
 	char *host;		/* CPU backend */
 	cl_mem mem;		/* OpenCL backend */
 	cl_event last;		/* last command that touched it, or NULL */
+	int pending;		/* kernels of the compute queue touched it after
+				   LAST, without an event (opencl.c) */
 	int written;		/* ever written by read, fill, assign, kernel */
 } brt_buffer;
 
@@ -282,7 +287,13 @@ void brt_ocl_touch(brt_buffer *b, cl_event ev);
 typedef struct brt_waits {
 	cl_uint n;
 	cl_event ev[16];
+	cl_command_queue q;	/* the queue that waits, when known: its own
+				   earlier commands need no event (in order) */
 } brt_waits;
+/* After a kernel on the compute queue touched B: EV (owned by the caller)
+ * is its last command, or with EV NULL the compute queue's last command
+ * is (an event is made only when something waits for it). */
+void brt_ocl_mark(brt_buffer *b, cl_event ev);
 void brt_ocl_wait(brt_waits *w, const brt_buffer *b);
 int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 	const size_t *global, const size_t *local, const brt_waits *w,

@@ -500,20 +500,18 @@ static void run_ocl(brt_launch *L)
 		local[0] = ck->wgsize < 256 ? ck->wgsize : 256;
 		global[0] = (total + local[0] - 1) / local[0] * local[0];
 	}
-	cl_event ev;
-	brt_waits w = { .n = 0 };
+	brt_waits w = { .n = 0, .q = d->queue };
 	for (unsigned i = 0; i < k->nargs; i++)
 		if (is_stream(&k->args[i]))
 			brt_ocl_wait(&w, L->args[i].s->reg.buf);
-	if (brt_ocl_enqueue(d, ck, dims, global, local, &w, &ev, &msg)) {
+	if (brt_ocl_enqueue(d, ck, dims, global, local, &w, NULL, &msg)) {
 		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to run "
 			"kernel (%s: %s)", k->name, msg.p);
 		goto out;
 	}
 	for (unsigned i = 0; i < k->nargs; i++)
 		if (is_stream(&k->args[i]) && L->args[i].s->reg.buf)
-			brt_ocl_touch(L->args[i].s->reg.buf, ev);
-	brt_rt()->cl.clReleaseEvent(ev);
+			brt_ocl_mark(L->args[i].s->reg.buf, NULL);
 out:
 	pthread_mutex_unlock(&d->lock);
 	brt_str_free(&msg);

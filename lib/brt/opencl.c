@@ -288,6 +288,15 @@ void brt_ocl_shutdown(brt_runtime *rt, brt_device *d)
 	stage_shutdown(cl, d);
 	for (brt_clkernel *k = d->kernels, *next; k; k = next) {
 		next = k->next;
+		for (int i = 0; i < 2; i++) {
+			brt_buffer *t = i ? k->target : k->part;
+			if (!t)
+				continue;
+			if (t->last)
+				cl->clReleaseEvent(t->last);
+			cl->clReleaseMemObject(t->mem);
+			free(t);
+		}
 		cl->clReleaseKernel(k->kernel);
 		free(k->last);
 		free(k->lastsize);
@@ -313,9 +322,45 @@ void brt_ocl_shutdown(brt_runtime *rt, brt_device *d)
  * last command of every buffer it touches, then becomes that command. */
 static int cl_failed(brt_device *d, cl_int err, brt_str *msg);
 
+/* B's last command as an event: for kernels that kept none (pending), a
+ * marker after them on the in-order compute queue, flushed so that other
+ * queues and the host can wait for it. */
+static void materialize(brt_buffer *b)
+{
+	brt_cl *cl = &brt_rt()->cl;
+	brt_device *d = b->dev;
+	cl_event ev = NULL;
+	if (!b->pending)
+		return;
+	b->pending = 0;
+	if (cl->clEnqueueMarkerWithWaitList(d->queue, 0, NULL, &ev)
+	    != CL_SUCCESS) {
+		cl->clFinish(d->queue);	/* no marker: wait for all */
+		ev = NULL;
+	}
+	cl->clFlush(d->queue);
+	d->unflushed = 0;
+	brt_ocl_set_last(b, ev);
+}
+
+void brt_ocl_mark(brt_buffer *b, cl_event ev)
+{
+	if (!b)
+		return;
+	if (ev) {
+		brt_ocl_touch(b, ev);
+		return;
+	}
+	/* every command of LAST came before the kernel (its wait list) */
+	brt_ocl_set_last(b, NULL);
+	b->pending = 1;
+}
+
 /* Adds the last command of B to the wait list W (of room for N). */
 void brt_ocl_wait(brt_waits *w, const brt_buffer *b)
 {
+	if (b && b->pending && !(w->q && w->q == b->dev->queue))
+		materialize((brt_buffer *)b);
 	if (!b || !b->last)
 		return;
 	for (cl_uint i = 0; i < w->n; i++)
@@ -700,6 +745,7 @@ int brt_ocl_fill(const brt_region *r, const void *value, brt_str *msg)
 int brt_ocl_sync(brt_buffer *b, int wait)
 {
 	brt_cl *cl = &brt_rt()->cl;
+	materialize(b);
 	if (!b->last)
 		return 1;
 	cl_int status = CL_COMPLETE;
@@ -901,18 +947,27 @@ int brt_ocl_setidx(brt_clkernel *ck, unsigned i, const int64_t *v,
 void brt_ocl_touch(brt_buffer *b, cl_event ev)
 {
 	brt_cl *cl = &brt_rt()->cl;
-	if (!b || !ev || b->last == ev)
+	if (!b || !ev)
+		return;
+	b->pending = 0;		/* EV comes after them */
+	if (b->last == ev)
 		return;
 	cl->clRetainEvent(ev);
 	brt_ocl_set_last(b, ev);
 }
 
-/* Launches CK; BRT_FAIL_LAUNCH simulates a lost device. */
+/* Launches CK; BRT_FAIL_LAUNCH simulates a lost device. With EV NULL no
+ * event is kept (unless BRT_PROFILE or brt_lastKernelTime records it) and
+ * the queue is flushed every few launches rather than each time: a chain
+ * of small kernels then costs what the driver's enqueue costs. Whatever
+ * waits for such a kernel flushes first (materialize, clFinish). */
 int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 	const size_t *global, const size_t *local, const brt_waits *w,
-	cl_event *ev, brt_str *msg)
+	cl_event *evp, brt_str *msg)
 {
 	brt_cl *cl = &brt_rt()->cl;
+	cl_event mine = NULL, *ev = evp ? evp : &mine;
+	int record = d->profile || brt_rt()->timing;
 	*ev = NULL;
 	if (brt_fault_launch()) {
 		d->lost = 1;
@@ -920,10 +975,14 @@ int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 		return -1;
 	}
 	cl_int err = cl->clEnqueueNDRangeKernel(d->queue, ck->kernel, dims, NULL,
-		global, local, w ? w->n : 0, w && w->n ? w->ev : NULL, ev);
+		global, local, w ? w->n : 0, w && w->n ? w->ev : NULL,
+		evp || record ? ev : NULL);
 	if (err != CL_SUCCESS)
 		return cl_failed(d, err, msg);
-	cl->clFlush(d->queue);
+	if (evp || ++d->unflushed >= 8) {
+		cl->clFlush(d->queue);
+		d->unflushed = 0;
+	}
 	brt_ocl_profile(d, ck->reduce ? "reduce" : ck->k->name, 0, *ev);
 	brt_thread *t = brt_rt()->timing ? brt_self() : NULL;
 	if (t && *ev) {
@@ -937,6 +996,8 @@ int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 			cl->clReleaseEvent(t->run_last);
 		t->run_last = *ev;
 	}
+	if (!evp && mine)
+		cl->clReleaseEvent(mine);
 	return 0;
 }
 

@@ -268,6 +268,24 @@ static int red_pass(red *R, brt_clkernel *ck, cl_mem in, const brt_view *vin,
 	return brt_ocl_enqueue(L->dev, ck, 1, &global, &lsz, w, ev, msg);
 }
 
+/* A temporary of at least BYTES: the one kept in SLOT (with the kernel
+ * object, so that a reduction called again allocates nothing), else a new
+ * one kept there. The caller releases its reference. */
+static brt_buffer *red_temp(brt_device *d, brt_buffer **slot, size_t bytes)
+{
+	if (*slot && (*slot)->bytes >= bytes) {
+		(*slot)->refs++;
+		return *slot;
+	}
+	brt_buffer *b = brt_buffer_new(d, bytes);
+	if (!b)
+		return NULL;
+	brt_buffer_release(*slot);
+	b->refs++;
+	*slot = b;
+	return b;
+}
+
 static void red_ocl(red *R)
 {
 	brt_launch *L = R->L;
@@ -298,9 +316,10 @@ static void red_ocl(red *R)
 		chunks = 1;
 	int direct = R->dst && brt_region_packed(&R->dst->reg);
 	if (!direct)
-		target = brt_buffer_new(d, (size_t)R->nout * R->esize);
+		target = red_temp(d, &ck->target, (size_t)R->nout * R->esize);
 	if (chunks > 1)
-		part = brt_buffer_new(d, (size_t)(R->nout * chunks) * R->esize);
+		part = red_temp(d, &ck->part, (size_t)(R->nout * chunks)
+			* R->esize);
 	if ((!direct && !target) || (chunks > 1 && !part)) {
 		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Unable to "
 			"create temporary stream required for reduction");
@@ -309,7 +328,7 @@ static void red_ocl(red *R)
 	cl_mem out = direct ? R->dst->reg.buf->mem : target->mem;
 	brt_view vin;
 	brt_region_view(&R->src->reg, R->src->rank, &vin);
-	brt_waits w = { .n = 0 };
+	brt_waits w = { .n = 0, .q = d->queue };
 	brt_ocl_wait(&w, R->src->reg.buf);
 	brt_ocl_wait(&w, direct ? R->dst->reg.buf : target);
 	brt_ocl_wait(&w, part);
