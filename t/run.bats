@@ -45,6 +45,14 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "BrookGPU: kernel k with a float3 and a gather; stream shape resize" { run_program brookgpu; }
 @test "K&R host functions, _Complex, float4 a(...), void reduce" { run_program knr_complex; }
 
+@test "PREFIX.h declares a K&R function with its promoted parameter types" {
+	brpp "$top_srcdir/t/run/knr_complex.br" | brparse | brcheck | brgen -o kc
+	# C99 6.7.5.3p15: the prototype compatible with "float w" in K&R
+	grep -qx 'double weight(int n, double w);' kc.h
+	{ echo '#include "kc.h"'; cat kc.c; } >both.c
+	$BROOK_CC $BROOK_CFLAGS -I. -c both.c -o both.o
+}
+
 # run_example NAME: examples/NAME.br, golden t/run/NAME.out
 run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 

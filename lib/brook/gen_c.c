@@ -193,6 +193,27 @@ static void stream_decl(host_ctx *hc, strbuf *out, const json_t *v)
 		hc->streams[hc->nstreams++] = name;
 }
 
+/* A parameter of a prototype; a K&R definition's (proto false) with its
+ * promoted type, as a prototype compatible with it must (C99 6.7.5.3p15). */
+static void param_type(strbuf *out, const json_t *ft, const json_t *p)
+{
+	static const char *const narrow[] = {"bool", "char", "schar", "uchar",
+		"short", "ushort"};
+	const char *t = ast_str(ast_get(p, "type"), "t");
+	const char *promoted = NULL;
+	if (!ast_bool(ft, "proto")) {
+		if (strcmp(t, "float") == 0)
+			promoted = "double";
+		for (size_t i = 0; i < sizeof narrow / sizeof narrow[0]; i++)
+			if (strcmp(t, narrow[i]) == 0)
+				promoted = "int";
+	}
+	json_t *ty = promoted ? ast_type(promoted)
+		: json_incref(ast_get(p, "type"));
+	astprint_type(out, ty, ast_str(p, "name"));
+	json_decref(ty);
+}
+
 /* A function header with stream parameters as brt_stream pointers. */
 static void func_header(host_ctx *hc, strbuf *out, const json_t *fn)
 {
@@ -211,8 +232,7 @@ static void func_header(host_ctx *hc, strbuf *out, const json_t *fn)
 		if (is_stream_ty(ast_get(p, "type")))
 			sb_printf(&decl, "brt_stream *%s", ast_str(p, "name"));
 		else
-			astprint_type(&decl, ast_get(p, "type"),
-				ast_str(p, "name"));
+			param_type(&decl, ft, p);
 	}
 	if (!json_array_size(ast_arr(ft, "params")))
 		sb_puts(&decl, ast_bool(ft, "proto") ? "void" : "");

@@ -1124,7 +1124,7 @@ static json_t *ctor_init(parse_ctx *c, const json_t *base, parse_decltor *d)
 	if (json_array_size(args) != 1)
 		parse_error_at(c, d->at, "parse-type", "'%.*s' is given %zu values "
 			"in parentheses: only a vector type takes several",
-			d->namelen, d->name, json_array_size(args));
+			d->namelen, d->name ? d->name : "", json_array_size(args));
 	init = json_incref(json_array_get(args, 0));
 	json_decref(args);
 	return init;
@@ -1251,7 +1251,7 @@ static void knr_params(parse_ctx *c, parse_decltor *d, json_t *knr)
 		if (!ast_is(a, "id")) {
 			parse_error_at(c, json_object_get(a, "at"), "parse-syntax",
 				"expected an identifier in the parameter list of "
-				"'%.*s'", d->namelen, d->name);
+				"'%.*s'", d->namelen, d->name ? d->name : "");
 			continue;
 		}
 		json_t *p = pb_node(c, "param", at_of(a));
