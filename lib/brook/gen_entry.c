@@ -430,6 +430,8 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	f.fn = fn;
 	f.group = 1;
 	f.names = gen_param_names(g, fn);
+	if (gen_uses(ast_get(fn, "body"), "return"))
+		f.ret_flag = t == GEN_CL ? "brg_ret" : "brg_ret[brg_t]";
 	if (t == GEN_CL) {
 		sb_printf(b, "__kernel __attribute__((reqd_work_group_size("
 			"%ld, %ld, %ld))) void %s(", gs[0], gs[1], gs[2],
@@ -462,8 +464,11 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 			set_name(f.names, p, "%s_e", ast_str(p, "name"));
 		}
 		hoisted_decls(g, t, b, ast_get(fn, "body"), f.names, n, "\t");
+		if (f.ret_flag)
+			sb_puts(b, "\tint brg_ret = 0;\n");
 		f.depth = 1;
-		gen_group_split(&f, b, ast_get(fn, "body"), "if (brg_act) {\n",
+		gen_group_split(&f, b, ast_get(fn, "body"), f.ret_flag ?
+			"if (brg_act && !brg_ret) {\n" : "if (brg_act) {\n",
 			"}\n", "barrier(CLK_LOCAL_MEM_FENCE | "
 			"CLK_GLOBAL_MEM_FENCE);\n");
 		sb_puts(b, "}\n\n");
@@ -486,6 +491,8 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	shared_decls(g, t, b, fn, "\t\t");
 	sb_printf(b, "\t\tint brg_act[%ld];\n\t\tBRG_L brg_ti[%ld];\n"
 		"\t\tint brg_t;\n", n, n);
+	if (f.ret_flag)
+		sb_printf(b, "\t\tint brg_ret[%ld];\n", n);
 	json_array_foreach(params_of(fn), i, p) {
 		if (!is_role(p, "in"))
 			continue;
@@ -508,7 +515,9 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		"\t\t\tbrg_act[brg_t] = brg_x < brg_d[0] && brg_y < brg_d[1] "
 		"&& brg_z < brg_d[2];\n"
 		"\t\t\tbrg_ti[brg_t] = brg_act[brg_t] ? brg_i : 0;\n"
-		"\t\t\tif (!brg_act[brg_t])\n\t\t\t\tcontinue;\n", n);
+		"%s"
+		"\t\t\tif (!brg_act[brg_t])\n\t\t\t\tcontinue;\n", n,
+		f.ret_flag ? "\t\t\tbrg_ret[brg_t] = 0;\n" : "");
 	json_array_foreach(params_of(fn), i, p) {
 		if (!is_role(p, "in"))
 			continue;
@@ -521,13 +530,14 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		char open[512];
 		snprintf(open, sizeof open,
 			"for (brg_t = 0; brg_t < %ld; brg_t++) if "
-			"(brg_act[brg_t]) {\n"
+			"(brg_act[brg_t]%s) {\n"
 			"\t\t\tconst brg_ctx brg_cx = brg_mkctx(brg_ti[brg_t], "
 			"brg_d, brg_o);\n"
 			"\t\t\tconst int4 brg_ing = int4_((int)(brg_t %% "
 			"brg_gs[0]), (int)(brg_t / brg_gs[0] %% brg_gs[1]), "
 			"(int)(brg_t / brg_gs[0] / brg_gs[1]), 0);\n"
-			"\t\t\t(void)brg_cx;\n\t\t\t(void)brg_ing;\n", n);
+			"\t\t\t(void)brg_cx;\n\t\t\t(void)brg_ing;\n", n,
+			f.ret_flag ? " && !brg_ret[brg_t]" : "");
 		f.depth = 2;
 		gen_group_split(&f, b, ast_get(fn, "body"), open, "}\n",
 			"/* syncGroup() */\n");

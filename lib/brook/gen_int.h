@@ -52,6 +52,10 @@ typedef struct gen_fn {
 	int group;		/* a GroupSize kernel printed inline */
 	int phase_split;	/* top-level syncGroup() splits phases */
 	int depth;		/* statement nesting, for indentation */
+	const char *ret_flag;	/* a group kernel with return: the thread's
+				   "has returned" flag, else NULL */
+	int phase, nphase;	/* ... the current phase's label number */
+	int phase_ret;		/* ... and whether a return jumps to it */
 } gen_fn;
 
 /* --- gen.c: context, diagnostics, types -------------------------------- */

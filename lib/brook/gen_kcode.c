@@ -821,10 +821,11 @@ static void scatter_write(gen_fn *f, strbuf *b, const json_t *p,
 
 	access_index(f, &ix, p, idx, n, 1);
 	gen_kconv(f, &v, val, el);
-	sb_printf(b, "{ %s brg_k = %s; if (brg_k >= 0) ", long_name(f->t),
+	/* one statement, so that "if (c) b[i] = x; else ..." stays one */
+	sb_printf(b, "do { %s brg_k = %s; if (brg_k >= 0) ", long_name(f->t),
 		ix.s);
 	gen_store(f->g, f->t, b, el, name, "brg_k", v.s);
-	sb_puts(b, "; }");
+	sb_puts(b, "; } while (0)");
 	sb_free(&ix);
 	sb_free(&v);
 }
@@ -1424,10 +1425,12 @@ void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
 	} else if (strcmp(k, "return") == 0) {
 		const json_t *e = ast_get(s, "e");
 		if (f->group) {
-			gen_error(f->g, s, "E-gen-group-return",
-				"return in a GroupSize kernel is not "
-				"supported: every thread must reach each "
-				"syncGroup()");
+			/* a thread that returns skips the rest of its phases
+			 * but the group's barriers still complete (brt.h:
+			 * every work-item reaches every barrier) */
+			sb_printf(b, "{ %s = 1; goto brg_ph%d; }\n",
+				f->ret_flag, f->phase);
+			f->phase_ret = 1;
 			return;
 		}
 		if (e && !json_is_null(e)) {
@@ -1738,6 +1741,18 @@ static void sync_loop(gen_fn *f, strbuf *b, const json_t *s,
  * syncGroup() nested in a statement is refused: both backends run the
  * threads of a group phase by phase (guide 1.17.7 allows it only where
  * the whole group takes the same path; brgen asks for it at top level). */
+/* Ends the open phase: its label (the target of return) and CLOSE. */
+static void phase_close(gen_fn *f, strbuf *b, const char *close)
+{
+	if (f->phase_ret) {
+		gen_indent(b, f->depth);
+		sb_printf(b, "brg_ph%d: ;\n", f->phase);
+	}
+	f->depth--;
+	gen_indent(b, f->depth);
+	sb_puts(b, close);
+}
+
 void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
 	const char *open, const char *close, const char *barrier)
 {
@@ -1748,9 +1763,7 @@ void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
 	json_array_foreach(ast_arr(body, "items"), i, it) {
 		if (is_sync_stmt(it)) {
 			if (inphase) {
-				f->depth--;
-				gen_indent(b, f->depth);
-				sb_puts(b, close);
+				phase_close(f, b, close);
 				inphase = 0;
 			}
 			gen_indent(b, f->depth);
@@ -1759,9 +1772,7 @@ void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
 		}
 		if (gen_is_sync_loop(it)) {
 			if (inphase) {
-				f->depth--;
-				gen_indent(b, f->depth);
-				sb_puts(b, close);
+				phase_close(f, b, close);
 				inphase = 0;
 			}
 			sync_loop(f, b, it, open, close, barrier);
@@ -1778,6 +1789,8 @@ void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
 			gen_indent(b, f->depth);
 			sb_puts(b, open);
 			f->depth++;
+			f->phase = ++f->nphase;
+			f->phase_ret = 0;
 			inphase = 1;
 		}
 		if (ast_is(it, "decl"))
@@ -1785,11 +1798,8 @@ void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
 		else
 			gen_kstmt(f, b, it);
 	}
-	if (inphase) {
-		f->depth--;
-		gen_indent(b, f->depth);
-		sb_puts(b, close);
-	}
+	if (inphase)
+		phase_close(f, b, close);
 }
 
 /* ---- the common prelude: index arithmetic (brt.h, view addressing) ---- */
