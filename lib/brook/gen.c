@@ -29,17 +29,28 @@ void gen_error(gen_ctx *g, const json_t *n, const char *id, const char *fmt,
 }
 
 /* Records every node with an "id" (brcheck numbers declarations) and the
- * top-level typedefs. Recursion follows the tree's own depth, which the
- * parser bounds. */
+ * struct and union tags defined with their fields. One pass over the
+ * members finds "id", "k", "fields" and "tag" at less cost than a hash
+ * lookup of each on every node. Recursion follows the tree's own depth,
+ * which the parser bounds. */
 static void index_node(gen_ctx *g, const json_t *n)
 {
 	if (json_is_object(n)) {
-		json_t *id = json_object_get(n, "id");
+		json_t *id = NULL, *kind = NULL, *tag = NULL, *v;
+		int fields = 0;
 		const char *key;
-		json_t *v;
-		if (ast_get(n, "fields") && ast_str(n, "tag")[0])
-			json_object_set(g->tags, ast_str(n, "tag"), (json_t *)n);
-		if (json_is_integer(id) && ast_kind(n)[0]) {
+		json_object_foreach((json_t *)n, key, v) {
+			switch (key[0]) {
+			case 'i': if (strcmp(key, "id") == 0) id = v; break;
+			case 'k': if (key[1] == '\0') kind = v; break;
+			case 'f': fields |= strcmp(key, "fields") == 0; break;
+			case 't': if (strcmp(key, "tag") == 0) tag = v; break;
+			}
+		}
+		if (fields && json_string_length(tag))
+			json_object_set(g->tags, json_string_value(tag),
+				(json_t *)n);
+		if (json_is_integer(id) && json_string_length(kind)) {
 			char k[32];
 			snprintf(k, sizeof k, "%lld",
 				(long long)json_integer_value(id));

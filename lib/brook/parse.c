@@ -724,8 +724,8 @@ static void put_json(strbuf *b, const json_t *v)
 			room(b, 1);
 			PUT(b, sep);
 			sep = ',';
-			const char *k = json_object_iter_key(it);
-			put_string(b, k, strlen(k));
+			put_string(b, json_object_iter_key(it),
+				json_object_iter_key_len(it));
 			room(b, 1);
 			PUT(b, ':');
 			put_json(b, json_object_iter_value(it));

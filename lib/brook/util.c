@@ -88,16 +88,24 @@ void sb_puts(strbuf *b, const char *s)
 	sb_putn(b, s, strlen(s));
 }
 
+/* Formats into the room at the end of the buffer, and only when the text
+ * does not fit there grows it and formats again. */
 void sb_vprintf(strbuf *b, const char *fmt, va_list ap)
 {
 	va_list aq;
+	sb_reserve(b, 64);
+	size_t room = b->cap - b->len;
 	va_copy(aq, ap);
-	int n = vsnprintf(NULL, 0, fmt, aq);
+	int n = vsnprintf(b->s + b->len, room, fmt, aq);
 	va_end(aq);
-	if (n < 0)
+	if (n < 0) {
+		b->s[b->len] = '\0';
 		return;
-	sb_reserve(b, (size_t)n);
-	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= room) {
+		sb_reserve(b, (size_t)n);
+		vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	}
 	b->len += (size_t)n;
 }
 
