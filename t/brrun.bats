@@ -268,6 +268,9 @@ ST="$top_srcdir/t/brrun/structs.br"
 	expect "a:\n9 3\ne:\n7,8,9 1,2,3"
 	both "$ST" put 'v=[3,1]' dst --shape dst=5
 	expect "0,0,0 1,1,-1 0,0,0 3,3,-3 0,0,0"
+	# a GroupSize kernel of a struct stream
+	both "$ST" grp 'x=[[1,2,3],[4,5,6],[7,8,9],[1,1,1]]' y
+	expect "12 13 19 20"
 }
 
 @test "nested structs with padding: each field printed as its type" {
@@ -396,6 +399,21 @@ ST="$top_srcdir/t/brrun/structs.br"
 	run brrun "$K" ints a=@i4.npy b=[2,2] c d e
 	[ "$status" -eq 0 ]
 	[[ "$output" == "c:"$'\n'"3 -3"* ]]
+}
+
+@test ".npy in and out for short, ushort, uint and double" {
+	TY="$top_srcdir/t/brrun/types.br"
+	both "$TY" wide 'a=[-1,2]' 'b=[1,65535]' 'c=[4000000000,1]' \
+		'd=[0.25,1e300]' g u s
+	expect "g:\n-0.5 2e+300\nu:\n4000000001 65536\ns:\n-2 3"
+	brrun "$TY" wide 'a=[-1,2]' 'b=[1,65535]' 'c=[4000000000,1]' \
+		'd=[0.25,1e300]' g=@g.npy u=@u.npy s=@s.npy
+	grep -q "'descr': '<f8'" g.npy
+	grep -q "'descr': '<u4'" u.npy
+	grep -q "'descr': '<i2'" s.npy
+	npy 1 '<u2' '(2,)' '\001\000\377\377' > u2.npy
+	both "$TY" wide a=@s.npy b=@u2.npy c=@u.npy d=@g.npy g u s
+	expect "g:\n-3 4e+300\nu:\n4000000002 131071\ns:\n-3 4"
 }
 
 @test ".npy with a vector axis, and a vector result saved as .npy" {
@@ -655,6 +673,15 @@ bench_clock() {
 		"$SUM" sum a=@missing.npy b=1
 	fails_with 2 "cannot read missing.br" missing.br sum
 	fails_with 2 "x.bin" "$SUM" sum a=@x.bin:3 b=1
+}
+
+@test "error: an output that would overwrite an input or the program" {
+	brrun "$SUM" sum a=[1,2] b=1 c=@a.npy
+	fails_with 2 "a.npy: the output would overwrite the input [E-run-file]" \
+		"$SUM" sum a=@a.npy b=1 c=@a.npy
+	cp "$SUM" s.br
+	fails_with 2 "s.br: the output would overwrite the input [E-run-file]" \
+		s.br sum a=1 b=1 c=@s.br
 }
 
 @test "error: an output file that cannot be written" {
