@@ -117,6 +117,69 @@ check_case() {
 	[ "$status" -eq 1 ]
 }
 
+# spec 9: "If strong type checking is enabled, all warnings with a level
+# greater than 1 become errors, and the -w and -x flags are disabled."
+@test "spec 9: without -a a warning of level 2 is an error, whatever -w and -x say" {
+	local opts
+	for opts in "" -w0 -w1 -w3 -x "-w0 -x" "-w3 -x" -Werror; do
+		run brcheck --lint $opts t/check/E-init-components.br
+		[ "$status" -eq 1 ]
+		[ "$output" = "t/check/E-init-components.br:3:16: error: Uninitialized components: 2 of 4 given [E-init-components]" ]
+	done
+	# a level-1 warning stays a warning: status 0 even with -x
+	for opts in "" -w0 -w3 -x "-w0 -x" -Werror; do
+		run brcheck --lint $opts t/check/W-kernel-noret.br
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"warning: unspecified kernel return type"*"[W-kernel-noret]"* ]]
+	done
+}
+
+@test "spec 9: with -a, -wN picks the levels shown and -x makes the shown ones errors" {
+	local f=t/check/E-init-components.br
+	run brcheck --lint -a $f
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	run brcheck --lint -a -w1 -x $f
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	run brcheck --lint -a -w2 $f
+	[ "$status" -eq 0 ]
+	[ "$output" = "$f:3:16: warning: Uninitialized components: 2 of 4 given [W-init-components]" ]
+	run brcheck --lint -a -w3 -x $f
+	[ "$status" -eq 1 ]
+	[ "$output" = "$f:3:16: error: Uninitialized components: 2 of 4 given [W-init-components]" ]
+	# -w0 shows nothing, so -x has nothing to turn into an error
+	run brcheck --lint -a -w0 -x t/check/W-kernel-noret.br
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	# the order of the flags does not matter
+	run brcheck --lint -x -w2 -a $f
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"error: Uninitialized components"* ]]
+}
+
+@test "spec 9: -c with and without -a and -x" {
+	local f=t/check/E-gather-incomplete.br
+	run brcheck --lint -c $f
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"warning: Incomplete array size specification"*"[W-gather-incomplete]"* ]]
+	run brcheck --lint -c -x $f
+	[ "$status" -eq 0 ]
+	run brcheck --lint -a -c $f
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"[W-gather-incomplete]"* ]]
+	run brcheck --lint -a -c -x $f
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"error: Incomplete array size specification"* ]]
+	run brcheck --lint -a -c -w0 $f
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	# without -c the incomplete sizes are an error, -a or not
+	run brcheck --lint -a $f
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[E-gather-incomplete]"* ]]
+}
+
 @test "-c and -C both disable constant buffers" {
 	run brcheck --lint t/check/E-gather-incomplete.br
 	[ "$status" -eq 1 ]
@@ -154,7 +217,7 @@ check_case() {
 @test "several source files are linted in one run, as a CI step" {
 	run brcheck -x t/check/sum.br t/check/E-kernel-goto.br t/check/spec_resize.br
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"t/check/E-kernel-goto.br:4:5: error: goto not allowed inside kernel [E-kernel-goto]"* ]]
+	[[ "$output" == *"t/check/E-kernel-goto.br:4:5: error: control flow statement not supported: goto inside a kernel [E-kernel-goto]"* ]]
 	run brcheck -x t/check/sum.br t/check/spec_resize.br
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
@@ -163,7 +226,7 @@ check_case() {
 @test "diagnostics in brcc, json and sarif formats" {
 	run brcheck --diagnostics=brcc t/check/E-kernel-goto.br
 	[ "$status" -eq 1 ]
-	[ "$output" = "t/check/E-kernel-goto.br(4) : ERROR--1: goto not allowed inside kernel" ]
+	[ "$output" = "t/check/E-kernel-goto.br(4) : ERROR--1: control flow statement not supported: goto inside a kernel" ]
 	run brcheck --diagnostics=json t/check/E-kernel-goto.br
 	[[ "$output" == *'"id": "E-kernel-goto"'* || "$output" == *'"id":"E-kernel-goto"'* ]]
 	run brcheck --diagnostics=sarif t/check/E-kernel-goto.br

@@ -265,6 +265,10 @@ static json_t *user_call(chk_ctx *c, json_t *e, json_t *f, chk_sym *s)
 				"Illegal to call scatter kernel from any kernel");
 			return ret;
 		}
+		/* spec 7.1; DESIGN.md reading 7 allows it */
+		if (cf->cls == CLASS_REDUCE && c->o->portable)
+			chk_warn(c, 1, e, "W-portable-reduce-call",
+				"callee can't call a reduction kernel: \"%s\"", name);
 		if (c->fn)
 			chk_edge_add(c, c->fn, cf, e);
 	} else {

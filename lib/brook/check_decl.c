@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "brt.h"
 #include "brook/ast.h"
+#include "brook/astprint.h"
 #include "brook/check_int.h"
 #include "brook/type.h"
 #include "brook/util.h"
@@ -50,6 +52,36 @@ static void init_count(chk_ctx *c, json_t *init, json_t *type, size_t n)
 			"%zu of %lld given", n, size);
 }
 
+/* spec 7.1, 7.2: "Initializer is not vector type": a brace list for a
+ * scalar in kernel code (an error under strong type checking, a warning
+ * with -a). */
+static void init_not_vector(chk_ctx *c, json_t *init)
+{
+	if (c->o->a)
+		chk_warn(c, 1, init, "W-init-not-vector",
+			"Initializer is not vector type");
+	else
+		chk_err(c, init, "E-init-not-vector",
+			"Initializer is not vector type");
+}
+
+/* spec 7.1: the braces of an array initializer in kernel code follow the
+ * array's dimensions: a list for each row of a[2][2], none around an
+ * element of a[4]. V: the value for an element of type ET of TYPE. 1 when
+ * it does not fit (reported unless QUIET: once a list is enough). */
+static int init_dims(chk_ctx *c, json_t *v, json_t *type, json_t *et,
+	int quiet)
+{
+	if (!c->kern || !ty_is_array(type) || ty_is_unknown(et))
+		return 0;
+	if (ast_is(v, "initlist") ? !ty_is_scalar(et) : !ty_is_array(et))
+		return 0;
+	if (!quiet)
+		chk_err(c, v, "E-init-dims",
+			"Mismatched array dimensions and initializer dimensions");
+	return 1;
+}
+
 void chk_initializer(chk_ctx *c, json_t *init, json_t *type, json_t *at)
 {
 	if (!init || json_is_null(init))
@@ -63,11 +95,14 @@ void chk_initializer(chk_ctx *c, json_t *init, json_t *type, json_t *at)
 	json_t *items = ast_arr(init, "items");
 	size_t i;
 	json_t *it;
+	int dims_bad = 0;
 	if (!items) {
 		chk_bad(c, init, "\"initlist\" node without \"items\"");
 		return;
 	}
-	if (c->kern)
+	if (c->kern && ty_is_scalar(type))
+		init_not_vector(c, init);
+	else if (c->kern)
 		init_count(c, init, type, json_array_size(items));
 	json_array_foreach(items, i, it) {
 		size_t j;
@@ -78,6 +113,11 @@ void chk_initializer(chk_ctx *c, json_t *init, json_t *type, json_t *at)
 		int element;
 		json_t *et = init_elem(c, type, i, &element);
 		json_t *v = ast_get(it, "value");
+		if (init_dims(c, v, type, et, dims_bad)) {
+			dims_bad = 1;
+			json_decref(et);
+			et = json_incref(chk_T(c, "unknown"));
+		}
 		if (ast_is(v, "initlist")) {
 			chk_initializer(c, v, et, it);
 		} else {
@@ -224,6 +264,29 @@ void chk_kernel_type(chk_ctx *c, json_t *at, json_t *t)
 			"or 2 components");
 }
 
+/* spec 7.2: a stream dimension whose type only the C compiler knows (a
+ * function of a system header, a macro of one). */
+static void dim_unknown(chk_ctx *c, json_t *d)
+{
+	strbuf b = {0};
+	astprint_expr(&b, d, NULL);
+	chk_warn(c, 1, d, "W-dim-type", "can't determine the type of \"%s\", "
+		"expected int", b.s ? b.s : "");
+	sb_free(&b);
+}
+
+/* spec 7.1 "Problem with stream declaration: dimension == n not
+ * supported": the runtime's streams have at most BRT_MAX_RANK dimensions
+ * (brt.h), gather and scatter arrays likewise. */
+void chk_stream_rank(chk_ctx *c, json_t *at, json_t *t)
+{
+	int rank = ty_rank(t);
+	if (rank > BRT_MAX_RANK)
+		chk_err(c, at, "E-stream-rank", "Problem with stream declaration: "
+			"dimension == %d not supported (at most %d)", rank,
+			BRT_MAX_RANK);
+}
+
 static void stream_var(chk_ctx *c, json_t *v, json_t *t)
 {
 	size_t i;
@@ -242,11 +305,13 @@ static void stream_var(chk_ctx *c, json_t *v, json_t *t)
 			continue;
 		}
 		json_t *dt = ast_get(d, "ty");
-		if (!ty_is_unknown(dt) && !(ty_is_scalar(dt) &&
-			ty_scalar_is_integer(ty_scalar(dt))))
+		if (ty_is_unknown(dt))
+			dim_unknown(c, d);
+		else if (!(ty_is_scalar(dt) && ty_scalar_is_integer(ty_scalar(dt))))
 			chk_err(c, d, "E-stream-dim-type",
 				"expect int for stream dimension parameter");
 	}
+	chk_stream_rank(c, v, t);
 	if (c->scope->up == NULL)
 		chk_err(c, v, "E-stream-global", "streams must be local variables");
 	/* spec 3.2, guide 1.2.1.2: the 2008 limits */
@@ -273,6 +338,9 @@ static void stream_var(chk_ctx *c, json_t *v, json_t *t)
 		if (!iter)
 			chk_err(c, v, "E-stream-init", "Stream can't have an initializer");
 	}
+	/* spec 7.1: brcc had no iterator streams (brookgpu's iter) */
+	if (c->o->portable && chk_has_qual(ast_get(v, "quals"), "iter"))
+		chk_warn(c, 1, v, "W-portable-iterator", "Iterator not supported");
 }
 
 /* guide 1.17.2, 1.17.3: shared float4 lds[256]; */
@@ -413,6 +481,16 @@ static void var_decl(chk_ctx *c, json_t *v, const char *storage)
 		chk_initializer(c, init, chk_T(c, "unknown"), v);
 }
 
+/* A struct, union or enum body in T or the types it is made of. */
+static int defines_type(const json_t *t)
+{
+	for (; json_is_object(t); t = ast_get(t, ty_is_ptr(t) ? "to" : "of"))
+		if (json_is_array(ast_get(t, "fields")) ||
+			json_is_array(ast_get(t, "items")))
+			return 1;
+	return 0;
+}
+
 void chk_decl(chk_ctx *c, json_t *d)
 {
 	json_t *vars = ast_arr(d, "vars");
@@ -423,6 +501,15 @@ void chk_decl(chk_ctx *c, json_t *d)
 		chk_bad(c, d, "\"decl\" node without \"vars\"");
 		return;
 	}
+	/* spec 7.1 "Unsupported variable type": brgen writes a kernel's body
+	 * apart from the host's type definitions, so a kernel uses types
+	 * defined outside it */
+	if (c->kern && (strcmp(storage, "typedef") == 0 ||
+		defines_type(ast_get(d, "type"))))
+		chk_err(c, d, "E-unsupported-type", "Unsupported variable type: "
+			"%s defined inside a kernel; define it outside",
+			strcmp(storage, "typedef") == 0 ? "a typedef" :
+			"a struct, union or enum");
 	declare_tags(c, ast_get(d, "type"));
 	json_array_foreach(vars, i, v)
 		var_decl(c, v, storage);

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 
 #include "brook/ast.h"
 #include "brook/check_int.h"
@@ -36,17 +37,27 @@ void chk_err(chk_ctx *c, const json_t *n, const char *id,
 	va_end(ap);
 }
 
-/* A warning of LEVEL (1..3). Under strong type checking (no -a) the level
- * is fixed at 1 and -w has no effect (spec 6.3.3, 9). */
+/* A warning of LEVEL (1..3), spec 9: "If strong type checking is enabled,
+ * all warnings with a level greater than 1 become errors, and the -w and -x
+ * flags are disabled." So without -a a warning of level 1 is printed as a
+ * warning and one of level 2 or 3 is an error, its ID W-x becoming E-x;
+ * with -a, -wN keeps the warnings of a level up to N (and -x, in main(),
+ * makes them errors). */
 void chk_warn(chk_ctx *c, int level, const json_t *n, const char *id,
 	const char *fmt, ...)
 {
-	int limit = c->o->a ? c->o->wlevel : 1;
-	if (level > limit)
+	char eid[64];
+	diag_level lv = DIAG_WARNING;
+	if (c->o->a && level > c->o->wlevel)
 		return;
+	if (!c->o->a && level > 1) {
+		snprintf(eid, sizeof eid, "E-%s", id + 2);
+		id = eid;
+		lv = DIAG_ERROR;
+	}
 	va_list ap;
 	va_start(ap, fmt);
-	vreport(c, DIAG_WARNING, n, id, fmt, ap);
+	vreport(c, lv, n, id, fmt, ap);
 	va_end(ap);
 }
 

@@ -119,8 +119,8 @@ typedef struct chk_ctx {
 /* An error at N (or at the innermost node with a location). */
 void chk_err(chk_ctx *c, const json_t *n, const char *id,
 	const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* A warning of LEVEL (1..3). Under strong type checking (no -a) the level
- * is fixed at 1 and -w has no effect (spec 6.3.3, 9). */
+/* A warning of LEVEL (1..3): with -a, printed when LEVEL <= -wN; without,
+ * printed at level 1 and an error (ID E-...) above (spec 9). */
 void chk_warn(chk_ctx *c, int level, const json_t *n, const char *id,
 	const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* The AST itself is wrong (edited by hand, or another tool's bug). */
@@ -228,6 +228,8 @@ int chk_stream_elem_ok(chk_ctx *c, json_t *t, int depth);
 /* spec 6.1.2 and 2: reserved types; double vectors beyond two. */
 void chk_kernel_type(chk_ctx *c, json_t *at, json_t *t);
 void chk_decl(chk_ctx *c, json_t *d);
+/* spec 7.1: at most BRT_MAX_RANK dimensions for a stream or array T. */
+void chk_stream_rank(chk_ctx *c, json_t *at, json_t *t);
 
 /* check_stmt.c */
 void chk_block_items(chk_ctx *c, json_t *b);

@@ -237,6 +237,7 @@ static void kernel_params(chk_ctx *c, json_t *f)
 			free(tn);
 		}
 		chk_kernel_type(c, p, t);
+		chk_stream_rank(c, p, t);
 		if (r == ROLE_GATHER || r == ROLE_SCATTER)
 			array_param(c, p, t, r, &ncbuf);
 		json_decref(t);

@@ -47,6 +47,30 @@ static void return_stmt(chk_ctx *c, json_t *s)
 	json_decref(ret);
 }
 
+/* A function declared in a block (C allows it): a name in host code;
+ * spec 7.1 "Unsupported variable type" in a kernel, where brgen has no
+ * place for it. */
+static void local_func(chk_ctx *c, json_t *f)
+{
+	const char *name = ast_str(f, "name");
+	json_t *body = ast_get(f, "body");
+	if (!*name || !json_is_object(ast_get(f, "type"))) {
+		chk_bad(c, f, "\"func\" node without a name or a type");
+		return;
+	}
+	if (body && !json_is_null(body)) {
+		chk_bad(c, f, "a function defined inside a function");
+		return;
+	}
+	if (c->kern)
+		chk_err(c, f, "E-unsupported-type", "Unsupported variable type: a "
+			"function declared inside a kernel; declare it outside");
+	chk_give_id(c, f);
+	if (chk_in_scope(c, &c->names, name))
+		chk_err(c, f, "E-duplicate", "Variable name Duplicated: %s", name);
+	chk_declare(c, &c->names, name, SYM_FUNC, f, chk_decl_type(c, f, "type"));
+}
+
 static void stmt_kind(chk_ctx *c, json_t *s, const char *k)
 {
 	if (strcmp(k, "block") == 0) {
@@ -93,7 +117,10 @@ static void stmt_kind(chk_ctx *c, json_t *s, const char *k)
 		stmt(c, ast_get(s, "stmt"));
 	} else if (strcmp(k, "goto") == 0) {
 		if (c->kern)
-			chk_err(c, s, "E-kernel-goto", "goto not allowed inside kernel");
+			chk_err(c, s, "E-kernel-goto", "control flow statement not "
+				"supported: goto inside a kernel");
+	} else if (strcmp(k, "func") == 0) {
+		local_func(c, s);
 	} else if (strcmp(k, "return") == 0) {
 		return_stmt(c, s);
 	} else if (strcmp(k, "break") != 0 && strcmp(k, "continue") != 0 &&
