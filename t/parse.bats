@@ -136,6 +136,11 @@ int a<:2:> = <% 1, 2 %>;')
 	b=$(ast_of '#pragma once
 int a[2] = { 1, 2 };')
 	[ "$a" = "$b" ]
+	# through brpp, which reads %: directives and passes the rest on
+	a=$(printf '%s\n' '%:define N 2' 'int a<:N:> = <% 1, 2 %>;' | brpp |
+		brparse --no-locations)
+	b=$(ast_of 'int a[2] = { 1, 2 };')
+	[ "$a" = "$b" ]
 }
 
 @test "gcc -E output with the C library's headers parses" {
