@@ -29,23 +29,32 @@ void gen_error(gen_ctx *g, const json_t *n, const char *id, const char *fmt,
 }
 
 /* Records every node with an "id" (brcheck numbers declarations) and the
- * struct and union tags defined with their fields. One pass over the
- * members finds "id", "k", "fields" and "tag" at less cost than a hash
- * lookup of each on every node. Recursion follows the tree's own depth,
- * which the parser bounds. */
+ * struct and union tags defined with their fields, a node before the
+ * nodes inside it. One pass over the members finds "id", "k", "fields"
+ * and "tag" and notes the members to walk (all but "at"): cheaper than a
+ * hash lookup of each name and a second pass on every node. Recursion
+ * follows the tree's own depth, which the parser bounds. */
 static void index_node(gen_ctx *g, const json_t *n)
 {
 	if (json_is_object(n)) {
-		json_t *id = NULL, *kind = NULL, *tag = NULL, *v;
-		int fields = 0;
-		const char *key;
-		json_object_foreach((json_t *)n, key, v) {
+		json_t *id = NULL, *kind = NULL, *tag = NULL, *kids[16];
+		size_t nkids = 0, i;
+		int fields = 0, more = 0;
+		for (void *it = json_object_iter((json_t *)n); it;
+				it = json_object_iter_next((json_t *)n, it)) {
+			const char *key = json_object_iter_key(it);
+			json_t *v = json_object_iter_value(it);
 			switch (key[0]) {
+			case 'a': if (strcmp(key, "at") == 0) continue; break;
 			case 'i': if (strcmp(key, "id") == 0) id = v; break;
 			case 'k': if (key[1] == '\0') kind = v; break;
 			case 'f': fields |= strcmp(key, "fields") == 0; break;
 			case 't': if (strcmp(key, "tag") == 0) tag = v; break;
 			}
+			if (nkids < sizeof kids / sizeof kids[0])
+				kids[nkids++] = v;
+			else
+				more = 1;
 		}
 		if (fields && json_string_length(tag))
 			json_object_set(g->tags, json_string_value(tag),
@@ -56,14 +65,20 @@ static void index_node(gen_ctx *g, const json_t *n)
 				(long long)json_integer_value(id));
 			json_object_set(g->byid, k, (json_t *)n);
 		}
-		json_object_foreach((json_t *)n, key, v)
-			if (strcmp(key, "at") != 0)
-				index_node(g, v);
+		for (i = 0; i < nkids; i++)
+			index_node(g, kids[i]);
+		if (more) {
+			const char *key;
+			json_t *v;
+			i = 0;
+			json_object_foreach((json_t *)n, key, v)
+				if (strcmp(key, "at") != 0 && i++ >= nkids)
+					index_node(g, v);
+		}
 	} else if (json_is_array(n)) {
-		size_t i;
-		json_t *v;
-		json_array_foreach(n, i, v)
-			index_node(g, v);
+		size_t i, count = json_array_size(n);
+		for (i = 0; i < count; i++)
+			index_node(g, json_array_get(n, i));
 	}
 }
 
@@ -258,8 +273,6 @@ int gen_is_group(const json_t *fn)
 static void scan_indexof(gen_ctx *g, const json_t *n, json_t *set)
 {
 	if (json_is_object(n)) {
-		const char *key;
-		json_t *v;
 		if (ast_is(n, "indexof")) {
 			const json_t *e = ast_get(n, "e");
 			while (ast_is(e, "paren"))
@@ -269,15 +282,17 @@ static void scan_indexof(gen_ctx *g, const json_t *n, json_t *set)
 				json_object_set_new(set, ast_str(p, "name"),
 					json_true());
 		}
-		json_object_foreach((json_t *)n, key, v)
+		for (void *it = json_object_iter((json_t *)n); it;
+				it = json_object_iter_next((json_t *)n, it)) {
+			const char *key = json_object_iter_key(it);
 			if (strcmp(key, "ty") != 0 && strcmp(key, "at") != 0 &&
 					strcmp(key, "type") != 0)
-				scan_indexof(g, v, set);
+				scan_indexof(g, json_object_iter_value(it), set);
+		}
 	} else if (json_is_array(n)) {
-		size_t i;
-		json_t *v;
-		json_array_foreach(n, i, v)
-			scan_indexof(g, v, set);
+		size_t i, count = json_array_size(n);
+		for (i = 0; i < count; i++)
+			scan_indexof(g, json_array_get(n, i), set);
 	}
 }
 
