@@ -76,6 +76,15 @@ rt_error() {
 	rt_golden async
 }
 
+@test "asynchrony: kernels on inputs with pending transfers, 20 runs under OpenCL" {
+	rt_golden pending
+	local i out
+	for i in $(seq 19); do
+		out=$(BRT_RUNTIME=opencl "$RT/pending")
+		[ "$out" = "$(cat "$top_srcdir/t/rt/pending.out")" ]
+	done
+}
+
 @test "threads: kernels at once on the CPU and OpenCL devices" {
 	rt_golden threads
 }
