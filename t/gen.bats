@@ -46,6 +46,27 @@ setup() {
 	$BROOK_CC $BROOK_CFLAGS -c out.c -o out.o
 }
 
+@test "a map kernel's CPU code has a packed path that gcc -O3 vectorizes" {
+	brgen -o out sum.ast
+	# the buffers are restrict parameters; the test picks the path
+	grep -q '^static __attribute__((noinline)) void sum__packed(' out.c
+	grep -q 'const float \*restrict a_p,$' out.c
+	grep -q 'float \*restrict c_p)$' out.c
+	grep -q 'if (a_v.map == 0 &&$' out.c
+	grep -q 'sum__packed(brg_c, brg_b, brg_e, a + a_v.base, b + b_v.base, c + c_v.base);' out.c
+	$BROOK_CC --version 2>/dev/null | grep -qi 'gcc\|free software' ||
+		skip "not gcc"
+	$BROOK_CC -std=c99 -O3 -I"$top_srcdir/lib/brt" -fopt-info-vec-optimized \
+		-c out.c -o out.o 2> vec.txt
+	# the loop of sum__packed
+	local line
+	line=$(grep -n '^static __attribute__((noinline)) void sum__packed(' out.c)
+	line=${line%%:*}
+	grep 'loop vectorized' vec.txt | cut -d: -f2 | while read -r l; do
+		[ "$l" -gt "$line" ] && [ "$l" -lt $((line + 25)) ] && echo yes
+	done | grep -q yes
+}
+
 @test "brgen refuses an AST that is not checked (status 1)" {
 	run brgen -o out "$top_srcdir/t/gen/unchecked.ast"
 	[ "$status" -eq 1 ]

@@ -140,9 +140,13 @@ static void cl_unpack_values(gen_ctx *g, strbuf *b, const json_t *fn)
 	}
 }
 
-/* CPU: the arguments out of a brt_cpu_call. Views are copied so that both
- * targets address them as &name_v. */
-static void cpu_unpack(gen_ctx *g, strbuf *b, const json_t *fn, int values_only)
+/* What cpu_unpack takes out of a brt_cpu_call. */
+enum { UNPACK_ALL, UNPACK_VALUES, UNPACK_VIEWS };
+
+/* CPU: the arguments out of a brt_cpu_call: every one (UNPACK_ALL), the
+ * values (UNPACK_VALUES), the values and the views (UNPACK_VIEWS). Views
+ * are copied so that both targets address them as &name_v. */
+static void cpu_unpack(gen_ctx *g, strbuf *b, const json_t *fn, int what)
 {
 	json_t *p;
 	size_t i;
@@ -150,7 +154,10 @@ static void cpu_unpack(gen_ctx *g, strbuf *b, const json_t *fn, int values_only)
 	json_array_foreach(params_of(fn), i, p) {
 		const char *name = ast_str(p, "name");
 		const json_t *el = gen_elem(g, ast_get(p, "type"));
-		if (is_buffer(p) && !values_only) {
+		if (is_buffer(p) && what == UNPACK_VIEWS) {
+			sb_printf(b, "\tconst brt_view %s_v = brg_c->views[%zu];"
+				"\n\t(void)%s_v;\n", name, i, name);
+		} else if (is_buffer(p) && what == UNPACK_ALL) {
 			sb_puts(b, "\t");
 			if (is_role(p, "in") || is_role(p, "gather"))
 				sb_puts(b, "const ");
@@ -226,22 +233,37 @@ static int needs_position(gen_ctx *g, const json_t *n, int depth)
 	return 0;
 }
 
+/* How map_point addresses the streams: through their views (GEN_VIEW,
+ * both targets), or on the CPU's packed path (GEN_PACKED: every stream
+ * is element brg_i of NAME_p, the position is brg_px + brg_i, brg_py,
+ * brg_pz, brg_pw). */
+enum { GEN_VIEW, GEN_PACKED };
+
+static int is_stream_param(const json_t *p)
+{
+	return is_role(p, "in") || is_role(p, "out");
+}
+
 /* The call of the body at one domain point, its loads and stores. */
 static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
-	const char *ind)
+	const char *ind, int mode)
 {
 	json_t *p;
 	size_t i;
 	json_t *idx = json_object_get(g->idxof, ast_str(fn, "name"));
 	int first = 1;
+	char ptr[160], ix[160], val[160];
 
 	/* the coordinates of a domain point cost divisions: only for a
 	 * kernel that asks for them (instance(), a subkernel's indexof) */
-	if (needs_position(g, ast_get(fn, "body"), 0))
+	if (!needs_position(g, ast_get(fn, "body"), 0))
+		sb_printf(b, "%sconst brg_ctx brg_cx = brg_noctx();\n", ind);
+	else if (mode == GEN_PACKED)
+		sb_printf(b, "%sconst brg_ctx brg_cx = brg_ctx4(brg_px + brg_i, "
+			"brg_py, brg_pz, brg_pw);\n", ind);
+	else
 		sb_printf(b, "%sconst brg_ctx brg_cx = brg_mkctx(brg_i, brg_d, "
 			"brg_o);\n", ind);
-	else
-		sb_printf(b, "%sconst brg_ctx brg_cx = brg_noctx();\n", ind);
 	json_array_foreach(params_of(fn), i, p) {
 		const char *name = ast_str(p, "name");
 		const json_t *el = gen_elem(g, ast_get(p, "type"));
@@ -249,7 +271,12 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 			sb_printf(b, "%sconst ", ind);
 			gen_type(g, t, b, el, NULL);
 			sb_printf(b, " %s_e = ", name);
-			input_value(g, t, b, p, "brg_i");
+			if (mode == GEN_PACKED) {
+				snprintf(ptr, sizeof ptr, "%s_p", name);
+				gen_load(g, t, b, el, ptr, "brg_i");
+			} else {
+				input_value(g, t, b, p, "brg_i");
+			}
 			sb_puts(b, ";\n");
 		} else if (is_role(p, "out")) {
 			sb_puts(b, ind);
@@ -279,21 +306,146 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 		if (!first)
 			sb_puts(b, ", ");
 		first = 0;
-		sb_printf(b, "brg_idxof(&%s_v, brg_i, brg_d, brg_o)", name);
+		/* spec 5, indexof: a packed stream's element is the point */
+		if (mode == GEN_PACKED && is_stream_param(p))
+			sb_puts(b, "brg_pos4(brg_px + brg_i, brg_py, brg_pz, "
+				"brg_pw)");
+		else
+			sb_printf(b, "brg_idxof(&%s_v, brg_i, brg_d, brg_o)",
+				name);
 	}
 	sb_printf(b, "%sbrg_cx);\n", first ? "" : ", ");
 	json_array_foreach(params_of(fn), i, p) {
 		const char *name = ast_str(p, "name");
-		char ix[160], val[160];
 		if (!is_role(p, "out"))
 			continue;
-		snprintf(ix, sizeof ix, "brg_idx(&%s_v, brg_i, brg_d)", name);
+		if (mode == GEN_PACKED) {
+			snprintf(ptr, sizeof ptr, "%s_p", name);
+			snprintf(ix, sizeof ix, "brg_i");
+		} else {
+			snprintf(ptr, sizeof ptr, "%s", name);
+			snprintf(ix, sizeof ix, "brg_idx(&%s_v, brg_i, brg_d)",
+				name);
+		}
 		snprintf(val, sizeof val, "%s_e", name);
 		sb_puts(b, ind);
-		gen_store(g, t, b, gen_elem(g, ast_get(p, "type")), name, ix,
+		gen_store(g, t, b, gen_elem(g, ast_get(p, "type")), ptr, ix,
 			val);
 		sb_puts(b, ";\n");
 	}
+}
+
+/* Whether kernel FN reads the position of its domain points: instance(),
+ * indexof, a subkernel. */
+static int map_uses_position(gen_ctx *g, const json_t *fn)
+{
+	json_t *idx = json_object_get(g->idxof, ast_str(fn, "name"));
+	return needs_position(g, ast_get(fn, "body"), 0) ||
+		json_object_size(idx) > 0;
+}
+
+/* CPU: the packed path of a map or scatter kernel, K__packed, for domain
+ * points [begin, end) when every input and output stream is packed in the
+ * domain's shape (BRT_MAP_SAME) and no written buffer is another
+ * argument's: a plain loop with each buffer a restrict parameter (NAME_p,
+ * from its first element, for streams; NAME for gathers and scatters),
+ * which the C compiler vectorizes. With positions, the range is walked row
+ * by row, the coordinates carried from one row to the next instead of
+ * divided out per point. */
+static void cpu_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
+{
+	json_t *p;
+	size_t i;
+	int pos = map_uses_position(g, fn);
+
+	/* not inlined into K__cpu: there the restrict qualifiers, which
+	 * let gcc vectorize gathers beside stores, would be lost */
+	sb_printf(b, "static __attribute__((noinline)) void %s__packed("
+		"const brt_cpu_call *brg_c, int64_t brg_b, int64_t brg_e",
+		ast_str(fn, "name"));
+	json_array_foreach(params_of(fn), i, p) {
+		if (!is_buffer(p))
+			continue;
+		sb_puts(b, ",\n\t");
+		if (is_role(p, "in") || is_role(p, "gather"))
+			sb_puts(b, "const ");
+		gen_type(g, GEN_CPU, b, gen_elem(g, ast_get(p, "type")), NULL);
+		sb_printf(b, " *restrict %s%s", ast_str(p, "name"),
+			is_stream_param(p) ? "_p" : "");
+	}
+	sb_puts(b, ")\n{\n");
+	cpu_unpack(g, b, fn, UNPACK_VIEWS);
+	dom_setup(GEN_CPU, b);
+	sb_puts(b, "\tint64_t brg_i;\n");
+	if (!pos) {
+		sb_puts(b, "\t(void)brg_o;\n"
+			"\tfor (brg_i = brg_b; brg_i < brg_e; brg_i++) {\n");
+		map_point(g, GEN_CPU, b, fn, "\t\t", GEN_PACKED);
+		sb_puts(b, "\t}\n}\n\n");
+		return;
+	}
+	sb_puts(b,
+		"\tBRG_L brg_c4[4], brg_r, brg_px, brg_py, brg_pz, brg_pw;\n"
+		"\tbrg_coords(brg_b, brg_d, brg_c4);\n"
+		"\tfor (brg_i = brg_b; brg_i < brg_e; ) {\n"
+		"\t\tbrg_r = brg_i + brg_d[0] - brg_c4[0];\n"
+		"\t\tif (brg_r > brg_e)\n\t\t\tbrg_r = brg_e;\n"
+		"\t\tbrg_px = brg_c4[0] + brg_o[0] - brg_i;\n"
+		"\t\tbrg_py = brg_c4[1] + brg_o[1];\n"
+		"\t\tbrg_pz = brg_c4[2] + brg_o[2];\n"
+		"\t\tbrg_pw = brg_c4[3] + brg_o[3];\n"
+		"\t\tfor (; brg_i < brg_r; brg_i++) {\n");
+	map_point(g, GEN_CPU, b, fn, "\t\t\t", GEN_PACKED);
+	sb_puts(b,
+		"\t\t}\n"
+		"\t\t/* the next row */\n"
+		"\t\tbrg_c4[0] = 0;\n"
+		"\t\tfor (brg_k = 1; brg_k < 4 && ++brg_c4[brg_k] == "
+		"brg_d[brg_k]; brg_k++)\n"
+		"\t\t\tbrg_c4[brg_k] = 0;\n"
+		"\t}\n}\n\n");
+}
+
+/* CPU: K__cpu's test for the packed path, and its call. */
+static void cpu_map_dispatch(gen_ctx *g, strbuf *b, const json_t *fn)
+{
+	json_t *p, *q;
+	size_t i, j;
+	const char *sep = "";
+
+	(void)g;
+	sb_puts(b, "\tif (");
+	json_array_foreach(params_of(fn), i, p) {
+		if (!is_stream_param(p))
+			continue;
+		sb_printf(b, "%s%s_v.map == 0", sep, ast_str(p, "name"));
+		sep = " &&\n\t    ";
+	}
+	json_array_foreach(params_of(fn), i, p) {
+		if (!is_role(p, "out") && !is_role(p, "scatter"))
+			continue;
+		json_array_foreach(params_of(fn), j, q)
+			if (j != i && is_buffer(q)) {
+				sb_printf(b, "%s(const void *)%s != (const "
+					"void *)%s", sep, ast_str(p, "name"),
+					ast_str(q, "name"));
+				sep = " &&\n\t    ";
+			}
+	}
+	if (!*sep)
+		sb_puts(b, "1");
+	sb_printf(b, ") {\n\t\t%s__packed(brg_c, brg_b, brg_e",
+		ast_str(fn, "name"));
+	json_array_foreach(params_of(fn), i, p) {
+		const char *name = ast_str(p, "name");
+		if (!is_buffer(p))
+			continue;
+		if (is_stream_param(p))
+			sb_printf(b, ", %s + %s_v.base", name, name);
+		else
+			sb_printf(b, ", %s", name);
+	}
+	sb_puts(b, ");\n\t\treturn;\n\t}\n");
 }
 
 static void map_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
@@ -311,17 +463,19 @@ static void map_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		sb_puts(b, "\tconst BRG_L brg_i = get_global_id(0);\n"
 			"\tif (brg_i >= brg_d[0] * brg_d[1] * brg_d[2] * "
 			"brg_d[3])\n\t\treturn;\n");
-		map_point(g, t, b, fn, "\t");
+		map_point(g, t, b, fn, "\t", GEN_VIEW);
 		sb_puts(b, "}\n\n");
 		return;
 	}
+	cpu_map_packed(g, b, fn);
 	sb_printf(b, "static void %s__cpu(const brt_cpu_call *brg_c, "
 		"int64_t brg_b, int64_t brg_e, int brg_first)\n{\n", name);
-	cpu_unpack(g, b, fn, 0);
+	cpu_unpack(g, b, fn, UNPACK_ALL);
 	dom_setup(t, b);
-	sb_puts(b, "\tint64_t brg_i;\n\t(void)brg_first;\n"
-		"\tfor (brg_i = brg_b; brg_i < brg_e; brg_i++) {\n");
-	map_point(g, t, b, fn, "\t\t");
+	sb_puts(b, "\tint64_t brg_i;\n\t(void)brg_first;\n");
+	cpu_map_dispatch(g, b, fn);
+	sb_puts(b, "\tfor (brg_i = brg_b; brg_i < brg_e; brg_i++) {\n");
+	map_point(g, t, b, fn, "\t\t", GEN_VIEW);
 	sb_puts(b, "\t}\n}\n\n");
 }
 
@@ -477,7 +631,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	}
 	sb_printf(b, "static void %s__cpu(const brt_cpu_call *brg_c, "
 		"int64_t brg_b, int64_t brg_e, int brg_first)\n{\n", name);
-	cpu_unpack(g, b, fn, 0);
+	cpu_unpack(g, b, fn, UNPACK_ALL);
 	dom_setup(t, b);
 	sb_printf(b,
 		"\tconst long brg_gs[3] = { %ldL, %ldL, %ldL };\n"
@@ -857,7 +1011,7 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 	sb_puts(b, " *brg_acc = (");
 	gen_type(g, t, b, el, NULL);
 	sb_printf(b, " *)brg_c->data[%zu];\n", r_at);
-	cpu_unpack(g, b, fn, 1);
+	cpu_unpack(g, b, fn, UNPACK_VALUES);
 	sb_puts(b, "\tconst brg_ctx brg_cx = brg_noctx();\n"
 		"\tBRG_L brg_d[4];\n\tint64_t brg_i;\n\tint brg_k;\n"
 		"\tfor (brg_k = 0; brg_k < 4; brg_k++)\n"
