@@ -3,7 +3,7 @@
 # device and data, then writes the table, the CSV and the chart.
 #
 #   bench/run.sh [--profile cpu|gpu] [--bin DIR] [--out DIR] [--repeat K]
-#                [--only CASE,...] [--no-cpu] [--extra FILE]
+#                [--only CASE,...] [--no-cpu] [--no-opencl] [--extra FILE]
 #
 #   --profile  the sizes: cpu (this kind of machine, the default) or gpu
 #              (large enough to fill an H100/H200)
@@ -15,6 +15,8 @@
 #              keep the median run (default 1; BENCH_REPEAT)
 #   --only     only these cases
 #   --no-cpu   skip the CPU rows (the CPU backend against plain C)
+#   --no-opencl  skip the OpenCL rows (the CPU backend alone, as when
+#              tuning it)
 #   --extra    result lines measured elsewhere, for the same table (the
 #              front end's time, cuBLAS)
 #
@@ -30,6 +32,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 profile=cpu bin=bench-build out= repeat=${BENCH_REPEAT:-1} only= cpurows=1
+oclrows=1
 extra=
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -39,8 +42,9 @@ while [ $# -gt 0 ]; do
 	--repeat) repeat=$2; shift ;;
 	--only) only=$2; shift ;;
 	--no-cpu) cpurows= ;;
+	--no-opencl) oclrows= ;;
 	--extra) extra=$2; shift ;;
-	-h|--help) sed -n '2,30s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,32s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -129,8 +133,10 @@ run_one() {
 }
 
 versions() {
-	echo "brook opencl"
-	echo "opencl opencl"
+	if [ -n "$oclrows" ]; then
+		echo "brook opencl"
+		echo "opencl opencl"
+	fi
 	if [ -n "$cpurows" ]; then
 		echo "brook cpu"
 		echo "c cpu"

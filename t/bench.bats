@@ -93,6 +93,18 @@ build_c() {
 	done
 }
 
+@test "run.sh --no-opencl runs only the CPU rows, --no-cpu only the OpenCL ones" {
+	mkdir "$work/bin"
+	# no programs built: each version is reported missing, once a row
+	"$bench/run.sh" --bin "$work/bin" --only saxpy --no-opencl > /dev/null
+	[ "$(grep -c . "$work/bin/raw.txt")" -eq 2 ]
+	grep -q '^case=saxpy .*impl=brook backend=cpu .*ok=missing' "$work/bin/raw.txt"
+	grep -q '^case=saxpy .*impl=c backend=cpu .*ok=missing' "$work/bin/raw.txt"
+	"$bench/run.sh" --bin "$work/bin" --only saxpy --no-cpu > /dev/null
+	[ "$(grep -c . "$work/bin/raw.txt")" -eq 2 ]
+	[ "$(grep -c 'backend=opencl' "$work/bin/raw.txt")" -eq 2 ]
+}
+
 @test "gen-big.sh: 4,000 lines and 100 kernels for the front end" {
 	"$bench/gen-big.sh" >"$work/big.br"
 	[ "$(wc -l <"$work/big.br")" -eq 4000 ]

@@ -861,6 +861,65 @@ static void tmp_store(gen_ctx *g, strbuf *b, const json_t *el,
 		gen_store(g, GEN_CL, b, el, "brg_tmp", idx, val);
 }
 
+/* CPU: ACC = ACC combined with X, a partial result: by the operator of a
+ * reduce variable, else by the reduce function's body (DESIGN.md reading
+ * 8). */
+static void cpu_merge(gen_ctx *g, strbuf *b, const json_t *fn,
+	const json_t *el, const char *op, const char *acc, const char *x,
+	const char *ind)
+{
+	char pa[64];
+
+	if (op) {
+		reduce_combine(g, b, el, op, acc, x, ind);
+		return;
+	}
+	snprintf(pa, sizeof pa, "&%s", acc);
+	reduce_call(b, fn, x, pa, ind);
+}
+
+/* CPU: the fold of a packed range (the input's view BRT_MAP_SAME) into
+ * eight accumulators, element i into accumulator i % 8, then merged as a
+ * tree: no accumulator waits on the previous element, and the C compiler
+ * vectorizes the eight (as bench/cpu.c's sum_range). Reading 8 makes the
+ * order free: the operation is associative and commutative. */
+static void cpu_fold_packed(gen_ctx *g, strbuf *b, const json_t *fn,
+	const json_t *el, const char *op)
+{
+	static const char *const tree[][2] = {
+		{"brg_a[0]", "brg_a[1]"}, {"brg_a[2]", "brg_a[3]"},
+		{"brg_a[4]", "brg_a[5]"}, {"brg_a[6]", "brg_a[7]"},
+		{"brg_a[0]", "brg_a[2]"}, {"brg_a[4]", "brg_a[6]"},
+		{"brg_a[0]", "brg_a[4]"},
+	};
+	size_t i;
+
+	sb_puts(b, "\tif (brg_in_v.map == 0 && brg_e - brg_b >= 16) {\n"
+		"\t\tconst ");
+	gen_type(g, GEN_CPU, b, el, NULL);
+	sb_puts(b, " *brg_x8 = brg_in + brg_in_v.base;\n\t\t");
+	gen_type(g, GEN_CPU, b, el, NULL);
+	sb_puts(b, " brg_a[8];\n\t\tfor (brg_k = 0; brg_k < 8; brg_k++) {\n");
+	if (op)
+		reduce_identity(g, GEN_CPU, b, el, op, "brg_a[brg_k]",
+			"\t\t\t");
+	else
+		sb_puts(b, "\t\t\tbrg_a[brg_k] = brg_x8[brg_b + brg_k];\n");
+	sb_printf(b, "\t\t}\n\t\tfor (brg_i = brg_b + %d; brg_i + 8 <= brg_e; "
+		"brg_i += 8)\n\t\t\tfor (brg_k = 0; brg_k < 8; brg_k++)\n",
+		op ? 0 : 8);
+	reduce_call(b, fn, "brg_x8[brg_i + brg_k]", "&brg_a[brg_k]",
+		"\t\t\t\t");
+	sb_puts(b, "\t\tfor (; brg_i < brg_e; brg_i++)\n");
+	reduce_call(b, fn, "brg_x8[brg_i]", "&brg_a[0]", "\t\t\t");
+	for (i = 0; i < sizeof tree / sizeof tree[0]; i++)
+		cpu_merge(g, b, fn, el, op, tree[i][0], tree[i][1], "\t\t");
+	sb_puts(b, "\t\tif (brg_first)\n\t\t\t*brg_acc = brg_a[0];\n"
+		"\t\telse {\n");
+	cpu_merge(g, b, fn, el, op, "(*brg_acc)", "brg_a[0]", "\t\t\t");
+	sb_puts(b, "\t\t}\n\t\treturn;\n\t}\n");
+}
+
 static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 	const json_t *fn)
 {
@@ -1015,8 +1074,9 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 	sb_puts(b, "\tconst brg_ctx brg_cx = brg_noctx();\n"
 		"\tBRG_L brg_d[4];\n\tint64_t brg_i;\n\tint brg_k;\n"
 		"\tfor (brg_k = 0; brg_k < 4; brg_k++)\n"
-		"\t\tbrg_d[brg_k] = brg_c->dims[brg_k];\n"
-		"\tfor (brg_i = brg_b; brg_i < brg_e; brg_i++) {\n\t\tconst ");
+		"\t\tbrg_d[brg_k] = brg_c->dims[brg_k];\n");
+	cpu_fold_packed(g, b, fn, el, op);
+	sb_puts(b, "\tfor (brg_i = brg_b; brg_i < brg_e; brg_i++) {\n\t\tconst ");
 	gen_type(g, t, b, el, NULL);
 	sb_puts(b, " brg_x = brg_in[brg_idx(&brg_in_v, brg_i, brg_d)];\n");
 	if (op) {
@@ -1036,7 +1096,7 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 		"brg_cx = brg_noctx();\n\t", name);
 	gen_type(g, t, b, el, NULL);
 	sb_puts(b, " brg_x;\n");
-	cpu_unpack(g, b, fn, 1);
+	cpu_unpack(g, b, fn, UNPACK_VALUES);
 	sb_puts(b, "\t(void)brg_c;\n\tmemcpy(&brg_x, brg_val, sizeof brg_x);\n");
 	if (op) {
 		strbuf acc = {0};
