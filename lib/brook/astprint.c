@@ -25,6 +25,7 @@ static void expr(pctx *p, const json_t *e, int need);
 static void stmt(pctx *p, const json_t *s, int indent);
 static void decl(pctx *p, const json_t *d, int indent, int newline);
 static void spec(pctx *p, const json_t *t, int body, int indent);
+static void declarator(pctx *p, const json_t *t, strbuf *inner);
 
 static void indent_to(strbuf *out, int n)
 {
@@ -72,8 +73,9 @@ static int is_knr(const json_t *ft)
 	return !ast_bool(ft, "proto") && json_array_size(ast_arr(ft, "params"));
 }
 
-/* One parameter declaration, Brook qualifiers first: "out float b<>". */
-static void param(pctx *p, const json_t *pa)
+/* A parameter's Brook qualifiers: "out ", "reduce " ("const" is the
+ * type's). */
+static void param_quals(pctx *p, const json_t *pa)
 {
 	size_t j;
 	json_t *q;
@@ -83,7 +85,37 @@ static void param(pctx *p, const json_t *pa)
 			sb_puts(p->out, json_string_value(q));
 			sb_putc(p->out, ' ');
 		}
-	astprint_type(p->out, ast_get(pa, "type"), ast_str(pa, "name"));
+}
+
+/* A K&R definition's declaration list, one declaration a line; the
+ * parameters declared together (one base type object) stay together, so
+ * a struct's body is written once: "struct s { int x; } a, b;". */
+static void knr_decls(pctx *p, const json_t *ft, int indent)
+{
+	size_t i;
+	json_t *pa;
+	const json_t *prev = NULL;
+	json_array_foreach(ast_arr(ft, "params"), i, pa) {
+		const json_t *b = base_of(ast_get(pa, "type"));
+		strbuf d = {0};
+		sb_puts(&d, ast_str(pa, "name"));
+		declarator(p, ast_get(pa, "type"), &d);
+		if (b == prev) {
+			sb_puts(p->out, ", ");
+		} else {
+			if (i)
+				sb_puts(p->out, ";\n");
+			indent_to(p->out, indent + 1);
+			param_quals(p, pa);
+			spec(p, b, 1, indent + 1);
+			sb_putc(p->out, ' ');
+		}
+		sb_putn(p->out, d.s, d.len);
+		sb_free(&d);
+		prev = b;
+	}
+	sb_puts(p->out, ";\n");
+	indent_to(p->out, indent);
 }
 
 static void params(pctx *p, const json_t *ft)
@@ -95,10 +127,13 @@ static void params(pctx *p, const json_t *ft)
 	json_array_foreach(ps, i, pa) {
 		if (i)
 			sb_puts(p->out, ", ");
-		if (is_knr(ft))
+		if (is_knr(ft)) {
 			sb_puts(p->out, ast_str(pa, "name"));
-		else
-			param(p, pa);
+		} else {
+			param_quals(p, pa);
+			astprint_type(p->out, ast_get(pa, "type"),
+				ast_str(pa, "name"));
+		}
 	}
 	if (ast_bool(ft, "variadic"))
 		sb_puts(p->out, json_array_size(ps) ? ", ..." : "...");
@@ -553,17 +588,8 @@ static void func(pctx *p, const json_t *f, int indent, int newline)
 	json_t *body = ast_get(f, "body");
 	if (body && !json_is_null(body)) {
 		sb_putc(p->out, '\n');
-		if (is_knr(t)) {
-			/* K&R: "int f(a, b)", then "int a;" "float b;" */
-			size_t i;
-			json_t *pa;
-			json_array_foreach(ast_arr(t, "params"), i, pa) {
-				indent_to(p->out, indent + 1);
-				param(p, pa);
-				sb_puts(p->out, ";\n");
-			}
-			indent_to(p->out, indent);
-		}
+		if (is_knr(t))
+			knr_decls(p, t, indent);
 		stmt(p, body, indent);
 	} else {
 		sb_puts(p->out, newline ? ";\n" : ";");

@@ -1254,6 +1254,12 @@ static void knr_params(parse_ctx *c, parse_decltor *d, json_t *knr)
 				"'%.*s'", d->namelen, d->name ? d->name : "");
 			continue;
 		}
+		for (j = 0; j < json_array_size(params); j++)
+			if (strcmp(ast_str(json_array_get(params, j), "name"),
+				ast_str(a, "name")) == 0)
+				parse_error_at(c, json_object_get(a, "at"),
+					"parse-type", "parameter '%s' is listed twice",
+					ast_str(a, "name"));
 		json_t *p = pb_node(c, "param", at_of(a));
 		SET(p, "name", json_incref(json_object_get(a, "name")));
 		SET(p, "type", type_new(c, "int"));
