@@ -62,7 +62,8 @@
  *       BrookGPU's "float4 a(1.0f, 2.0f, 3.0f, 4.0f)" has the init
  *       float4(1.0f, ...) (a ctor), "float4 c(b)" the init b.
  *       "quals": Brook qualifiers on a local or global (shared, iter, out,
- *       reduce where written in the wrong place, so brcheck can say so).
+ *       vout, reduce where written in the wrong place, so brcheck can say
+ *       so).
  *   INIT: an EXPR, or {"k":"initlist", "at":AT, "items":[ITEM...]}
  *       ITEM: {"k":"inititem", "at":AT, "desig":[DESIG...], "value":INIT}
  *       DESIG: {"k":"desig_field","at":AT,"name":"x"} |
@@ -78,7 +79,9 @@
  *       functions and variables together ("int f(void), x;") becomes
  *       several nodes, in order.
  *   PARAM: {"k":"param", "at":AT, "name":"a"|null, "type":TYPE,
- *           "quals":["out"|"reduce"|"iter"|"const"...]}
+ *           "quals":["out"|"vout"|"reduce"|"iter"|"const"...]}
+ *       ("vout", BrookGPU's variable output, is kept for brcheck to
+ *       refuse: spec 7.1 "vout deprecated")
  *       "const" is listed when the type is const (the type's "quals"
  *       say so too; a printer prints it from the type).
  *       Stream parameters have a stream type (float a<>); gather parameters

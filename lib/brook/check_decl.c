@@ -275,6 +275,16 @@ static void dim_unknown(chk_ctx *c, json_t *d)
 	sb_free(&b);
 }
 
+/* spec 7.1 "vout deprecated": BrookGPU's variable output streams (a
+ * kernel pushing any number of values) have no place in Brook+, and
+ * neither brgen nor the runtime implements them. */
+void chk_vout(chk_ctx *c, json_t *at)
+{
+	chk_err(c, at, "E-vout", "vout deprecated: variable output streams "
+		"are not supported; use an out stream, or a scatter array and a "
+		"count");
+}
+
 /* spec 7.1 "Problem with stream declaration: dimension == n not
  * supported": the runtime's streams have at most BRT_MAX_RANK dimensions
  * (brt.h), gather and scatter arrays likewise. */
@@ -457,6 +467,8 @@ static void var_decl(chk_ctx *c, json_t *v, const char *storage)
 	if (chk_has_qual(quals, "out"))
 		chk_err(c, v, "E-out-qualifier",
 			"out qualifier allowed only for kernel parameters");
+	if (chk_has_qual(quals, "vout"))
+		chk_vout(c, v);
 	if (chk_has_qual(quals, "reduce"))
 		chk_err(c, v, "E-reduce-qualifier",
 			"reduce qualifier allowed only for kernel parameters");

@@ -228,6 +228,8 @@ int chk_stream_elem_ok(chk_ctx *c, json_t *t, int depth);
 /* spec 6.1.2 and 2: reserved types; double vectors beyond two. */
 void chk_kernel_type(chk_ctx *c, json_t *at, json_t *t);
 void chk_decl(chk_ctx *c, json_t *d);
+/* spec 7.1: vout is refused. */
+void chk_vout(chk_ctx *c, json_t *at);
 /* spec 7.1: at most BRT_MAX_RANK dimensions for a stream or array T. */
 void chk_stream_rank(chk_ctx *c, json_t *at, json_t *t);
 

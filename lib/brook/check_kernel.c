@@ -31,7 +31,8 @@ static int has_qual_any(json_t *p, const char *q)
 static chk_role param_role(json_t *p)
 {
 	json_t *t = ast_get(p, "type");
-	int out = has_qual_any(p, "out");
+	/* vout (refused, chk_vout) is an output, so the body checks as one */
+	int out = has_qual_any(p, "out") || has_qual_any(p, "vout");
 	if (has_qual_any(p, "reduce"))
 		return ROLE_REDUCE;
 	if (ty_is_stream(t))
@@ -306,6 +307,8 @@ static void declare_params(chk_ctx *c, json_t *f, int kernel)
 			chk_err(c, p, has_qual_any(p, "out") ? "E-out-qualifier" :
 				"E-reduce-qualifier", "%s qualifier allowed only for kernel "
 				"parameters", has_qual_any(p, "out") ? "out" : "reduce");
+		if (has_qual_any(p, "vout"))
+			chk_vout(c, p);
 		if (!*name || json_is_null(ast_get(p, "name"))) {
 			json_decref(t);
 			continue;

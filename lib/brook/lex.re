@@ -171,11 +171,12 @@ again:
 	"_Imaginary"	{ TOK(TK_IMAGINARY); }
 
 	// spec 6.1, 6.2 and the guide's chapter on thread groups: Brook+
-	// keywords. out, iter, shared, reduce and Attribute are keywords only
+	// keywords. out, vout, iter, shared, reduce and Attribute are keywords only
 	// where a type follows (parse.c), so host code may use them as names.
 	"kernel"	{ TOK(TK_KERNEL); }
 	"reduce"	{ TOK(TK_REDUCE); }
 	"out"		{ TOK(TK_OUT); }
+	"vout"		{ TOK(TK_VOUT); }	// BrookGPU; brcheck refuses it
 	"iter"		{ TOK(TK_ITER); }
 	"shared"	{ TOK(TK_SHARED); }
 	"Attribute"	{ TOK(TK_ATTRIBUTE); }

@@ -431,7 +431,8 @@ static int starts_type(parse_ctx *c, const lex_token *t)
 	case TK_BOOL: case TK_COMPLEX: case TK_IMAGINARY: case TK_VECTYPE:
 	case TK_CONST:
 	case TK_VOLATILE: case TK_RESTRICT: case TK_STRUCT: case TK_UNION:
-	case TK_ENUM: case TK_OUT: case TK_ITER: case TK_SHARED: case TK_REDUCE:
+	case TK_ENUM: case TK_OUT: case TK_VOUT: case TK_ITER: case TK_SHARED:
+	case TK_REDUCE:
 	case TK_KERNEL: case TK_STATIC: case TK_EXTERN: case TK_REGISTER:
 	case TK_AUTO: case TK_TYPEDEF: case TK_INLINE:
 		return 1;
@@ -470,7 +471,7 @@ static void classify(parse_ctx *c, lex_token *t)
 			t->code = code;
 		break;
 	}
-	case TK_OUT: case TK_ITER: case TK_SHARED: case TK_REDUCE:
+	case TK_OUT: case TK_VOUT: case TK_ITER: case TK_SHARED: case TK_REDUCE:
 		/* spec 6.2: qualifiers where a type follows, or between the type
 		 * and the name ("void reduce sum(...)"); names elsewhere */
 		if (!starts_type(c, peek(c, 0)) && !(after_type_spec(c)

@@ -550,6 +550,7 @@ void pb_specs_token(parse_ctx *c, parse_specs *s, const lex_token *t)
 	case TK_KERNEL: s->kernel = 1; return;
 	case TK_REDUCE: s->reduce = 1; return;
 	case TK_OUT: list_add_str(&s->bquals, "out"); return;
+	case TK_VOUT: list_add_str(&s->bquals, "vout"); return;
 	case TK_ITER: list_add_str(&s->bquals, "iter"); return;
 	case TK_SHARED: list_add_str(&s->bquals, "shared"); return;
 	}
