@@ -285,12 +285,12 @@ check_case() {
 	[[ "$output" == "brcheck (brook) "* ]]
 }
 
-@test "the programs of examples/ and t/run check without errors" {
+@test "the programs of examples/, t/run and t/gen check without errors" {
 	local f
 	# warnings the seeds ask for (a kernel with no return type) may remain
 	# a program written for weak typing says "brcheck -a" in its comments
 	local opts
-	for f in examples/*.br t/run/*.br; do
+	for f in examples/*.br t/run/*.br t/gen/*.br; do
 		[ -f "$f" ] || continue
 		opts=
 		grep -q 'brcheck -a' "$f" && opts=-a

@@ -214,25 +214,31 @@ static void reduce_shape(chk_ctx *c, json_t *e, json_t *in, json_t *out)
 static void read_write(chk_ctx *c, json_t *args, json_t *params,
 	const char *name)
 {
-	size_t i, j;
-	json_t *a, *b;
+	size_t n = json_array_size(args), i, j;
+	chk_sym **root = xcalloc(n + 1, sizeof *root);
+	chk_role *role = xcalloc(n + 1, sizeof *role);
+	json_t *a;
+	/* each argument's stream and role once: calls are many */
 	json_array_foreach(args, i, a) {
-		chk_role ri = chk_role_of(json_array_get(params, i));
-		chk_sym *si = chk_root_sym(c, a);
-		if (!si || !ty_is_stream(ast_get(a, "ty")) ||
-			(ri != ROLE_OUT && ri != ROLE_SCATTER && ri != ROLE_REDUCE))
+		role[i] = chk_role_of(json_array_get(params, i));
+		root[i] = ty_is_stream(ast_get(a, "ty")) ? chk_root_sym(c, a) : NULL;
+	}
+	for (i = 0; i < n; i++) {
+		if (!root[i] || (role[i] != ROLE_OUT && role[i] != ROLE_SCATTER &&
+			role[i] != ROLE_REDUCE))
 			continue;
-		json_array_foreach(args, j, b) {
-			chk_role rj = chk_role_of(json_array_get(params, j));
-			if (j != i && chk_root_sym(c, b) == si &&
-				(rj == ROLE_IN || rj == ROLE_GATHER)) {
-				chk_warn(c, 1, a, "W-read-write", "stream \"%s\" is bound "
-					"both as input and as output of \"%s\": "
-					"read-write binding is not permitted", si->name, name);
+		for (j = 0; j < n; j++)
+			if (j != i && root[j] == root[i] &&
+				(role[j] == ROLE_IN || role[j] == ROLE_GATHER)) {
+				chk_warn(c, 1, json_array_get(args, i), "W-read-write",
+					"stream \"%s\" is bound both as input and as output "
+					"of \"%s\": read-write binding is not permitted",
+					root[i]->name, name);
 				break;
 			}
-		}
 	}
+	free(root);
+	free(role);
 }
 
 static json_t *user_call(chk_ctx *c, json_t *e, json_t *f, chk_sym *s)

@@ -410,9 +410,9 @@ static json_t *host_binop(chk_ctx *c, const char *op, json_t *l, json_t *r)
 
 /* ast.h: the operators of E's kind; another "op" (or none) is a malformed
  * AST (fuzz/FINDINGS.md, F12). */
-static int known_op(chk_ctx *c, json_t *e)
+static int known_op(chk_ctx *c, json_t *e, const char *op)
 {
-	if (ty_op_of_kind(ast_str(e, "op"), ast_kind(e)))
+	if (ty_op_of_kind(op, ast_kind(e)))
 		return 1;
 	chk_bad(c, e, "\"%s\" node without a known \"op\"", ast_kind(e));
 	return 0;
@@ -421,7 +421,7 @@ static int known_op(chk_ctx *c, json_t *e)
 static json_t *binop_expr(chk_ctx *c, json_t *e)
 {
 	const char *op = ast_str(e, "op");
-	if (!known_op(c, e))
+	if (!known_op(c, e, op))
 		return chk_unknown(c, e);
 	json_t *le = ast_get(e, "l"), *re = ast_get(e, "r");
 	json_t *l = chk_expr(c, le), *r = chk_expr(c, re);
@@ -453,7 +453,7 @@ static json_t *binop_expr(chk_ctx *c, json_t *e)
 static json_t *unop_expr(chk_ctx *c, json_t *e, int postfix)
 {
 	const char *op = ast_str(e, "op");
-	if (!known_op(c, e))
+	if (!known_op(c, e, op))
 		return chk_unknown(c, e);
 	json_t *t = chk_expr(c, ast_get(e, "e"));
 	if (strcmp(op, "&") == 0) {
@@ -490,7 +490,7 @@ static json_t *unop_expr(chk_ctx *c, json_t *e, int postfix)
 static json_t *assign_expr(chk_ctx *c, json_t *e)
 {
 	const char *op = ast_str(e, "op");
-	if (!known_op(c, e))
+	if (!known_op(c, e, op))
 		return chk_unknown(c, e);
 	json_t *le = ast_get(e, "l"), *re = ast_get(e, "r");
 	json_t *l = chk_expr(c, le), *r = chk_expr(c, re);

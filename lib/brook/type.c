@@ -392,7 +392,7 @@ int ty_op_of_kind(const char *op, const char *kind)
 		if (strcmp(tab[i].kind, kind) != 0)
 			continue;
 		for (size_t j = 0; tab[i].ops[j]; j++)
-			if (strcmp(tab[i].ops[j], op) == 0)
+			if (tab[i].ops[j][0] == op[0] && strcmp(tab[i].ops[j], op) == 0)
 				return 1;
 	}
 	return 0;
