@@ -93,6 +93,7 @@ typedef struct brrun {
 	brt_program program;
 	brt_kernel kernel;
 	brt_argdesc *descs;
+	const char **names;	/* the parameters' names, for messages */
 	brt_arg *args;
 	const char *device_name;
 	int opencl;
@@ -732,11 +733,18 @@ static int stream_failed(brrun *r, brt_stream *s, const char *name)
 		else
 			sb_putc(&one, *p);
 	}
-	diag_report(&r->d, DIAG_ERROR, NULL, 0, 0, RUNTIME_ID, "%s: %s", name,
-		one.s ? one.s : "");
+	/* writes that a scatter dropped outside its array (brt(3)) are
+	   reported, but the results are written: a warning */
+	int dropped = 1;
+	char *save = NULL;
+	for (char *l = strtok_r(m, "\n", &save); l; l = strtok_r(NULL, "\n",
+			&save))
+		dropped &= strstr(l, ": scatter outside the array ") != NULL;
+	diag_report(&r->d, dropped ? DIAG_WARNING : DIAG_ERROR, NULL, 0, 0,
+		RUNTIME_ID, "%s: %s", name, one.s ? one.s : "");
 	sb_free(&one);
 	free(m);
-	return 1;
+	return !dropped;
 }
 
 /* A reduction given no value starts from its operator's identity (the
@@ -829,7 +837,11 @@ static int make_kernel(brrun *r)
 {
 	unsigned n = r->sig.nparams;
 	r->descs = xcalloc(n + 1, sizeof *r->descs);
+	r->names = xcalloc(n + 1, sizeof *r->names);
+	int scatter = 0;
 	for (unsigned i = 0; i < n; i++) {
+		r->names[i] = r->sig.params[i].name;
+		scatter |= r->b[i].p->desc.kind == BRT_ARG_SCATTER;
 		r->descs[i] = r->b[i].p->desc;
 		r->descs[i].type = elem_type(r->b[i].p);
 		if (r->descs[i].kind == BRT_ARG_REDUCE)
@@ -837,6 +849,10 @@ static int make_kernel(brrun *r)
 	}
 	brt_kernel *k = &r->kernel;
 	k->name = r->sig.name;
+	/* the generated OpenCL code of a kernel with scatters records the
+	   writes it drops (brt.h, brt_records) */
+	k->records = scatter && r->sig.kclass != BRT_KERNEL_REDUCE;
+	k->arg_names = r->names;
 	k->kclass = r->sig.kclass;
 	k->nargs = n;
 	k->args = r->descs;
@@ -1289,6 +1305,7 @@ static void cleanup(brrun *r)
 	free(r->b);
 	free(r->args);
 	free(r->descs);
+	free(r->names);
 	sb_free(&r->cl);
 	run_sig_free(&r->sig);
 	if (r->doc)

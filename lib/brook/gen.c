@@ -383,6 +383,7 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 	g.typedefs = json_object();
 	g.tags = json_object();
 	g.idxof = json_object();
+	g.sites = json_array();
 	for (t = 0; t < 2; t++)
 		g.done[t] = json_object();
 	index_node(&g, ast_arr(doc, "decls"));
@@ -414,5 +415,6 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 	json_decref(g.typedefs);
 	json_decref(g.tags);
 	json_decref(g.idxof);
+	json_decref(g.sites);
 	return g.nerrors ? 1 : 0;
 }

@@ -772,6 +772,7 @@ void gen_host(gen_ctx *g, strbuf *c_out, strbuf *h_out, const char *cl)
 		}
 		sb_puts(c_out, "\", brg_cl_source, sizeof brg_cl_source - 1\n"
 			"};\n\n");
+		gen_sites_table(g, c_out);
 		sb_puts(c_out, domain_helpers);
 		if (hc->temps)
 			sb_puts(c_out, temp_helpers);

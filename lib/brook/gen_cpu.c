@@ -36,7 +36,7 @@ void gen_cpu_prelude(gen_ctx *g, strbuf *b)
 		"\tmemset(&r, 0, sizeof r);\n\treturn r;\n}\n");
 	/* the packed path's position of a point (gen_entry.c) */
 	sb_puts(b, "BRG_FN brg_ctx brg_ctx4(BRG_L x, BRG_L y, BRG_L z, "
-		"BRG_L w)\n{\n\tbrg_ctx r;\n\tr.inst.x = (int)x; "
+		"BRG_L w)\n{\n\tbrg_ctx r;\n\tr.rec = 0;\n\tr.inst.x = (int)x; "
 		"r.inst.y = (int)y;\n\tr.inst.z = (int)z; r.inst.w = (int)w;\n"
 		"\treturn r;\n}\n"
 		"BRG_FN float4 brg_pos4(BRG_L x, BRG_L y, BRG_L z, BRG_L w)\n"
@@ -132,7 +132,7 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 	size_t i;
 	long gs[3] = {1, 1, 1};
 	const char *file = "";
-	int line = 0, col = 0;
+	int line = 0, col = 0, records;
 
 	sb_printf(b, "static const brt_argdesc %s__args%s[] = {\n", name,
 		suffix);
@@ -149,6 +149,15 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 	sb_puts(b, "};\n");
 	if (gen_is_group(fn))
 		gen_group_size(g, fn, gs);
+	records = strcmp(cls, "reduce") != 0 && gen_records(g, fn);
+	if (records) {
+		sb_printf(b, "static const char *const %s__names%s[] = {", name,
+			suffix);
+		json_array_foreach(params_of(fn), i, p)
+			sb_printf(b, "%s\"%s\"", i ? ", " : "", ast_str(p,
+				"name"));
+		sb_puts(b, "};\n");
+	}
 	ast_at(g->doc, fn, &file, &line, &col);
 	sb_printf(b, "static const brt_kernel %s__kernel%s = {\n"
 		"\t.name = \"%s\",\n\t.program = &brg_program,\n"
@@ -164,6 +173,12 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 			name, ast_bool(fn, "reduce") ? "BRT_REDUCE_FIRST" :
 			"BRT_REDUCE_VALUE");
 	sb_printf(b, "\t.group = {%ld, %ld, %ld},\n", gs[0], gs[1], gs[2]);
+	if (records)
+		sb_printf(b, "\t.records = 1,\n\t.arg_names = %s__names%s,\n",
+			name, suffix);
+	if (records && json_array_size(g->sites))
+		sb_printf(b, "\t.sites = brg_sites,\n\t.nsites = %zu,\n",
+			json_array_size(g->sites));
 	{
 		char cln[256];
 		if (strcmp(gen_cl_name(name, cln, sizeof cln), name) != 0)

@@ -244,6 +244,31 @@ static int is_stream_param(const json_t *p)
 	return is_role(p, "in") || is_role(p, "out");
 }
 
+int gen_records(gen_ctx *g, const json_t *fn)
+{
+	json_t *p;
+	size_t i;
+	int checked = g->o && g->o->checked;
+
+	json_array_foreach(params_of(fn), i, p)
+		if (is_role(p, "scatter") || (checked && is_role(p, "gather")))
+			return 1;
+	return 0;
+}
+
+/* The launch's brt_records (brt.h): an OpenCL parameter after off, or
+ * brt_cpu_call.errors, for a kernel that records. */
+static void rec_param(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
+{
+	if (!gen_records(g, fn))
+		return;
+	if (t == GEN_CL)
+		sb_puts(b, ",\n\t__global brt_records *brg_rec");
+	else
+		sb_puts(b, "\tBRG_REC *const brg_rec = (BRG_REC *)"
+			"brg_c->errors;\n");
+}
+
 /* The call of the body at one domain point, its loads and stores. */
 static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 	const char *ind, int mode)
@@ -256,14 +281,15 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 
 	/* the coordinates of a domain point cost divisions: only for a
 	 * kernel that asks for them (instance(), a subkernel's indexof) */
+	sb_printf(b, "%sconst brg_ctx brg_cx = %s", ind, gen_records(g, fn) ?
+		"brg_withrec(" : "");
 	if (!needs_position(g, ast_get(fn, "body"), 0))
-		sb_printf(b, "%sconst brg_ctx brg_cx = brg_noctx();\n", ind);
+		sb_puts(b, "brg_noctx()");
 	else if (mode == GEN_PACKED)
-		sb_printf(b, "%sconst brg_ctx brg_cx = brg_ctx4(brg_px + brg_i, "
-			"brg_py, brg_pz, brg_pw);\n", ind);
+		sb_puts(b, "brg_ctx4(brg_px + brg_i, brg_py, brg_pz, brg_pw)");
 	else
-		sb_printf(b, "%sconst brg_ctx brg_cx = brg_mkctx(brg_i, brg_d, "
-			"brg_o);\n", ind);
+		sb_puts(b, "brg_mkctx(brg_i, brg_d, brg_o)");
+	sb_puts(b, gen_records(g, fn) ? ", brg_rec);\n" : ";\n");
 	json_array_foreach(params_of(fn), i, p) {
 		const char *name = ast_str(p, "name");
 		const json_t *el = gen_elem(g, ast_get(p, "type"));
@@ -375,6 +401,7 @@ static void cpu_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
 	}
 	sb_puts(b, ")\n{\n");
 	cpu_unpack(g, b, fn, UNPACK_VIEWS);
+	rec_param(g, GEN_CPU, b, fn);
 	dom_setup(GEN_CPU, b);
 	sb_puts(b, "\tint64_t brg_i;\n");
 	if (!pos) {
@@ -457,7 +484,9 @@ static void map_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		sb_printf(b, "__kernel void %s(", gen_cl_name(name, cln,
 			sizeof cln));
 		cl_params(g, b, fn);
-		sb_puts(b, ",\n\tconst BRG_L4 dom, const BRG_L4 off)\n{\n");
+		sb_puts(b, ",\n\tconst BRG_L4 dom, const BRG_L4 off");
+		rec_param(g, t, b, fn);
+		sb_puts(b, ")\n{\n");
 		dom_setup(t, b);
 		cl_unpack_values(g, b, fn);
 		sb_puts(b, "\tconst BRG_L brg_i = get_global_id(0);\n"
@@ -471,6 +500,7 @@ static void map_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	sb_printf(b, "static void %s__cpu(const brt_cpu_call *brg_c, "
 		"int64_t brg_b, int64_t brg_e, int brg_first)\n{\n", name);
 	cpu_unpack(g, b, fn, UNPACK_ALL);
+	rec_param(g, t, b, fn);
 	dom_setup(t, b);
 	sb_puts(b, "\tint64_t brg_i;\n\t(void)brg_first;\n");
 	cpu_map_dispatch(g, b, fn);
@@ -591,20 +621,24 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 			"%ld, %ld, %ld))) void %s(", gs[0], gs[1], gs[2],
 			gen_cl_name(name, cln, sizeof cln));
 		cl_params(g, b, fn);
-		sb_puts(b, ",\n\tconst BRG_L4 dom, const BRG_L4 off)\n{\n");
+		sb_puts(b, ",\n\tconst BRG_L4 dom, const BRG_L4 off");
+		rec_param(g, t, b, fn);
+		sb_puts(b, ")\n{\n");
 		dom_setup(t, b);
 		cl_unpack_values(g, b, fn);
 		shared_decls(g, t, b, fn, "\t");
-		sb_puts(b,
+		sb_printf(b,
 			"\tconst BRG_L brg_x = get_global_id(0), "
 			"brg_y = get_global_id(1), brg_z = get_global_id(2);\n"
 			"\tconst int brg_act = brg_x < brg_d[0] && "
 			"brg_y < brg_d[1] && brg_z < brg_d[2];\n"
 			"\tconst BRG_L brg_i = brg_act ? brg_x + brg_d[0] * "
 			"(brg_y + brg_d[1] * brg_z) : 0;\n"
-			"\tconst brg_ctx brg_cx = brg_mkctx(brg_i, brg_d, brg_o);\n"
+			"\tconst brg_ctx brg_cx = brg_withrec(brg_mkctx(brg_i, "
+			"brg_d, brg_o), %s);\n"
 			"\tconst int4 brg_ing = (int4)((int)get_local_id(0), "
-			"(int)get_local_id(1), (int)get_local_id(2), 0);\n");
+			"(int)get_local_id(1), (int)get_local_id(2), 0);\n",
+			gen_records(g, fn) ? "brg_rec" : "0");
 		json_array_foreach(params_of(fn), i, p) {
 			if (!is_role(p, "in"))
 				continue;
@@ -632,6 +666,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	sb_printf(b, "static void %s__cpu(const brt_cpu_call *brg_c, "
 		"int64_t brg_b, int64_t brg_e, int brg_first)\n{\n", name);
 	cpu_unpack(g, b, fn, UNPACK_ALL);
+	rec_param(g, t, b, fn);
 	dom_setup(t, b);
 	sb_printf(b,
 		"\tconst long brg_gs[3] = { %ldL, %ldL, %ldL };\n"
@@ -685,13 +720,14 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		snprintf(open, sizeof open,
 			"for (brg_t = 0; brg_t < %ld; brg_t++) if "
 			"(brg_act[brg_t]%s) {\n"
-			"\t\t\tconst brg_ctx brg_cx = brg_mkctx(brg_ti[brg_t], "
-			"brg_d, brg_o);\n"
+			"\t\t\tconst brg_ctx brg_cx = brg_withrec(brg_mkctx("
+			"brg_ti[brg_t], brg_d, brg_o), %s);\n"
 			"\t\t\tconst int4 brg_ing = int4_((int)(brg_t %% "
 			"brg_gs[0]), (int)(brg_t / brg_gs[0] %% brg_gs[1]), "
 			"(int)(brg_t / brg_gs[0] / brg_gs[1]), 0);\n"
 			"\t\t\t(void)brg_cx;\n\t\t\t(void)brg_ing;\n", n,
-			f.ret_flag ? " && !brg_ret[brg_t]" : "");
+			f.ret_flag ? " && !brg_ret[brg_t]" : "",
+			gen_records(g, fn) ? "brg_rec" : "0");
 		f.depth = 2;
 		gen_group_split(&f, b, ast_get(fn, "body"), open, "}\n",
 			"/* syncGroup() */\n");

@@ -37,7 +37,10 @@ typedef struct gen_ctx {
 	json_t *idxof;		/* "func id" -> object of param names that
 				   indexof() names in that function */
 	int uses_double;	/* the OpenCL program needs cl_khr_fp64 */
-	int nsites[2];		/* --checked: index checks so far, per target */
+	json_t *sites;		/* --checked: the instrumented accesses, in
+				   order: [{file, line, kernel, array,
+				   scatter, node}], the same on both targets
+				   (brt.h, brt_site) */
 	gen_op ops[GEN_MAX_OPS];
 	int nops;
 	int nerrors;
@@ -57,6 +60,12 @@ typedef struct gen_fn {
 	int phase, nphase;	/* ... the current phase's label number */
 	int phase_ret;		/* ... and whether a return jumps to it */
 } gen_fn;
+
+/* --- gen_kcode.c: the table of --checked accesses (brt.h, brt_site) ---- */
+void gen_sites_table(gen_ctx *g, strbuf *b);
+/* Whether kernel FN takes a brt_records (brt.h): it has a scatter
+ * parameter, or --checked and a gather parameter. */
+int gen_records(gen_ctx *g, const json_t *fn);
 
 /* --- gen.c: context, diagnostics, types -------------------------------- */
 void gen_error(gen_ctx *g, const json_t *n, const char *id,

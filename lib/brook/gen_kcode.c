@@ -12,6 +12,7 @@
 #include "brook/ast.h"
 #include "brook/gen_int.h"
 #include "brook/type.h"
+#include "brt.h"
 
 static const char comp[] = "xyzw";
 
@@ -619,41 +620,76 @@ static const char *vidx_helper(gen_ctx *g, gen_target t, const json_t *vty,
 	return fname;
 }
 
-/* --checked: an index function for one access (the message names the
- * kernel, the .br line and the array, as literals: OpenCL's printf takes
- * no string arguments), reporting coordinates outside the array. */
+/* --checked: the index of the site of access node AT (brt.h, brt_site),
+ * the same for both targets. */
+static int site_index(gen_fn *f, const json_t *at, const json_t *p,
+	int scatter)
+{
+	gen_ctx *g = f->g;
+	const char *file = "?";
+	int line = 0, col = 0;
+	size_t i;
+	json_t *s;
+
+	json_array_foreach(g->sites, i, s)
+		if (json_integer_value(json_object_get(s, "node")) ==
+				(json_int_t)(intptr_t)at)
+			return (int)i;
+	ast_at(g->doc, at, &file, &line, &col);
+	json_array_append_new(g->sites, json_pack("{s:s, s:i, s:s, s:s, s:b, "
+		"s:I}", "file", file, "line", line, "kernel", ast_str(f->fn,
+		"name"), "array", ast_str(p, "name"), "scatter", scatter, "node",
+		(json_int_t)(intptr_t)at));
+	return (int)json_array_size(g->sites) - 1;
+}
+
+/* static const brt_site brg_sites[]: the accesses that --checked
+ * instruments, for the runtime's reports (nothing when there are none). */
+void gen_sites_table(gen_ctx *g, strbuf *b)
+{
+	size_t i;
+	json_t *s;
+
+	if (!json_array_size(g->sites))
+		return;
+	sb_puts(b, "static const brt_site brg_sites[] = {\n");
+	json_array_foreach(g->sites, i, s) {
+		const char *c;
+		sb_puts(b, "\t{\"");
+		for (c = ast_str(s, "file"); *c; c++) {
+			if (*c == '"' || *c == '\\')
+				sb_putc(b, '\\');
+			sb_putc(b, *c);
+		}
+		sb_printf(b, "\", %lld, \"%s\", \"%s\", %d},\n",
+			ast_int(s, "line"), ast_str(s, "kernel"),
+			ast_str(s, "array"), ast_bool(s, "scatter"));
+	}
+	sb_puts(b, "};\n\n");
+}
+
+/* --checked: an index function for one access, which records coordinates
+ * outside the array in the launch's brt_records (site N of the program)
+ * for the runtime to report. */
 static const char *checked_site(gen_fn *f, const json_t *at,
 	const json_t *p, int scatter)
 {
 	static char fname[64];
 	gen_ctx *g = f->g;
 	gen_target t = f->t;
-	strbuf *h = &g->help[t];
-	const char *file = "?", *L = long_name(t);
-	int line = 0, col = 0;
-	const char *fmt = t == GEN_CL ? "%ld" : "%lld";
-	const char *cast = t == GEN_CL ? "(long)" : "(long long)";
+	const char *L = long_name(t);
+	int n = site_index(f, at, p, scatter);
 
-	ast_at(g->doc, at, &file, &line, &col);
-	snprintf(fname, sizeof fname, "brg_%sidx_%d", scatter ? "s" : "g",
-		++g->nsites[t]);
-	sb_printf(h, "%s%s %s(const brt_view *v, %s x, %s y, %s z, %s w)\n{\n"
+	snprintf(fname, sizeof fname, "brg_%sidx_%d", scatter ? "s" : "g", n);
+	if (!need(g, t, fname))
+		return fname;
+	sb_printf(&g->help[t], "%s%s %s(BRG_REC *r, const brt_view *v, %s x, "
+		"%s y, %s z, %s w)\n{\n"
 		"\tif (x < 0 || x >= v->dims[0] || y < 0 || y >= v->dims[1] ||\n"
 		"\t    z < 0 || z >= v->dims[2] || w < 0 || w >= v->dims[3])\n"
-		"\t\t%s(%s\"", fnq(t), L, fname, L, L, L, L,
-		t == GEN_CL ? "printf" : "fprintf", t == GEN_CL ? "" : "stderr, ");
-	for (; *file; file++)
-		if (*file != '"' && *file != '\\' && *file != '%')
-			sb_putc(h, *file);
-	sb_printf(h, ":%d: kernel %s: %s index (%s, %s, %s, %s) outside the "
-		"array %s of %s x %s x %s x %s%s\\n\", %sx, %sy, %sz, %sw, "
-		"%sv->dims[0], %sv->dims[1], %sv->dims[2], %sv->dims[3]);\n"
-		"\treturn brg_%sidx(v, x, y, z, w);\n}\n", line,
-		ast_str(f->fn, "name"), scatter ? "scatter" : "gather", fmt, fmt,
-		fmt, fmt, ast_str(p, "name"), fmt, fmt, fmt, fmt,
-		scatter ? "; the write is dropped" : "; reading the nearest "
-		"element", cast, cast, cast, cast, cast, cast, cast, cast,
-		scatter ? "s" : "g");
+		"\t\tbrg_report(r, %d, v, x, y, z, w);\n"
+		"\treturn brg_%sidx(v, x, y, z, w);\n}\n", fnq(t), L, fname, L,
+		L, L, L, n, scatter ? "s" : "g");
 	return fname;
 }
 
@@ -732,12 +768,12 @@ static void access_index(gen_fn *f, strbuf *b, const json_t *p,
 			return;
 		}
 		/* checked: the components through the site's function */
-		sb_printf(b, "brg_vsite_%s_%s(&%s_v, ", site, tname(f->t, vty),
-			name);
+		sb_printf(b, "brg_vsite_%s_%s(brg_cx.rec, &%s_v, ", site,
+			tname(f->t, vty), name);
 		gen_kexpr(f, b, idx[0]);
 		sb_putc(b, ')');
-		sb_printf(&f->g->help[f->t], "%s%s brg_vsite_%s_%s(const "
-			"brt_view *v, %s i) { return %s(v", fnq(f->t),
+		sb_printf(&f->g->help[f->t], "%s%s brg_vsite_%s_%s(BRG_REC "
+			"*r, const brt_view *v, %s i) { return %s(r, v", fnq(f->t),
 			long_name(f->t), site, tname(f->t, vty), tname(f->t, vty),
 			site);
 		for (k = 0; k < 4; k++) {
@@ -754,7 +790,7 @@ static void access_index(gen_fn *f, strbuf *b, const json_t *p,
 		return;
 	}
 	if (site[0])
-		sb_printf(b, "%s(&%s_v", site, name);
+		sb_printf(b, "%s(brg_cx.rec, &%s_v", site, name);
 	else
 		sb_printf(b, "brg_%sidx(&%s_v", scatter ? "s" : "g", name);
 	for (k = 0; k < 4; k++) {
@@ -825,7 +861,8 @@ static void scatter_write(gen_fn *f, strbuf *b, const json_t *p,
 	sb_printf(b, "do { %s brg_k = %s; if (brg_k >= 0) ", long_name(f->t),
 		ix.s);
 	gen_store(f->g, f->t, b, el, name, "brg_k", v.s);
-	sb_puts(b, "; } while (0)");
+	/* recorded for the stream's error log (brt.h, brt_records) */
+	sb_printf(b, "; else brg_drop(brg_cx.rec, &%s_v); } while (0)", name);
 	sb_free(&ix);
 	sb_free(&v);
 }
@@ -1807,11 +1844,27 @@ void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
 void gen_prelude_common(gen_target t, strbuf *b)
 {
 	if (t == GEN_CL)
-		sb_puts(b, "#define BRG_FN\n");
+		sb_printf(b, "#define BRG_FN\n"
+			"#define BRT_NRECORDS %d\n"
+			"typedef struct brt_record {\n\tint site, pad;\n"
+			"\tlong idx[4];\n\tlong dims[4];\n} brt_record;\n"
+			"typedef struct brt_records {\n\tint count, dropped;\n"
+			"\tbrt_record rec[BRT_NRECORDS];\n} brt_records;\n"
+			"#define BRG_REC __global brt_records\n"
+			"#define BRG_INC(p) atomic_inc(p)\n"
+			"#define BRG_OR(p, v) atomic_or(p, v)\n", BRT_NRECORDS);
 	else
 		sb_puts(b, "#define BRG_FN static inline __attribute__((unused))\n"
 			"#define BRG_L int64_t\n"
-			"#define BRG_LMAX INT64_C(9000000000000000000)\n");
+			"#define BRG_LMAX INT64_C(9000000000000000000)\n"
+			"#define BRG_REC brt_records\n"
+			"#if defined(__GNUC__) || defined(__clang__)\n"
+			"#define BRG_INC(p) __atomic_fetch_add(p, 1, __ATOMIC_RELAXED)\n"
+			"#define BRG_OR(p, v) __atomic_fetch_or(p, v, __ATOMIC_RELAXED)\n"
+			"#else\n"
+			"#define BRG_INC(p) ((*(p))++)\n"
+			"#define BRG_OR(p, v) (*(p) |= (v))\n"
+			"#endif\n");
 	sb_puts(b,
 "/* coordinates C of linear index I over extents D, x fastest */\n"
 "BRG_FN void brg_coords(BRG_L i, const BRG_L *d, BRG_L *c)\n"
@@ -1888,14 +1941,17 @@ void gen_prelude_common(gen_target t, strbuf *b)
 "	BRG_L c = i > 0 ? i : 0;	/* max, then min: vectorizable */\n"
 "	return c < n - 1 ? c : n - 1;\n"
 "}\n"
-"/* a float index: its floor, saturated to the range of BRG_L */\n"
+"/* a float index: its floor, saturated to the range of BRG_L (NaN: 0),\n"
+"   so that an index outside is reported as computed */\n"
 "BRG_FN BRG_L brg_fi(float f)\n"
 "{\n"
-"	if (!(f >= 0.0f))\n"
-"		return f <= -1.0f ? (BRG_L)-1 : 0;\n"
+"	if (f != f)\n"
+"		return 0;\n"
+"	if (f <= -(float)BRG_LMAX)\n"
+"		return -BRG_LMAX;\n"
 "	if (f >= (float)BRG_LMAX)\n"
 "		return BRG_LMAX;\n"
-"	return (BRG_L)f;\n"
+"	return (BRG_L)floor(f);\n"
 "}\n"
 "/* an element of A by its linear (row-major) offset: clamped for a\n"
 "   gather, -1 outside for a scatter (BrookGPU streamGatherOp and\n"
@@ -1912,11 +1968,39 @@ void gen_prelude_common(gen_target t, strbuf *b)
 "	return v->base + c[0] * v->pitch[0] + c[1] * v->pitch[1] +\n"
 "		c[2] * v->pitch[2] + c[3] * v->pitch[3];\n"
 "}\n"
-"typedef struct brg_ctx { int4 inst; } brg_ctx;\n"
+"/* out-of-range accesses (brt.h, brt_records): REC is NULL in code\n"
+"   that does not record */\n"
+"typedef struct brg_ctx { int4 inst; BRG_REC *rec; } brg_ctx;\n"
+"BRG_FN void brg_drop(BRG_REC *rec, const brt_view *v)\n"
+"{\n"
+"	if (rec)\n"
+"		BRG_OR(&rec->dropped, (int)(1u << (v->map < 31 ? v->map : 31)));\n"
+"}\n"
+"BRG_FN void brg_report(BRG_REC *rec, int site, const brt_view *v,\n"
+"	BRG_L x, BRG_L y, BRG_L z, BRG_L w)\n"
+"{\n"
+"	int n, k;\n"
+"	if (!rec)\n"
+"		return;\n"
+"	n = BRG_INC(&rec->count);\n"
+"	if (n < 0 || n >= BRT_NRECORDS)\n"
+"		return;\n"
+"	rec->rec[n].site = site;\n"
+"	rec->rec[n].idx[0] = x; rec->rec[n].idx[1] = y;\n"
+"	rec->rec[n].idx[2] = z; rec->rec[n].idx[3] = w;\n"
+"	for (k = 0; k < 4; k++)\n"
+"		rec->rec[n].dims[k] = v->dims[k];\n"
+"}\n"
+"BRG_FN brg_ctx brg_withrec(brg_ctx c, BRG_REC *rec)\n"
+"{\n"
+"	c.rec = rec;\n"
+"	return c;\n"
+"}\n"
 "BRG_FN brg_ctx brg_mkctx(BRG_L i, const BRG_L *d, const BRG_L *o)\n"
 "{\n"
 "	brg_ctx r;\n"
 "	BRG_L c[4];\n"
+"	r.rec = 0;\n"
 "	brg_coords(i, d, c);\n"
 "	r.inst.x = (int)(c[0] + o[0]);\n"
 "	r.inst.y = (int)(c[1] + o[1]);\n"

@@ -795,6 +795,18 @@ static void acc_load(const racc *a, rframe *f, rval *o)
 	}
 }
 
+/* A scatter outside its array: the launch's records say so (brt.h,
+ * brt_records), as generated code does. */
+static void record_drop(const racc *a, rframe *f)
+{
+	brt_records *rec = f->call->errors;
+	int arg = f->slots[a->base].c[0].i;
+	if (!rec || a->kind != ACC_ARG)
+		return;
+	__atomic_fetch_or(&rec->dropped, (int32_t)(1u << (arg < 31 ? arg : 31)),
+		__ATOMIC_RELAXED);
+}
+
 /* Stores V (of the access's value type) where the access names. */
 static void acc_store(const racc *a, rframe *f, const rval *v)
 {
@@ -802,8 +814,10 @@ static void acc_store(const racc *a, rframe *f, const rval *v)
 	brt_type bt;
 	int oor;
 	rval *s = acc_locate(a, f, &mem, &bt, &oor);
-	if (oor)
+	if (oor) {
+		record_drop(a, f);
 		return;
+	}
 	rval cur;
 	if (s)
 		cur = *s;

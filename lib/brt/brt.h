@@ -273,6 +273,41 @@ enum {
 				   operator rather than its body */
 };
 
+/* Accesses outside their array (issue 10), recorded by the kernel while
+ * it runs and reported by the runtime after it. A kernel whose descriptor
+ * sets records gets one brt_records, zeroed, per launch: on OpenCL as the
+ * argument after off (__global brt_records *), on the CPU as
+ * brt_cpu_call.errors. The OpenCL prelude declares the same layout.
+ *   dropped: a scatter outside its array drops the write and sets bit a
+ *     (a < 31; bit 31 for any later one), a being the scatter's argument
+ *     index, which the runtime puts in the map field of a scatter's view;
+ *     the runtime turns it into BR_ERROR_KERNEL on that stream.
+ *   count, rec: an access of a site that brgen --checked instruments,
+ *     outside the array, increments count (atomically) and, when the old
+ *     count is below BRT_NRECORDS, fills rec[old count]; the runtime
+ *     prints them on standard error. */
+#define BRT_NRECORDS 16
+typedef struct brt_record {
+	int32_t site;		/* index into brt_kernel.sites */
+	int32_t pad;
+	int64_t idx[4];		/* the coordinates as computed, x first */
+	int64_t dims[4];	/* the array's extents */
+} brt_record;			/* 72 bytes, same on host and device */
+typedef struct brt_records {
+	int32_t count;
+	int32_t dropped;
+	brt_record rec[BRT_NRECORDS];
+} brt_records;
+
+/* A gather or scatter that brgen --checked instruments. */
+typedef struct brt_site {
+	const char *file;	/* the .br file */
+	int line;
+	const char *kernel;	/* the kernel whose code makes the access */
+	const char *array;	/* the gather or scatter parameter */
+	int scatter;
+} brt_site;
+
 /* A kernel call as the CPU backend sees it. */
 typedef struct brt_cpu_call {
 	int32_t rank;		/* the execution domain */
@@ -284,7 +319,8 @@ typedef struct brt_cpu_call {
 	const brt_view *views;	/* per argument (streams, gathers, scatters) */
 	int64_t block[4];	/* reductions: input extents folded into one
 				   output element */
-	void *errors;		/* runtime use: out-of-range records */
+	void *errors;		/* brt_records * when brt_kernel.records is
+				   set, else NULL */
 	const void *kernel_data; /* brt_kernel.kernel_data, for interpreters */
 } brt_cpu_call;
 
@@ -348,6 +384,13 @@ typedef struct brt_kernel {
 	brt_cpu_combine_call_fn *combine_call; /* REDUCE: when not NULL,
 					   called instead of combine and
 					   combine_data */
+	int records;			/* 1: the kernel takes a brt_records
+					   (see brt_records); MAP, SCATTER
+					   and GROUP kernels only */
+	const char *const *arg_names;	/* per argument, its name in the
+					   .br, for messages; NULL: none */
+	const brt_site *sites;		/* the program's checked accesses */
+	unsigned nsites;
 } brt_kernel;
 
 /* One actual argument. */
@@ -372,6 +415,8 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
 /* OpenCL kernel names and parameters, for a kernel K of class:
  * K is brt_kernel.cl_name when set, else brt_kernel.name.
  *   MAP, SCATTER: __kernel void K(ARGS, const long4 dom, const long4 off)
+ *                 with records set, one more parameter after off:
+ *                 __global brt_records *rec
  *   GROUP:        same; launched with local size = GroupSize
  *   REDUCE:       __kernel void K__reduce(__global const T *in,
  *                     const brt_view vin, __global T *out, const long nout,

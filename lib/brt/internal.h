@@ -108,6 +108,7 @@ struct brt_device {
 	size_t nprof, capprof;
 	brt_clprog *progs;
 	brt_clkernel *kernels;
+	cl_mem records;		/* brt_records of the kernel that runs */
 	/* CPU */
 	brt_pool *pool;
 };
@@ -277,6 +278,13 @@ typedef struct brt_launch {
 void brt_kfail(brt_launch *L, BRerror code, const char *fmt, ...);
 void brt_kwarn(brt_launch *L, BRerror code, const char *fmt, ...);
 void brt_reduce(brt_launch *L);
+/* Reports what a kernel recorded in R (brt.h, brt_records): dropped
+ * scatters on their streams, checked accesses on standard error. */
+void brt_records_report(brt_launch *L, const brt_records *r);
+/* OpenCL: the device's record buffer, zeroed, after a kernel; reads it
+ * back (waiting for the kernel) into R and zeroes it again. */
+int brt_ocl_records(brt_device *d, cl_mem *m, brt_str *msg);
+int brt_ocl_records_read(brt_device *d, brt_records *r, brt_str *msg);
 int brt_cpu_lost(brt_launch *L, const char *what);
 /* The element size of T as an OpenCL kernel argument or local array:
  * 3-vectors take 4 components. */

@@ -357,8 +357,74 @@ static void set_views(brt_launch *L, const brt_stream *ds)
 		default:	/* gather, scatter, stream reduce target */
 			L->regs[i] = s->reg;
 			brt_region_view(&L->regs[i], s->rank, v);
+			if (a->kind == BRT_ARG_SCATTER)	/* brt.h, brt_records */
+				v->map = (int32_t)i;
 			break;
 		}
+	}
+}
+
+/* --- accesses outside their array (brt.h, brt_records) ---------------- */
+/* A record's array: "b of 4 x 1 x 1 x 1" */
+static void print_array(brt_str *m, const char *name, const int64_t d[4])
+{
+	brt_str_printf(m, "%s of %lld x %lld x %lld x %lld", name,
+		(long long)d[0], (long long)d[1], (long long)d[2],
+		(long long)d[3]);
+}
+
+/* One report of brgen --checked, on standard error and in the log file:
+ * "FILE:LINE: kernel K: gather index (x, y, z, w) outside the array A of
+ * X x Y x Z x W; reading the nearest element". */
+static void report_site(const brt_kernel *k, const brt_record *r)
+{
+	const brt_site *s = r->site >= 0 && (unsigned)r->site < k->nsites
+		? &k->sites[r->site] : NULL;
+	brt_str m = {0};
+	brt_str_printf(&m, "%s:%d: kernel %s: %s index (%lld, %lld, %lld, "
+		"%lld) outside the array ", s ? s->file : k->src_file ?
+		k->src_file : "?", s ? s->line : k->src_line, s ? s->kernel :
+		k->name, s && s->scatter ? "scatter" : "gather",
+		(long long)r->idx[0], (long long)r->idx[1],
+		(long long)r->idx[2], (long long)r->idx[3]);
+	print_array(&m, s ? s->array : "?", r->dims);
+	brt_str_printf(&m, "%s", s && s->scatter ? "; the write is dropped"
+		: "; reading the nearest element");
+	if (m.p) {
+		fprintf(stderr, "%s\n", m.p);
+		brt_log("%s", m.p);
+	}
+	brt_str_free(&m);
+}
+
+void brt_records_report(brt_launch *L, const brt_records *r)
+{
+	const brt_kernel *k = L->k;
+	for (unsigned i = 0; i < k->nargs && r->dropped; i++) {
+		uint32_t bit = i < 31 ? 1u << i : 1u << 31;
+		if (k->args[i].kind != BRT_ARG_SCATTER ||
+		    !((uint32_t)r->dropped & bit))
+			continue;
+		brt_stream *s = L->args[i].s;
+		char arg[32];
+		snprintf(arg, sizeof arg, "(argument %u)", i);
+		brt_str m = {0};
+		brt_str_printf(&m, "Kernel Execution: kernel %s: scatter "
+			"outside the array ", k->name);
+		print_array(&m, k->arg_names ? k->arg_names[i] : arg,
+			L->views[i].dims);
+		brt_fail(s, BR_ERROR_KERNEL, "%s; the write is dropped",
+			m.p ? m.p : "");
+		brt_str_free(&m);
+	}
+	int n = r->count < BRT_NRECORDS ? r->count : BRT_NRECORDS;
+	for (int i = 0; i < n; i++)
+		report_site(k, &r->rec[i]);
+	if (r->count > BRT_NRECORDS) {
+		fprintf(stderr, "kernel %s: %d more accesses outside their "
+			"array\n", k->name, r->count - BRT_NRECORDS);
+		brt_log("kernel %s: %d more accesses outside their array",
+			k->name, r->count - BRT_NRECORDS);
 	}
 }
 
@@ -418,7 +484,14 @@ static void run_cpu(brt_launch *L, char **data)
 		n = 1;
 	j.chunk = (j.total + n - 1) / n;
 	n = (j.total + j.chunk - 1) / j.chunk;
+	brt_records rec;
+	if (k->records) {
+		memset(&rec, 0, sizeof rec);
+		j.call.errors = &rec;
+	}
 	brt_pool_run(pool, cpu_chunk, &j, n);
+	if (k->records)
+		brt_records_report(L, &rec);
 }
 
 /* --- the OpenCL backend ----------------------------------------------- */
@@ -479,6 +552,10 @@ static void run_ocl(brt_launch *L)
 	if (!bad)
 		bad = brt_ocl_setidx(ck, n++, L->dom, 4, &msg)
 			|| brt_ocl_setidx(ck, n++, L->off, 4, &msg);
+	cl_mem rec = NULL;
+	if (!bad && k->records)
+		bad = brt_ocl_records(d, &rec, &msg)
+			|| brt_ocl_setarg(ck, n++, sizeof rec, &rec, 1, &msg);
 	if (bad) {
 		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to bind "
 			"constant buffer (%s: %s)", k->name, msg.p);
@@ -512,6 +589,16 @@ static void run_ocl(brt_launch *L)
 	for (unsigned i = 0; i < k->nargs; i++)
 		if (is_stream(&k->args[i]) && L->args[i].s->reg.buf)
 			brt_ocl_mark(L->args[i].s->reg.buf, NULL);
+	if (k->records) {
+		/* waits for the kernel: the cost of a kernel with scatters
+		   or checked accesses (brt.3, Accesses outside their array) */
+		brt_records r;
+		if (brt_ocl_records_read(d, &r, &msg))
+			brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed "
+				"to run kernel (%s: %s)", k->name, msg.p);
+		else
+			brt_records_report(L, &r);
+	}
 out:
 	pthread_mutex_unlock(&d->lock);
 	brt_str_free(&msg);

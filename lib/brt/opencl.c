@@ -309,6 +309,9 @@ void brt_ocl_shutdown(brt_runtime *rt, brt_device *d)
 		free(p->blog);
 		free(p);
 	}
+	if (d->records)
+		cl->clReleaseMemObject(d->records);
+	d->records = NULL;
 	d->kernels = NULL;
 	d->progs = NULL;
 	cl->clReleaseCommandQueue(d->queue);
@@ -636,6 +639,46 @@ int brt_ocl_write(const brt_region *r, const void *host, int nocopy,
 	brt_ocl_profile(d, "read (host to device)", 1, ev);
 	brt_ocl_set_last(r->buf, ev);
 	return 0;
+}
+
+/* The record buffer of kernels with records (brt.h, brt_records): one per
+ * device, used by one launch at a time (under the device lock), zeroed
+ * when made and again after a launch that recorded something. */
+int brt_ocl_records(brt_device *d, cl_mem *m, brt_str *msg)
+{
+	static const brt_records zero;
+	brt_cl *cl = &brt_rt()->cl;
+	cl_int err;
+	if (!d->records) {
+		d->records = cl->clCreateBuffer(d->ctx, CL_MEM_READ_WRITE,
+			sizeof zero, NULL, &err);
+		if (!d->records) {
+			brt_str_printf(msg, "%s", brt_cl_error(err));
+			return -1;
+		}
+		err = cl->clEnqueueWriteBuffer(d->queue, d->records, CL_TRUE,
+			0, sizeof zero, &zero, 0, NULL, NULL);
+		if (err != CL_SUCCESS) {
+			cl->clReleaseMemObject(d->records);
+			d->records = NULL;
+			return cl_failed(d, err, msg);
+		}
+	}
+	*m = d->records;
+	return 0;
+}
+
+/* After the kernel, on the same (in-order) queue: waits for it. */
+int brt_ocl_records_read(brt_device *d, brt_records *r, brt_str *msg)
+{
+	static const brt_records zero;
+	brt_cl *cl = &brt_rt()->cl;
+	cl_int err = cl->clEnqueueReadBuffer(d->queue, d->records, CL_TRUE, 0,
+		sizeof *r, r, 0, NULL, NULL);
+	if (err == CL_SUCCESS && (r->count || r->dropped))
+		err = cl->clEnqueueWriteBuffer(d->queue, d->records, CL_TRUE,
+			0, sizeof zero, &zero, 0, NULL, NULL);
+	return err == CL_SUCCESS ? 0 : cl_failed(d, err, msg);
 }
 
 /* Device to host; waits unless ASYNC. */
