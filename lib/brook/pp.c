@@ -2336,6 +2336,39 @@ static int skip_group(pp_ctx *c, pp_tok *at)
 	return D_NONE;
 }
 
+/* The name of the directive d: #elif, #else or #endif. */
+static const char *cond_name(int d)
+{
+	return d == D_ELIF ? "elif" : d == D_ELSE ? "else" : "endif";
+}
+
+/* What #elif, #else or #endif (d, met at `at`) does to the innermost
+ * conditional, in a group that is skipped or one that was included:
+ * #endif closes it (returns D_ENDIF), #else is noted (D_ELSE, its line
+ * read); #elif or #else after #else is an error, its line skipped
+ * (D_NONE); else D_ELIF, its line not yet read. */
+static int cond_next(pp_ctx *c, const pp_tok *at, int d)
+{
+	pp_cond *k = &c->conds[c->nconds - 1];
+	if (d == D_ENDIF) {
+		check_eol(c, "endif", NULL);
+		c->nconds--;
+		return D_ENDIF;
+	}
+	mi_else(c);
+	if (k->had_else) {
+		pp_error(c, at, "pp-else-after-else", "#%s after #else",
+			cond_name(d));
+		skip_line(c);
+		return D_NONE;
+	}
+	if (d == D_ELSE) {
+		k->had_else = 1;
+		check_eol(c, "else", NULL);
+	}
+	return d;
+}
+
 /* Skips groups of the innermost conditional until one is taken or it
  * ends. */
 static void skip_groups(pp_ctx *c)
@@ -2345,22 +2378,13 @@ static void skip_groups(pp_ctx *c)
 		int d = skip_group(c, &at);
 		if (d == D_NONE)
 			return;
-		pp_cond *k = &c->conds[c->nconds - 1];
-		if (d == D_ENDIF) {
-			check_eol(c, "endif", NULL);
-			c->nconds--;
+		d = cond_next(c, &at, d);
+		if (d == D_ENDIF)
 			return;
-		}
-		mi_else(c);
-		if (k->had_else) {
-			pp_error(c, &at, "pp-else-after-else", "#%s after #else",
-				d == D_ELSE ? "else" : "elif");
-			skip_line(c);
+		if (d == D_NONE)
 			continue;
-		}
+		pp_cond *k = &c->conds[c->nconds - 1];
 		if (d == D_ELSE) {
-			k->had_else = 1;
-			check_eol(c, "else", NULL);
 			if (!k->taken) {
 				k->taken = 1;
 				return;
@@ -2404,26 +2428,16 @@ static void do_if(pp_ctx *c, const pp_tok *dir)
 /* #elif, #else and #endif met in a group that was included. */
 static void do_else(pp_ctx *c, const pp_tok *dir, int d)
 {
-	const char *name = d == D_ELIF ? "elif" : d == D_ELSE ? "else" : "endif";
 	if (c->nconds <= c->lex->cond_base) {
-		pp_error(c, dir, "pp-unmatched-conditional", "#%s without #if", name);
+		pp_error(c, dir, "pp-unmatched-conditional", "#%s without #if",
+			cond_name(d));
 		skip_line(c);
 		return;
 	}
-	pp_cond *k = &c->conds[c->nconds - 1];
-	if (d == D_ENDIF) {
-		check_eol(c, "endif", NULL);
-		c->nconds--;
+	d = cond_next(c, dir, d);
+	if (d == D_ENDIF)
 		return;
-	}
-	mi_else(c);
-	if (k->had_else) {
-		pp_error(c, dir, "pp-else-after-else", "#%s after #else", name);
-		skip_line(c);
-	} else if (d == D_ELSE) {
-		k->had_else = 1;
-		check_eol(c, "else", NULL);
-	} else
+	if (d == D_ELIF)
 		skip_line(c);
 	skip_groups(c);
 }
