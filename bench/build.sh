@@ -15,9 +15,10 @@
 #   BENCH_CFLAGS  flags of every benchmark program, generated ones
 #                 included (default -O3 -march=native)
 #   OPENCL_LIBS   (default -lOpenCL)
-#   BRGEN_FLAGS   brgen's options (default --fp-contract=fast: the
-#                 hand-written kernels are compiled with contraction on,
-#                 OpenCL C's default, so the Brook ones are too)
+#   BRGEN_FLAGS   brgen's options (default --fast-math: the hand-written
+#                 kernels are compiled with contraction on, OpenCL C's
+#                 default, and call OpenCL's rsqrt, so the Brook ones
+#                 are and do too)
 # A case whose .br does not build yet is reported in DIR/CASE.log and
 # skipped; the rest still build. Exit status: 0 when the C and OpenCL
 # versions built, 1 otherwise.
@@ -31,7 +32,7 @@ ocl=${OPENCL_LIBS:--lOpenCL}
 brt_cflags=${BRT_CFLAGS:--I$top/lib/brt}
 brt_libs=${BRT_LIBS:--lbrt}
 tools=${BROOK_TOOLS:+$BROOK_TOOLS/}
-brgen_flags=${BRGEN_FLAGS---fp-contract=fast}
+brgen_flags=${BRGEN_FLAGS---fast-math}
 mkdir -p "$dir"
 status=0
 

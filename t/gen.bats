@@ -152,3 +152,18 @@ setup() {
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"unknown --fp-contract mode 'loose'"* ]]
 }
+
+@test "brgen --fast-math: contraction on and OpenCL's rsqrt; the CPU C keeps 1 / sqrt" {
+	printf 'kernel void k(float a<>, out float b<>)\n{\n\tb = rsqrt(a) * a + a;\n}\n' > r.br
+	brpp r.br | brparse | brcheck > r.ast
+	run brgen --target=opencl r.ast
+	[[ "$output" == *"(float)1 / sqrt(a)"* ]]
+	[[ "$output" == *"FP_CONTRACT OFF"* ]]
+	run brgen --target=opencl --fast-math r.ast
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"{ return rsqrt(a); }"* ]]
+	[[ "$output" != *"1 / sqrt"* ]]
+	[[ "$output" == *"#pragma OPENCL FP_CONTRACT ON"* ]]
+	brgen --fast-math -o r r.ast
+	grep -q '1 / sqrt' r.c
+}

@@ -24,6 +24,7 @@ static const char usage[] =
 	"  --checked          report gathers and scatters outside their array\n"
 	"  --fp-contract=MODE off (default: one rounding per operation, as\n"
 	"                     the CPU backend) or fast (OpenCL may fuse a*b+c)\n"
+	"  --fast-math        --fp-contract=fast, and rsqrt is OpenCL's own\n"
 	"  --diagnostics=FMT  gcc (default), brcc, json or sarif\n"
 	"  --help             this text\n"
 	"  --version          the version\n"
@@ -63,6 +64,9 @@ static int parse_args(int argc, char **argv, opts *o, diag_ctx *d)
 			o->gen.fp_contract = 0;
 		} else if (strcmp(a, "--fp-contract=fast") == 0) {
 			o->gen.fp_contract = 1;
+		} else if (strcmp(a, "--fast-math") == 0) {
+			o->gen.fp_contract = 1;
+			o->gen.fast_math = 1;
 		} else if (strncmp(a, "--fp-contract=", 14) == 0) {
 			fprintf(stderr, "brgen: error: unknown --fp-contract "
 				"mode '%s' (off or fast)\n", a + 14);

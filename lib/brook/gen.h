@@ -16,6 +16,7 @@ typedef struct gen_options {
 	const char *prefix;	/* -o PREFIX: names PREFIX.h in PREFIX.c */
 	int fp_contract;	/* --fp-contract=fast: the OpenCL C may fuse
 				   a * b + c (FP_CONTRACT ON) */
+	int fast_math;		/* --fast-math: that, and OpenCL's own rsqrt */
 } gen_options;
 
 /* Writes the program: C_OUT receives PREFIX.c (host code, the OpenCL C as

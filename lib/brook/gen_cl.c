@@ -105,9 +105,11 @@ static void cl_types(gen_ctx *g, strbuf *b)
 static const char cl_view[] =
 	"#ifdef BRG_I32\n"
 	"#define BRG_L int\n#define BRG_L4 int4\n#define BRG_LMAX 2147483647\n"
+	"#define BRG_CVT convert_int_sat_rtz\n"
 	"#else\n"
 	"#define BRG_L long\n#define BRG_L4 long4\n"
 	"#define BRG_LMAX 9000000000000000000L\n"
+	"#define BRG_CVT convert_long_sat_rtz\n"
 	"#endif\n"
 	"typedef struct brt_view {\n"
 	"\tBRG_L dims[4];\n"

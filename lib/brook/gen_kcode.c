@@ -197,6 +197,11 @@ static const char *scalar_builtin(gen_ctx *g, gen_target t, const char *name,
 		/* spec 5: add 0.5 and truncate (toward minus infinity) */
 		snprintf(body, sizeof body, "floor%s(a + (%s)0.5)", m, T);
 		ONE(body);
+	} else if (strcmp(name, "rsqrt") == 0 && t == GEN_CL && g->o &&
+			g->o->fast_math) {
+		/* --fast-math: OpenCL's rsqrt (2 ulp, one instruction on
+		 * GPUs), not spec 5's 1 / sqrt(x) */
+		ONE("rsqrt(a)");
 	} else if (strcmp(name, "rsqrt") == 0) {
 		snprintf(body, sizeof body, "(%s)1 / sqrt%s(a)", T, m);
 		ONE(body);
@@ -1871,10 +1876,21 @@ void gen_prelude_common(gen_target t, strbuf *b)
 "{\n"
 "	if (i < 2147483647 && d[0] < 2147483647 && d[1] < 2147483647 &&\n"
 "	    d[2] < 2147483647) {\n"
-"		/* 32-bit division where it is exact: much faster on GPUs */\n"
+"		/* 32-bit division where it is exact: much faster on GPUs;\n"
+"		   the last axis above 1 takes the quotient as it is (I is\n"
+"		   below the product of D), so rank R costs R - 1 divisions */\n"
 "		unsigned int j = (unsigned int)i, d0 = (unsigned int)d[0];\n"
 "		unsigned int d1 = (unsigned int)d[1], d2 = (unsigned int)d[2];\n"
+"		c[1] = c[2] = c[3] = 0;\n"
+"		if (d1 == 1 && d2 == 1 && d[3] == 1) {\n"
+"			c[0] = j;\n"
+"			return;\n"
+"		}\n"
 "		c[0] = j % d0; j /= d0;\n"
+"		if (d2 == 1 && d[3] == 1) {\n"
+"			c[1] = j;\n"
+"			return;\n"
+"		}\n"
 "		c[1] = j % d1; j /= d1;\n"
 "		c[2] = j % d2; c[3] = j / d2;\n"
 "		return;\n"
@@ -1934,7 +1950,12 @@ void gen_prelude_common(gen_target t, strbuf *b)
 "/* a gather coordinate clamped to [0, n): of a float, its floor */\n"
 "BRG_FN BRG_L brg_cf(float f, BRG_L n)\n"
 "{\n"
+"#ifdef __OPENCL_VERSION__\n"
+"	/* the same: a saturating conversion (NaN to 0) is one instruction */\n"
+"	return min(max(BRG_CVT(f), (BRG_L)0), n - 1);\n"
+"#else\n"
 "	return !(f > 0.0f) ? 0 : f >= (float)n ? n - 1 : (BRG_L)f;\n"
+"#endif\n"
 "}\n"
 "BRG_FN BRG_L brg_ci(BRG_L i, BRG_L n)\n"
 "{\n"

@@ -104,6 +104,9 @@ struct brt_device {
 	pthread_mutex_t stage_lock;
 	int profile;		/* BRT_PROFILE: commands are recorded */
 	unsigned unflushed;	/* kernels enqueued since the last clFlush */
+	unsigned flush_at;	/* ... flushed when it reaches this: 1 after a
+				   wait, doubling up to 64 in a chain */
+	uint64_t nbuffers;	/* buffers made (brt_buffer.serial) */
 	struct brt_prof *prof;	/* ... here, logged at exit */
 	size_t nprof, capprof;
 	brt_clprog *progs;
@@ -123,6 +126,8 @@ typedef struct brt_buffer {
 	cl_event last;		/* last command that touched it, or NULL */
 	int pending;		/* kernels of the compute queue touched it after
 				   LAST, without an event (opencl.c) */
+	uint64_t serial;	/* OpenCL: unique per buffer of the process, so a
+				   kernel argument is not set again for it */
 	int written;		/* ever written by read, fill, assign, kernel */
 } brt_buffer;
 
@@ -245,6 +250,9 @@ int brt_ocl_setview(brt_clkernel *ck, unsigned i, const brt_view *v,
 	brt_str *msg);
 int brt_ocl_setidx(brt_clkernel *ck, unsigned i, const int64_t *v,
 	unsigned n, brt_str *msg);
+/* Argument I: B's cl_mem (NULL for no buffer), set only when it changed. */
+int brt_ocl_setmem(brt_clkernel *ck, unsigned i, const brt_buffer *b,
+	brt_str *msg);
 int brt_ocl_setarg(brt_clkernel *ck, unsigned i, size_t size,
 	const void *value, int mem, brt_str *msg);
 int brt_ocl_setvalue(brt_clkernel *ck, unsigned i, brt_type t,

@@ -545,8 +545,7 @@ static void run_ocl(brt_launch *L)
 			continue;
 		}
 		brt_stream *s = L->args[i].s;
-		cl_mem m = s->reg.buf ? s->reg.buf->mem : NULL;
-		bad = brt_ocl_setarg(ck, n++, sizeof m, &m, 1, &msg)
+		bad = brt_ocl_setmem(ck, n++, s->reg.buf, &msg)
 			|| brt_ocl_setview(ck, n++, &L->views[i], &msg);
 	}
 	if (!bad)

@@ -121,6 +121,7 @@ static brt_device *device_open(brt_runtime *rt, cl_platform_id pid,
 	}
 	const char *prof = getenv("BRT_PROFILE");
 	d->profile = prof && *prof && strcmp(prof, "0");
+	d->flush_at = 1;
 	cl_command_queue_properties qp = rt->timing	/* or d->profile */
 		? CL_QUEUE_PROFILING_ENABLE : 0;
 	d->queue = cl->clCreateCommandQueue(d->ctx, id, qp, &err);
@@ -343,6 +344,7 @@ static void materialize(brt_buffer *b)
 	}
 	cl->clFlush(d->queue);
 	d->unflushed = 0;
+	d->flush_at = 1;
 	brt_ocl_set_last(b, ev);
 }
 
@@ -381,6 +383,10 @@ int brt_ocl_alloc(brt_buffer *b, brt_str *msg)
 {
 	brt_cl *cl = &brt_rt()->cl;
 	cl_int err;
+	brt_runtime *rt = brt_rt();
+	pthread_mutex_lock(&rt->lock);
+	b->serial = ++b->dev->nbuffers;
+	pthread_mutex_unlock(&rt->lock);
 	b->mem = cl->clCreateBuffer(b->dev->ctx, CL_MEM_READ_WRITE,
 		b->bytes ? b->bytes : 1, NULL, &err);
 	if (!b->mem) {
@@ -973,6 +979,31 @@ int brt_ocl_setview(brt_clkernel *ck, unsigned i, const brt_view *v,
 	return brt_ocl_setarg(ck, i, sizeof w, &w, 0, msg);
 }
 
+int brt_ocl_setmem(brt_clkernel *ck, unsigned i, const brt_buffer *b,
+	brt_str *msg)
+{
+	brt_cl *cl = &brt_rt()->cl;
+	struct { cl_mem m; uint64_t serial; } key;
+	memset(&key, 0, sizeof key);
+	key.m = b ? b->mem : NULL;
+	key.serial = b ? b->serial : 0;
+	if (i < ck->nset && ck->lastsize[i] == sizeof key
+	    && !memcmp(ck->last[i], &key, sizeof key))
+		return 0;
+	cl_int err = cl->clSetKernelArg(ck->kernel, i, sizeof key.m, &key.m);
+	if (err != CL_SUCCESS) {
+		brt_str_printf(msg, "argument %u: %s", i, brt_cl_error(err));
+		if (i < ck->nset)
+			ck->lastsize[i] = 0;
+		return -1;
+	}
+	if (i < ck->nset) {
+		ck->lastsize[i] = sizeof key;
+		memcpy(ck->last[i], &key, sizeof key);
+	}
+	return 0;
+}
+
 int brt_ocl_setidx(brt_clkernel *ck, unsigned i, const int64_t *v,
 	unsigned n, brt_str *msg)
 {
@@ -1001,8 +1032,9 @@ void brt_ocl_touch(brt_buffer *b, cl_event ev)
 
 /* Launches CK; BRT_FAIL_LAUNCH simulates a lost device. With EV NULL no
  * event is kept (unless BRT_PROFILE or brt_lastKernelTime records it) and
- * the queue is flushed every few launches rather than each time: a chain
- * of small kernels then costs what the driver's enqueue costs. Whatever
+ * the queue is flushed after 1, 2, 4, ... 64 launches (from 1 again after
+ * a wait) rather than after each: the first kernel starts at once, and a
+ * chain of small kernels costs what the driver's enqueue costs. Whatever
  * waits for such a kernel flushes first (materialize, clFinish). */
 int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 	const size_t *global, const size_t *local, const brt_waits *w,
@@ -1022,9 +1054,10 @@ int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 		evp || record ? ev : NULL);
 	if (err != CL_SUCCESS)
 		return cl_failed(d, err, msg);
-	if (evp || ++d->unflushed >= 8) {
+	if (evp || ++d->unflushed >= d->flush_at) {
 		cl->clFlush(d->queue);
 		d->unflushed = 0;
+		d->flush_at = d->flush_at < 64 ? 2 * d->flush_at : 64;
 	}
 	brt_ocl_profile(d, ck->reduce ? "reduce" : ck->k->name, 0, *ev);
 	brt_thread *t = brt_rt()->timing ? brt_self() : NULL;

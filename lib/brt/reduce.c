@@ -280,6 +280,8 @@ static brt_buffer *red_temp(brt_device *d, brt_buffer **slot, size_t bytes)
 	brt_buffer *b = brt_buffer_new(d, bytes);
 	if (!b)
 		return NULL;
+	if (*slot)	/* idle before it goes: no driver reuses it early */
+		brt_buffer_sync(*slot, 1);
 	brt_buffer_release(*slot);
 	b->refs++;
 	*slot = b;
@@ -354,6 +356,7 @@ static void red_ocl(red *R)
 	}
 	cl_event last = ev2 ? ev2 : ev1;
 	brt_ocl_touch(R->src->reg.buf, last);
+	brt_ocl_touch(part, last);
 	if (direct) {
 		brt_ocl_touch(R->dst->reg.buf, last);
 	} else if (R->dst) {
