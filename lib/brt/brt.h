@@ -241,7 +241,8 @@ typedef struct brt_view {
 	float step[4];		/* iterators: increment per index */
 } brt_view;			/* 112 bytes, same on host and device */
 
-/* Addressing through a view (64-bit arithmetic throughout). Let d[] be
+/* Addressing through a view (64-bit arithmetic, or 32-bit in the
+ * OpenCL program's 32-bit variant when every index fits). Let d[] be
  * the coordinates of a domain point (x first) and D[] the domain extents.
  *   SAME:    element base + (linear index of d over D, x fastest)
  *   STRIDED: element base + sum d[i] * pitch[i]

@@ -323,7 +323,10 @@ void brt_ocl_shutdown(brt_runtime *rt, brt_device *d)
 /* --- buffers and transfers ------------------------------------------------
  * Kernels go to the device's compute queue, transfers to its transfer
  * queue, so that they overlap (guide 1.13.2). Each command waits for the
- * last command of every buffer it touches, then becomes that command. */
+ * last command of every buffer it touches, then becomes that command. A
+ * map kernel keeps no event: its buffers are marked pending, which the
+ * compute queue (in order) need not wait for, and anything else waiting
+ * for them gets a marker event then (materialize). */
 static int cl_failed(brt_device *d, cl_int err, brt_str *msg);
 
 /* B's last command as an event: for kernels that kept none (pending), a
