@@ -982,8 +982,14 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 		gen_storage(g, t, b, el);
 		sb_puts(b, " *brg_out, const BRG_L brg_nout,\n\tconst BRG_L4 "
 			"brg_block, const BRG_L brg_chunks, __local ");
-		gen_storage(g, t, b, el);
-		sb_puts(b, " *brg_tmp");
+		/* a struct's bytes: local memory as ulong, for the alignment
+		 * of its fields (a device may align a uchar argument to 1) */
+		if (gen_scalar(gen_resolve(g, el)))
+			gen_storage(g, t, b, el);
+		else
+			sb_puts(b, "ulong");
+		sb_puts(b, gen_scalar(gen_resolve(g, el)) ? " *brg_tmp" :
+			" *brg_tmpa");
 		json_array_foreach(params_of(fn), i, p) {
 			if (!is_role(p, "value"))
 				continue;
@@ -1000,6 +1006,9 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 				ast_str(p, "name"));
 		}
 		sb_puts(b, ")\n{\n");
+		if (!gen_scalar(gen_resolve(g, el)))
+			sb_puts(b, "\t__local uchar *brg_tmp = (__local uchar *)"
+				"brg_tmpa;\n");
 		cl_unpack_values(g, b, fn);
 		sb_puts(b, "\tBRG_L brg_bd[4], brg_od[4], brg_oc[4], "
 			"brg_bc[4], brg_n, brg_lo, brg_hi, brg_j, brg_m, brg_s;\n"

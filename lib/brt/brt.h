@@ -429,7 +429,9 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  * where ARGS is, for each argument in order:
  *   IN, OUT, GATHER, SCATTER: __global T *name, const brt_view name_v
  *   VALUE:                    const T name
- * T is the element type (packed: a float3 stream is a float buffer). */
+ * T is the element type (packed: a float3 stream is a float buffer; a
+ * struct stream a uchar buffer, and its tmp a __local ulong array, for
+ * the alignment of the struct's fields). */
 /* Launch geometry, set by the runtime:
  *   MAP, SCATTER: a one-dimensional NDRange; the global size is the number
  *     of domain points (dom.x * dom.y * dom.z * dom.w) rounded up to a
