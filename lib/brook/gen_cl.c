@@ -158,7 +158,7 @@ void gen_cl_program(gen_ctx *g, strbuf *b)
 	sb_puts(b, cl_view);
 	gen_prelude_common(GEN_CL, b);
 	sb_puts(b, "brg_ctx brg_noctx(void)\n{\n\tbrg_ctx r;\n"
-		"\tr.inst = (int4)(0);\n\treturn r;\n}\n");
+		"\tr.inst = (int4)(0);\n\tr.rec = 0;\n\treturn r;\n}\n");
 	if (types.s)
 		sb_puts(b, types.s);
 	if (structs.s)
