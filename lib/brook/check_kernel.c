@@ -244,13 +244,15 @@ static void kernel_params(chk_ctx *c, json_t *f)
 		json_decref(t);
 	}
 	/* spec 4.1.2, brookgpu: one input and one reduce output of the same
-	 * type */
+	 * type; a gather array is an input stream too (spec 7: "only one
+	 * input stream"), and the combining step of a reduction has no
+	 * element of it to read */
 	if (n[ROLE_REDUCE] || ast_bool(f, "reduce")) {
 		if (!n[ROLE_REDUCE])
 			chk_err(c, f, "E-reduce-missing", "Specify reduce qualifier for "
 				"kernel: a reduce function needs a reduce parameter");
 		else if (n[ROLE_REDUCE] != 1 || n[ROLE_IN] != 1 || n[ROLE_OUT] ||
-			n[ROLE_SCATTER])
+			n[ROLE_SCATTER] || n[ROLE_GATHER])
 			chk_err(c, f, "E-reduce-params", "reduction kernel can only have "
 				"one input stream and one reduction output scalar/stream");
 		else {
