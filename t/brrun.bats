@@ -203,6 +203,17 @@ F123='\000\000\200\077\000\000\000\100\000\000\100\100'
 	expect "14 22"
 }
 
+@test "a reduce function's constant argument also rules the combining of partial results" {
+	# 100,000 elements are folded in several ranges on the CPU backend and
+	# several work-groups on OpenCL; wantmax=1 combines them by max
+	both "$top_srcdir/t/run/reduce_more.br" pick a=iota wantmax=1 b --shape a=100000
+	expect "99999"
+	both "$top_srcdir/t/run/reduce_more.br" pick a=iota wantmax=0 b --shape a=100000
+	expect "0"
+	both "$top_srcdir/t/run/reduce_more.br" pick a=iota wantmax=1 b --shape a=25000x4 --shape b=1x4
+	expect "24999\n49999\n74999\n99999"
+}
+
 @test "a reduction variable given a start value, both backends" {
 	both "$K" vsum a=[1,2,3] s=10
 	expect "16"

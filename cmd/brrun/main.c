@@ -883,7 +883,7 @@ static int make_kernel(brrun *r)
 			r->prog = run_interp_compile(r->doc, &r->sig, &r->d);
 			if (!r->prog)
 				return -1;
-			k->combine_data = run_interp_combine;
+			k->combine_call = run_interp_combine;
 			k->kernel_data = r->prog;
 		}
 	} else {
@@ -891,7 +891,7 @@ static int make_kernel(brrun *r)
 		if (!r->prog)
 			return -1;
 		k->cpu = run_interp_cpu;
-		k->combine_data = run_interp_combine;
+		k->combine_call = run_interp_combine;
 		k->kernel_data = r->prog;
 	}
 	return 0;

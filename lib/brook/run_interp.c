@@ -2597,6 +2597,17 @@ static void iter_value(const brt_view *v, const rframe *f, brt_type bt,
 	cvt(o, rt, &r, ft);
 }
 
+/* Loads the constant (VALUE) parameter RP from MEM into its slots S. */
+static void load_value(const rparam *rp, char *mem, rval *s)
+{
+	if (!rp->st) {
+		load_mem(mem, rp->type, rp->rt, s);
+		return;
+	}
+	for (int k = 0; k < rp->st->nslots; k++)
+		sfield_load(NULL, mem, rp->fields, k, rp->st->slot_ty[k], &s[k]);
+}
+
 /* Loads the kernel's parameters for the point in F. */
 static void load_params(const run_prog *p, rframe *f)
 {
@@ -2604,10 +2615,12 @@ static void load_params(const run_prog *p, rframe *f)
 	for (int i = 0; i < p->nparams; i++) {
 		const rparam *rp = &p->params[i];
 		rval *s = &f->slots[rp->slot];
-		if (rp->st && (rp->kind == BRT_ARG_IN ||
-			rp->kind == BRT_ARG_VALUE || rp->kind == BRT_ARG_OUT)) {
-			char *mem = rp->kind == BRT_ARG_VALUE ? c->data[i] :
-				c->data[i] + view_offset(&c->views[i], f) *
+		if (rp->kind == BRT_ARG_VALUE) {
+			load_value(rp, c->data[i], s);
+			continue;
+		}
+		if (rp->st && (rp->kind == BRT_ARG_IN || rp->kind == BRT_ARG_OUT)) {
+			char *mem = c->data[i] + view_offset(&c->views[i], f) *
 				(int64_t)rp->type.size;
 			for (int k = 0; k < rp->st->nslots; k++)
 				if (rp->kind == BRT_ARG_OUT)
@@ -2624,9 +2637,6 @@ static void load_params(const run_prog *p, rframe *f)
 			else
 				load_mem(c->data[i] + view_offset(&c->views[i], f) *
 					(int64_t)rp->type.size, rp->type, rp->rt, s);
-			break;
-		case BRT_ARG_VALUE:
-			load_mem(c->data[i], rp->type, rp->rt, s);
 			break;
 		case BRT_ARG_GATHER:
 		case BRT_ARG_SCATTER:
@@ -2885,11 +2895,13 @@ void run_interp_cpu(const brt_cpu_call *c, int64_t begin, int64_t end,
 	free(th.stack);
 }
 
-/* *acc = acc (op) *val: a reduce function's body with a = val, b = acc;
- * a reduce variable's operator. */
-void run_interp_combine(const void *kernel_data, const void *val, void *acc)
+/* *acc = acc (op) *val: a reduce function's body with a = val, b = acc
+ * and the call's constant arguments (brt.h, combine_call: c->data holds
+ * the VALUE arguments, c->kernel_data the program); a reduce variable's
+ * operator. */
+void run_interp_combine(const brt_cpu_call *c, const void *val, void *acc)
 {
-	const run_prog *p = kernel_data;
+	const run_prog *p = c->kernel_data;
 	const rparam *rr = &p->params[p->reduce_arg];
 	rval a, b, r;
 	load_mem(val, rr->type, rr->rt, &a);
@@ -2916,6 +2928,10 @@ void run_interp_combine(const void *kernel_data, const void *val, void *acc)
 	brt_cpu_call call;
 	memset(&call, 0, sizeof call);
 	f.call = &call;
+	for (int i = 0; i < p->nparams; i++)
+		if (p->params[i].kind == BRT_ARG_VALUE && c->data && c->data[i])
+			load_value(&p->params[i], c->data[i],
+				&f.slots[p->params[i].slot]);
 	const rparam *ri = &p->params[p->in_arg];
 	cvt(&f.slots[ri->slot], ri->rt, &a, rr->rt);
 	f.slots[rr->slot] = b;

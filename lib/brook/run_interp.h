@@ -23,10 +23,10 @@ run_prog *run_interp_compile(const json_t *doc, const run_sig *sig,
 	diag_ctx *d);
 void run_interp_free(run_prog *p);
 
-/* The entry points of brt_kernel (cpu, combine_data); kernel_data is the
+/* The entry points of brt_kernel (cpu, combine_call); kernel_data is the
  * run_prog. */
 brt_cpu_fn run_interp_cpu;
-brt_cpu_combine_data_fn run_interp_combine;
+brt_cpu_combine_call_fn run_interp_combine;
 
 /* Set when a point ran into something the interpreter stops on (a call
  * chain too deep); then MESSAGE says what. */
