@@ -925,16 +925,15 @@ brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int reduce,
 	return ck;
 }
 
-/* Sets argument I unless it already holds VALUE. Buffer arguments (cl_mem)
- * and local memory (VALUE NULL) are always set: a released buffer's handle
- * may come back for a new one. */
-int brt_ocl_setarg(brt_clkernel *ck, unsigned i, size_t size,
-	const void *value, int mem, brt_str *msg)
+/* Sets argument I to SIZE bytes at VALUE unless KEY (KEYSIZE bytes; NULL:
+ * never cached) equals what the last call stored for I. */
+static int set_cached(brt_clkernel *ck, unsigned i, const void *key,
+	size_t keysize, size_t size, const void *value, brt_str *msg)
 {
 	brt_cl *cl = &brt_rt()->cl;
-	int cache = value && !mem && size <= sizeof ck->last[0] && i < ck->nset;
-	if (cache && ck->lastsize[i] == size
-	    && !memcmp(ck->last[i], value, size))
+	int cache = key && keysize <= sizeof ck->last[0] && i < ck->nset;
+	if (cache && ck->lastsize[i] == keysize
+	    && !memcmp(ck->last[i], key, keysize))
 		return 0;
 	cl_int err = cl->clSetKernelArg(ck->kernel, i, size, value);
 	if (err != CL_SUCCESS) {
@@ -944,11 +943,21 @@ int brt_ocl_setarg(brt_clkernel *ck, unsigned i, size_t size,
 		return -1;
 	}
 	if (i < ck->nset) {
-		ck->lastsize[i] = cache ? size : 0;
+		ck->lastsize[i] = cache ? keysize : 0;
 		if (cache)
-			memcpy(ck->last[i], value, size);
+			memcpy(ck->last[i], key, keysize);
 	}
 	return 0;
+}
+
+/* Sets argument I unless it already holds VALUE. Buffer arguments (cl_mem)
+ * and local memory (VALUE NULL) are always set: a released buffer's handle
+ * may come back for a new one. */
+int brt_ocl_setarg(brt_clkernel *ck, unsigned i, size_t size,
+	const void *value, int mem, brt_str *msg)
+{
+	return set_cached(ck, i, value && !mem ? value : NULL, size, size,
+		value, msg);
 }
 
 /* brt_view with 32-bit indices: the OpenCL brt_view of a program built
@@ -985,26 +994,13 @@ int brt_ocl_setview(brt_clkernel *ck, unsigned i, const brt_view *v,
 int brt_ocl_setmem(brt_clkernel *ck, unsigned i, const brt_buffer *b,
 	brt_str *msg)
 {
-	brt_cl *cl = &brt_rt()->cl;
+	/* keyed by the buffer and its serial: a buffer freed and another
+	 * made at the same address is set again */
 	struct { cl_mem m; uint64_t serial; } key;
 	memset(&key, 0, sizeof key);
 	key.m = b ? b->mem : NULL;
 	key.serial = b ? b->serial : 0;
-	if (i < ck->nset && ck->lastsize[i] == sizeof key
-	    && !memcmp(ck->last[i], &key, sizeof key))
-		return 0;
-	cl_int err = cl->clSetKernelArg(ck->kernel, i, sizeof key.m, &key.m);
-	if (err != CL_SUCCESS) {
-		brt_str_printf(msg, "argument %u: %s", i, brt_cl_error(err));
-		if (i < ck->nset)
-			ck->lastsize[i] = 0;
-		return -1;
-	}
-	if (i < ck->nset) {
-		ck->lastsize[i] = sizeof key;
-		memcpy(ck->last[i], &key, sizeof key);
-	}
-	return 0;
+	return set_cached(ck, i, &key, sizeof key, sizeof key.m, &key.m, msg);
 }
 
 int brt_ocl_setidx(brt_clkernel *ck, unsigned i, const int64_t *v,
