@@ -129,6 +129,16 @@ static void skip_space(ast_reader *r)
 		r->p++;
 }
 
+/* Steps over C when it is the next character. */
+static int eat(ast_reader *r, char c)
+{
+	if (r->p < r->end && *r->p == c) {
+		r->p++;
+		return 1;
+	}
+	return 0;
+}
+
 static int hex_digit(int c)
 {
 	if (c >= '0' && c <= '9')
@@ -287,15 +297,13 @@ static json_t *read_object(ast_reader *r)
 
 	r->p++;
 	skip_space(r);
-	if (r->p < r->end && *r->p == '}') {
-		r->p++;
+	if (eat(r, '}'))
 		return o;
-	}
 	for (;;) {
 		if (r->p >= r->end || *r->p != '"' || read_string(r, &k, &n))
 			break;
 		skip_space(r);
-		if (r->p >= r->end || *r->p++ != ':')
+		if (!eat(r, ':'))
 			break;
 		/* the key is copied before read_value reuses r->tmp */
 		json_t *v = NULL;
@@ -313,15 +321,12 @@ static json_t *read_object(ast_reader *r)
 		if (!v)
 			break;
 		skip_space(r);
-		if (r->p < r->end && *r->p == ',') {
-			r->p++;
+		if (eat(r, ',')) {
 			skip_space(r);
 			continue;
 		}
-		if (r->p < r->end && *r->p == '}') {
-			r->p++;
+		if (eat(r, '}'))
 			return o;
-		}
 		break;
 	}
 	json_decref(o);
@@ -335,24 +340,18 @@ static json_t *read_array(ast_reader *r)
 
 	r->p++;
 	skip_space(r);
-	if (r->p < r->end && *r->p == ']') {
-		r->p++;
+	if (eat(r, ']'))
 		return a;
-	}
 	for (;;) {
 		json_t *v = read_value(r);
 		if (!v)
 			break;
 		json_array_append_new(a, v);
 		skip_space(r);
-		if (r->p < r->end && *r->p == ',') {
-			r->p++;
+		if (eat(r, ','))
 			continue;
-		}
-		if (r->p < r->end && *r->p == ']') {
-			r->p++;
+		if (eat(r, ']'))
 			return a;
-		}
 		break;
 	}
 	json_decref(a);
