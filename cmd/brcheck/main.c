@@ -209,7 +209,7 @@ static int run(const brcheck_args *a, diag_ctx *d)
 		if (doc)
 			st = check_doc(doc, &a->co, d);
 		if (doc && emit && st == 0) {
-			char *text = brast_dump(doc);
+			char *text = brast_dump_sealed(doc);	/* brast(5) */
 			if (util_write_file(a->out ? a->out : "-", text, strlen(text),
 				errbuf, sizeof errbuf) != 0) {
 				diag_report(d, DIAG_ERROR, NULL, 0, 0, "E-io", "%s", errbuf);

@@ -107,7 +107,9 @@ static int parse_args(int argc, char **argv, opts *o, diag_ctx *d)
 /* A checked AST is checked again before any code is written: gen reads
  * its annotations ("ref", "ty", "role", ...) as they are, so one edited
  * after brcheck (a dangling "ref", a declaration of another kind, "items"
- * that are not an array) must be refused, not translated (issue 10). The
+ * that are not an array) must be refused, not translated (issue 10).
+ * Unless it is sealed: its text ends with the digest brcheck wrote of it
+ * (brast(5)), so it is byte for byte what brcheck accepted. The
  * options are those recorded in the document; warnings were brcheck's to
  * report and are not repeated. Returns check_doc()'s status. */
 static int recheck(json_t *doc, diag_ctx *d)
@@ -149,7 +151,7 @@ int main(int argc, char **argv)
 	size_t len = 0;
 	json_t *doc;
 	strbuf c = {0}, h = {0}, cl = {0};
-	int status = 0, i, nout = 0;
+	int status = 0, i, nout = 0, sealed;
 
 	memset(&o, 0, sizeof o);
 	diag_init(&d, "brgen");
@@ -179,6 +181,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "brgen: error: %s\n", err);
 		return 2;
 	}
+	sealed = brast_sealed(text, len);
 	ast_arena_begin();
 	doc = brast_load(text, len, strcmp(o.input, "-") == 0 ? "<stdin>" :
 		o.input, &d);
@@ -188,7 +191,7 @@ int main(int argc, char **argv)
 		ast_arena_end();
 		return 2;
 	}
-	if (strcmp(ast_str(doc, "stage"), "checked") == 0)
+	if (strcmp(ast_str(doc, "stage"), "checked") == 0 && !sealed)
 		status = recheck(doc, &d);
 	if (!status && gen_program(doc, &o.gen, o.opencl_only ? NULL : &c,
 			o.opencl_only ? NULL : &h, &cl, &d) != 0)

@@ -156,6 +156,10 @@
  *        "value"|"reduce"
  *   every "assign" whose left side is a reduce parameter: "reduce_op"
  *   "options": {"a": bool, "c": bool, ...} the semantic flags in force
+ *   "digest": "16 hex digits", the document's last member in the text
+ *        brcheck writes: the digest of the bytes before it (brast(5),
+ *        util_digest), so brgen can skip checking an unedited file again;
+ *        brast_load drops it
  */
 #ifndef BROOK_AST_H
 #define BROOK_AST_H

@@ -8,7 +8,9 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -642,6 +644,8 @@ json_t *brast_load(const char *text, size_t len, const char *name,
 		diag_report(d, DIAG_ERROR, name, 0, 0, "brast-json",
 			"not an AST file: \"files\" or \"decls\" is missing");
 	} else {
+		/* the digest is of the text, which the tree no longer is */
+		json_object_del(doc, "digest");
 		return doc;
 	}
 	json_decref(doc);
@@ -780,6 +784,40 @@ char *brast_dump(const json_t *doc)
 	put_json(&b, doc);
 	sb_putc(&b, '\n');
 	return sb_take(&b);
+}
+
+/* The digest member, with the closing brace: ,"digest":"<16 hex>"} */
+#define DIGEST_KEY ",\"digest\":\""
+enum { DIGEST_LEN = sizeof DIGEST_KEY - 1 + 16 + 2 };
+
+char *brast_dump_sealed(const json_t *doc)
+{
+	char *text = brast_dump(doc);
+	size_t n = strlen(text);
+
+	/* brast_dump ends with "}\n": the digest takes the brace's place */
+	if (n < 2 || text[n - 2] != '}')
+		return text;
+	n -= 2;
+	text = xrealloc(text, n + DIGEST_LEN + 2);
+	snprintf(text + n, DIGEST_LEN + 2, DIGEST_KEY "%016" PRIx64 "\"}\n",
+		util_digest(text, n));
+	return text;
+}
+
+int brast_sealed(const char *text, size_t len)
+{
+	char want[DIGEST_LEN + 1];
+
+	while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' ' ||
+		text[len - 1] == '\t' || text[len - 1] == '\r'))
+		len--;
+	if (len < DIGEST_LEN)
+		return 0;
+	len -= DIGEST_LEN;
+	snprintf(want, sizeof want, DIGEST_KEY "%016" PRIx64 "\"}",
+		util_digest(text, len));
+	return memcmp(text + len, want, DIGEST_LEN) == 0;
 }
 
 /* One value of the indented form: what fits in 64 columns on one line,

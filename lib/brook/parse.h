@@ -28,6 +28,15 @@ json_t *brast_load(const char *text, size_t len, const char *name,
 /* The document as compact JSON, one line plus a newline (malloc'd). */
 char *brast_dump(const json_t *doc);
 
+/* brast_dump with a "digest" member last, the digest of the text before
+ * it (brast(5)): how brcheck writes a checked AST. */
+char *brast_dump_sealed(const json_t *doc);
+
+/* True when TEXT ends with a "digest" member (trailing white space
+ * allowed) that is the digest of the bytes before it: the text is, byte
+ * for byte, what brast_dump_sealed wrote. */
+int brast_sealed(const char *text, size_t len);
+
 /* The same indented, for people (brparse --pretty). */
 char *brast_dump_pretty(const json_t *doc);
 

@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define BROOK_VERSION_STRING PACKAGE_VERSION
 
@@ -48,5 +49,9 @@ int util_check_writable(const char *path, char *err, size_t errlen);
 
 /* True when two paths name the same existing file. */
 int util_same_file(const char *a, const char *b);
+
+/* A 64-bit digest of n bytes, to tell a text from an edited copy (not
+ * against forgery): brast(5)'s "digest" member, which defines it. */
+uint64_t util_digest(const char *s, size_t n);
 
 #endif
