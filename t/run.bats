@@ -107,3 +107,21 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 		diff_golden "$top_srcdir/t/run/$p.out" $p.64
 	done
 }
+
+@test "brt.h: the CPU's 32-bit instance (K__packed32, index32) and BRT_INDEX64's 64-bit code agree" {
+	local p
+	for p in gather scatter streamop indexof subkernel packed; do
+		brook_build "$top_srcdir/t/run/$p.br" "$p"
+		grep -q '__packed32(brg_c, brg_b, brg_e' $p.c
+		grep -q 'if (brg_c->index32)' $p.c
+		BRT_RUNTIME=cpu ./$p > $p.32
+		BRT_RUNTIME=cpu BRT_INDEX64=1 ./$p > $p.64
+		diff_golden "$top_srcdir/t/run/$p.out" $p.32
+		diff_golden "$top_srcdir/t/run/$p.out" $p.64
+	done
+	# past 2^31 - 2^20 elements the 64-bit code runs: large.br's gathers
+	# and 2^24-element streams stay right either way
+	brook_build "$top_srcdir/t/run/large.br" large
+	BRT_RUNTIME=cpu ./large > large.actual
+	diff_golden "$top_srcdir/t/run/large.out" large.actual
+}

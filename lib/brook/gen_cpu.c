@@ -30,6 +30,12 @@ static int is_void_ret(const json_t *fn)
 
 void gen_cpu_prelude(gen_ctx *g, strbuf *b)
 {
+	static const char *const renamed[] = {
+		"brg_gidx", "brg_sidx", "brg_cf", "brg_ci", "brg_fi",
+		"brg_drop", "brg_report",
+	};
+	size_t i;
+
 	(void)g;
 	gen_prelude_common(GEN_CPU, b);
 	sb_puts(b, "BRG_FN brg_ctx brg_noctx(void)\n{\n\tbrg_ctx r;\n"
@@ -42,6 +48,29 @@ void gen_cpu_prelude(gen_ctx *g, strbuf *b)
 		"BRG_FN float4 brg_pos4(BRG_L x, BRG_L y, BRG_L z, BRG_L w)\n"
 		"{\n\tfloat4 r;\n\tr.x = (float)x; r.y = (float)y;\n"
 		"\tr.z = (float)z; r.w = (float)w;\n\treturn r;\n}\n");
+	/* the 32-bit instance (brt.h, brt_cpu_call.index32): the index
+	 * helpers again over int32_t and a 32-bit view, renamed *32, as
+	 * OpenCL's -DBRG_I32 program variant has them */
+	sb_puts(b, "/* the 32-bit instance of kernel code */\n"
+		"typedef struct brg_view32 {\n\tint32_t dims[4], pitch[4], "
+		"base, rank, map;\n} brg_view32;\n"
+		"BRG_FN brg_view32 brg_view32_of(const brt_view *v)\n{\n"
+		"\tbrg_view32 r;\n\tint k;\n\tfor (k = 0; k < 4; k++) {\n"
+		"\t\tr.dims[k] = (int32_t)v->dims[k];\n"
+		"\t\tr.pitch[k] = (int32_t)v->pitch[k];\n\t}\n"
+		"\tr.base = (int32_t)v->base;\n\tr.rank = v->rank;\n"
+		"\tr.map = v->map;\n\treturn r;\n}\n"
+		"#undef BRG_L\n#undef BRG_LMAX\n#define BRG_L int32_t\n"
+		"#define BRG_LMAX 2147483647\n#define brt_view brg_view32\n");
+	for (i = 0; i < sizeof renamed / sizeof renamed[0]; i++)
+		sb_printf(b, "#define %s %s32\n", renamed[i], renamed[i]);
+	sb_puts(b, gen_index_helpers);
+	sb_puts(b, gen_record_helpers);
+	for (i = 0; i < sizeof renamed / sizeof renamed[0]; i++)
+		sb_printf(b, "#undef %s\n", renamed[i]);
+	sb_puts(b, "#undef brt_view\n#undef BRG_L\n#undef BRG_LMAX\n"
+		"#define BRG_L int64_t\n"
+		"#define BRG_LMAX INT64_C(9000000000000000000)\n");
 }
 
 /* brt_type of an element: {BRT_FLOAT, 4, 16} */
@@ -321,8 +350,13 @@ static void wrappers(gen_ctx *g, strbuf *b, const json_t *fn)
 /* Everything PREFIX.c holds for kernel FN, at its place in the file. */
 void gen_cpu_kernel(gen_ctx *g, strbuf *b, const json_t *fn)
 {
-	if (!gen_is_group(fn))
+	if (!gen_is_group(fn)) {
 		gen_body_function(g, GEN_CPU, b, fn);
+		/* K__body32 (brt.h, brt_cpu_call.index32) */
+		g->i32 = 1;
+		gen_body_function(g, GEN_CPU, b, fn);
+		g->i32 = 0;
+	}
 	if (!is_void_ret(fn))
 		return;
 	gen_entries(g, GEN_CPU, b, fn);

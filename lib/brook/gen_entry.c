@@ -154,7 +154,11 @@ static void cpu_unpack(gen_ctx *g, strbuf *b, const json_t *fn, int what)
 	json_array_foreach(params_of(fn), i, p) {
 		const char *name = ast_str(p, "name");
 		const json_t *el = gen_elem(g, ast_get(p, "type"));
-		if (is_buffer(p) && what == UNPACK_VIEWS) {
+		if (is_buffer(p) && what == UNPACK_VIEWS && g->i32) {
+			sb_printf(b, "\tconst brg_view32 %s_v = brg_view32_of("
+				"&brg_c->views[%zu]);\n\t(void)%s_v;\n", name, i,
+				name);
+		} else if (is_buffer(p) && what == UNPACK_VIEWS) {
 			sb_printf(b, "\tconst brt_view %s_v = brg_c->views[%zu];"
 				"\n\t(void)%s_v;\n", name, i, name);
 		} else if (is_buffer(p) && what == UNPACK_ALL) {
@@ -310,7 +314,8 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 			sb_printf(b, " %s_e;\n", name);
 		}
 	}
-	sb_printf(b, "%s%s__body(", ind, ast_str(fn, "name"));
+	sb_printf(b, "%s%s__body%s(", ind, ast_str(fn, "name"), g->i32 ?
+		"32" : "");
 	json_array_foreach(params_of(fn), i, p) {
 		const char *name = ast_str(p, "name");
 		if (!first)
@@ -377,7 +382,8 @@ static int map_uses_position(gen_ctx *g, const json_t *fn)
  * from its first element, for streams; NAME for gathers and scatters),
  * which the C compiler vectorizes. With positions, the range is walked row
  * by row, the coordinates carried from one row to the next instead of
- * divided out per point. */
+ * divided out per point. With G->i32, K__packed32 over K__body32, for
+ * launches whose indices fit 32 bits (brt.h, brt_cpu_call.index32). */
 static void cpu_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
 {
 	json_t *p;
@@ -386,9 +392,9 @@ static void cpu_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
 
 	/* not inlined into K__cpu: there the restrict qualifiers, which
 	 * let gcc vectorize gathers beside stores, would be lost */
-	sb_printf(b, "static __attribute__((noinline)) void %s__packed("
+	sb_printf(b, "static __attribute__((noinline)) void %s__packed%s("
 		"const brt_cpu_call *brg_c, int64_t brg_b, int64_t brg_e",
-		ast_str(fn, "name"));
+		ast_str(fn, "name"), g->i32 ? "32" : "");
 	json_array_foreach(params_of(fn), i, p) {
 		if (!is_buffer(p))
 			continue;
@@ -439,6 +445,7 @@ static void cpu_map_dispatch(gen_ctx *g, strbuf *b, const json_t *fn)
 	json_t *p, *q;
 	size_t i, j;
 	const char *sep = "";
+	int k;
 
 	(void)g;
 	sb_puts(b, "\tif (");
@@ -461,18 +468,23 @@ static void cpu_map_dispatch(gen_ctx *g, strbuf *b, const json_t *fn)
 	}
 	if (!*sep)
 		sb_puts(b, "1");
-	sb_printf(b, ") {\n\t\t%s__packed(brg_c, brg_b, brg_e",
-		ast_str(fn, "name"));
-	json_array_foreach(params_of(fn), i, p) {
-		const char *name = ast_str(p, "name");
-		if (!is_buffer(p))
-			continue;
-		if (is_stream_param(p))
-			sb_printf(b, ", %s + %s_v.base", name, name);
-		else
-			sb_printf(b, ", %s", name);
+	sb_puts(b, ") {\n");
+	for (k = 0; k < 2; k++) {
+		sb_printf(b, "\t\t%s%s__packed%s(brg_c, brg_b, brg_e", k ?
+			"else\n\t\t\t" : "if (brg_c->index32)\n\t\t\t",
+			ast_str(fn, "name"), k ? "" : "32");
+		json_array_foreach(params_of(fn), i, p) {
+			const char *name = ast_str(p, "name");
+			if (!is_buffer(p))
+				continue;
+			if (is_stream_param(p))
+				sb_printf(b, ", %s + %s_v.base", name, name);
+			else
+				sb_printf(b, ", %s", name);
+		}
+		sb_puts(b, ");\n");
 	}
-	sb_puts(b, ");\n\t\treturn;\n\t}\n");
+	sb_puts(b, "\t\treturn;\n\t}\n");
 }
 
 static void map_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
@@ -497,6 +509,9 @@ static void map_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		return;
 	}
 	cpu_map_packed(g, b, fn);
+	g->i32 = 1;
+	cpu_map_packed(g, b, fn);
+	g->i32 = 0;
 	sb_printf(b, "static void %s__cpu(const brt_cpu_call *brg_c, "
 		"int64_t brg_b, int64_t brg_e, int brg_first)\n{\n", name);
 	cpu_unpack(g, b, fn, UNPACK_ALL);

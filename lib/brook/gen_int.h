@@ -44,6 +44,8 @@ typedef struct gen_ctx {
 	gen_op ops[GEN_MAX_OPS];
 	int nops;
 	int nerrors;
+	int i32;		/* printing the CPU's 32-bit instance of kernel
+				   code (brt.h, brt_cpu_call.index32) */
 } gen_ctx;
 
 /* One function of kernel code being printed. */
@@ -108,6 +110,10 @@ void gen_body_function(gen_ctx *g, gen_target t, strbuf *b,
 void gen_body_params(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn);
 /* Fixed prelude text shared by both targets (index arithmetic). */
 void gen_prelude_common(gen_target t, strbuf *b);
+/* Its parts that kernel bodies call (gathers, scatters, records), which
+ * the CPU prelude repeats for the 32-bit instance. */
+extern const char gen_index_helpers[];
+extern const char gen_record_helpers[];
 /* Host layout loads for OpenCL structs. */
 int gen_is_group(const json_t *fn);
 int gen_is_sync_loop(const json_t *s);

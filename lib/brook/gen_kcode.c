@@ -27,10 +27,26 @@ void gen_indent(strbuf *b, int depth)
 
 /* The index type: on OpenCL BRG_L, int in the program variant libbrt
  * builds with -DBRG_I32 when every buffer of a launch has fewer than
- * 2^31 elements (brt.h, "32-bit variant"), else long. */
-static const char *long_name(gen_target t)
+ * 2^31 elements (brt.h, "32-bit variant"), else long. On the CPU int64_t,
+ * or int32_t in the 32-bit instance of kernel code (G->i32; brt.h,
+ * brt_cpu_call.index32). */
+static const char *long_name(const gen_ctx *g, gen_target t)
 {
-	return t == GEN_CL ? "BRG_L" : "int64_t";
+	if (t == GEN_CL)
+		return "BRG_L";
+	return g->i32 ? "int32_t" : "int64_t";
+}
+
+/* The suffix of the index helpers (brg_gidx32, ...) and the view type of
+ * the CPU's 32-bit instance (gen_cpu.c, gen_cpu_prelude). */
+static const char *i32_sfx(const gen_ctx *g, gen_target t)
+{
+	return t == GEN_CPU && g->i32 ? "32" : "";
+}
+
+static const char *view_name(const gen_ctx *g, gen_target t)
+{
+	return t == GEN_CPU && g->i32 ? "brg_view32" : "brt_view";
 }
 
 /* The struct or union a type names, printed as "struct tag". */
@@ -588,11 +604,11 @@ static void idx_scalar(gen_fn *f, strbuf *b, const json_t *i)
 	const char *s = gen_scalar(ety(i));
 
 	if (s && ty_scalar_is_float(s)) {
-		sb_puts(b, "brg_fi((float)(");
+		sb_printf(b, "brg_fi%s((float)(", i32_sfx(f->g, f->t));
 		gen_kexpr(f, b, i);
 		sb_puts(b, "))");
 	} else {
-		sb_printf(b, "(%s)(", long_name(f->t));
+		sb_printf(b, "(%s)(", long_name(f->g, f->t));
 		gen_kexpr(f, b, i);
 		sb_putc(b, ')');
 	}
@@ -608,18 +624,21 @@ static const char *vidx_helper(gen_ctx *g, gen_target t, const json_t *vty,
 	const char *V = tname(t, vty);
 	int n = gen_ncomp(vty), k, flt = ty_scalar_is_float(gen_scalar(vty));
 
-	snprintf(fname, sizeof fname, "brg_%sv_%s", scatter ? "s" : "g", V);
+	snprintf(fname, sizeof fname, "brg_%sv%s_%s", scatter ? "s" : "g",
+		i32_sfx(g, t), V);
 	if (!need(g, t, fname))
 		return fname;
-	sb_printf(h, "%s%s %s(const brt_view *v, %s i) { return brg_%sidx(v",
-		fnq(t), long_name(t), fname, V, scatter ? "s" : "g");
+	sb_printf(h, "%s%s %s(const %s *v, %s i) { return brg_%sidx%s(v",
+		fnq(t), long_name(g, t), fname, view_name(g, t), V,
+		scatter ? "s" : "g", i32_sfx(g, t));
 	for (k = 0; k < 4; k++) {
 		if (k >= n)
 			sb_puts(h, ", 0");
 		else if (flt)
-			sb_printf(h, ", brg_fi((float)i.%c)", comp[k]);
+			sb_printf(h, ", brg_fi%s((float)i.%c)", i32_sfx(g, t),
+				comp[k]);
 		else
-			sb_printf(h, ", (%s)i.%c", long_name(t), comp[k]);
+			sb_printf(h, ", (%s)i.%c", long_name(g, t), comp[k]);
 	}
 	sb_puts(h, "); }\n");
 	return fname;
@@ -682,19 +701,21 @@ static const char *checked_site(gen_fn *f, const json_t *at,
 	static char fname[64];
 	gen_ctx *g = f->g;
 	gen_target t = f->t;
-	const char *L = long_name(t);
+	const char *L = long_name(g, t);
 	int n = site_index(f, at, p, scatter);
 
-	snprintf(fname, sizeof fname, "brg_%sidx_%d", scatter ? "s" : "g", n);
+	snprintf(fname, sizeof fname, "brg_%sidx%s_%d", scatter ? "s" : "g",
+		i32_sfx(g, t), n);
 	if (!need(g, t, fname))
 		return fname;
-	sb_printf(&g->help[t], "%s%s %s(BRG_REC *r, const brt_view *v, %s x, "
+	sb_printf(&g->help[t], "%s%s %s(BRG_REC *r, const %s *v, %s x, "
 		"%s y, %s z, %s w)\n{\n"
 		"\tif (x < 0 || x >= v->dims[0] || y < 0 || y >= v->dims[1] ||\n"
 		"\t    z < 0 || z >= v->dims[2] || w < 0 || w >= v->dims[3])\n"
-		"\t\tbrg_report(r, %d, v, x, y, z, w);\n"
-		"\treturn brg_%sidx(v, x, y, z, w);\n}\n", fnq(t), L, fname, L,
-		L, L, L, n, scatter ? "s" : "g");
+		"\t\tbrg_report%s(r, %d, v, x, y, z, w);\n"
+		"\treturn brg_%sidx%s(v, x, y, z, w);\n}\n", fnq(t), L, fname,
+		view_name(g, t), L, L, L, L, i32_sfx(g, t), n,
+		scatter ? "s" : "g", i32_sfx(g, t));
 	return fname;
 }
 
@@ -708,14 +729,15 @@ static const char *gather_vhelper(gen_ctx *g, gen_target t, const json_t *vty)
 	const char *V = tname(t, vty);
 	int n = gen_ncomp(vty), k, flt = ty_scalar_is_float(gen_scalar(vty));
 
-	snprintf(fname, sizeof fname, "brg_gat_%s", V);
+	snprintf(fname, sizeof fname, "brg_gat%s_%s", i32_sfx(g, t), V);
 	if (!need(g, t, fname))
 		return fname;
-	sb_printf(h, "%s%s %s(const brt_view *v, %s i) { return v->base", fnq(t),
-		long_name(t), fname, V);
+	sb_printf(h, "%s%s %s(const %s *v, %s i) { return v->base", fnq(t),
+		long_name(g, t), fname, view_name(g, t), V);
 	for (k = 0; k < n && k < 4; k++)
-		sb_printf(h, " + brg_c%s(%si.%c, v->dims[%d]) * v->pitch[%d]",
-			flt ? "f" : "i", flt ? "(float)" : "", comp[k], k, k);
+		sb_printf(h, " + brg_c%s%s(%si.%c, v->dims[%d]) * v->pitch[%d]",
+			flt ? "f" : "i", i32_sfx(g, t), flt ? "(float)" : "",
+			comp[k], k, k);
 	sb_puts(h, "; }\n");
 	return fname;
 }
@@ -738,8 +760,9 @@ static void gather_offset(gen_fn *f, strbuf *b, const json_t *p,
 		const json_t *i = idx[n - 1 - k];
 		const char *s = gen_scalar(ety(i));
 		int flt = s && ty_scalar_is_float(s);
-		sb_printf(b, " + brg_c%s((%s)(", flt ? "f" : "i", flt ? "float" :
-			long_name(f->t));
+		sb_printf(b, " + brg_c%s%s((%s)(", flt ? "f" : "i",
+			i32_sfx(f->g, f->t), flt ? "float" : long_name(f->g,
+			f->t));
 		gen_kexpr(f, b, i);
 		sb_printf(b, "), %s_v.dims[%d]) * %s_v.pitch[%d]", name, k, name,
 			k);
@@ -778,18 +801,18 @@ static void access_index(gen_fn *f, strbuf *b, const json_t *p,
 		gen_kexpr(f, b, idx[0]);
 		sb_putc(b, ')');
 		sb_printf(&f->g->help[f->t], "%s%s brg_vsite_%s_%s(BRG_REC "
-			"*r, const brt_view *v, %s i) { return %s(r, v", fnq(f->t),
-			long_name(f->t), site, tname(f->t, vty), tname(f->t, vty),
-			site);
+			"*r, const %s *v, %s i) { return %s(r, v", fnq(f->t),
+			long_name(f->g, f->t), site, tname(f->t, vty),
+			view_name(f->g, f->t), tname(f->t, vty), site);
 		for (k = 0; k < 4; k++) {
 			if (k >= gen_ncomp(vty))
 				sb_puts(&f->g->help[f->t], ", 0");
 			else if (flt)
-				sb_printf(&f->g->help[f->t], ", brg_fi((float)"
-					"i.%c)", comp[k]);
+				sb_printf(&f->g->help[f->t], ", brg_fi%s((float)"
+					"i.%c)", i32_sfx(f->g, f->t), comp[k]);
 			else
 				sb_printf(&f->g->help[f->t], ", (%s)i.%c",
-					long_name(f->t), comp[k]);
+					long_name(f->g, f->t), comp[k]);
 		}
 		sb_puts(&f->g->help[f->t], "); }\n");
 		return;
@@ -797,7 +820,8 @@ static void access_index(gen_fn *f, strbuf *b, const json_t *p,
 	if (site[0])
 		sb_printf(b, "%s(brg_cx.rec, &%s_v", site, name);
 	else
-		sb_printf(b, "brg_%sidx(&%s_v", scatter ? "s" : "g", name);
+		sb_printf(b, "brg_%sidx%s(&%s_v", scatter ? "s" : "g",
+			i32_sfx(f->g, f->t), name);
 	for (k = 0; k < 4; k++) {
 		sb_puts(b, ", ");
 		if (k < n)
@@ -863,11 +887,12 @@ static void scatter_write(gen_fn *f, strbuf *b, const json_t *p,
 	access_index(f, &ix, p, idx, n, 1);
 	gen_kconv(f, &v, val, el);
 	/* one statement, so that "if (c) b[i] = x; else ..." stays one */
-	sb_printf(b, "do { %s brg_k = %s; if (brg_k >= 0) ", long_name(f->t),
+	sb_printf(b, "do { %s brg_k = %s; if (brg_k >= 0) ", long_name(f->g, f->t),
 		ix.s);
 	gen_store(f->g, f->t, b, el, name, "brg_k", v.s);
 	/* recorded for the stream's error log (brt.h, brt_records) */
-	sb_printf(b, "; else brg_drop(brg_cx.rec, &%s_v); } while (0)", name);
+	sb_printf(b, "; else brg_drop%s(brg_cx.rec, &%s_v); } while (0)",
+		i32_sfx(f->g, f->t), name);
 	sb_free(&ix);
 	sb_free(&v);
 }
@@ -989,7 +1014,7 @@ static void sub_call(gen_fn *f, strbuf *b, const json_t *e)
 	size_t i;
 	int first = 1;
 
-	sb_printf(b, "%s__body(", ast_str(fn, "name"));
+	sb_printf(b, "%s__body%s(", ast_str(fn, "name"), i32_sfx(f->g, f->t));
 	json_array_foreach(params, i, p) {
 		const json_t *a = json_array_get(args, i);
 		const char *role = gen_role(p);
@@ -1580,7 +1605,7 @@ void gen_body_params(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 				snprintf(nm, sizeof nm, "*%s", name);
 				gen_type(g, t, b, el, nm);
 			}
-			sb_printf(b, ", const brt_view %s_v", name);
+			sb_printf(b, ", const %s %s_v", view_name(g, t), name);
 		} else {
 			sb_puts(b, "const ");
 			gen_type(g, t, b, strcmp(role, "in") == 0 ? el :
@@ -1632,7 +1657,7 @@ void gen_body_function(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		gen_type(g, t, b, ret, NULL);
 	else
 		sb_puts(b, "void");
-	sb_printf(b, " %s__body(", ast_str(fn, "name"));
+	sb_printf(b, " %s__body%s(", ast_str(fn, "name"), i32_sfx(g, t));
 	gen_body_params(g, t, b, fn);
 	sb_puts(b, ")\n{\n");
 	json_array_foreach(ast_arr(ast_get(fn, "type"), "params"), i, p) {
@@ -1844,6 +1869,93 @@ void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
 		phase_close(f, b, close);
 }
 
+/* The helpers kernel bodies call to address gathers and scatters, over
+ * BRG_L and brt_view: the CPU prelude has them twice, the second time
+ * renamed for the 32-bit instance (gen_cpu.c). */
+const char gen_index_helpers[] =
+"/* gather: clamped to the array (an index outside reads the nearest\n"
+"   element, never outside the buffer) */\n"
+"BRG_FN BRG_L brg_gidx(const brt_view *v, BRG_L x, BRG_L y, BRG_L z, BRG_L w)\n"
+"{\n"
+"	BRG_L c[4], o = v->base;\n"
+"	int k;\n"
+"	c[0] = x; c[1] = y; c[2] = z; c[3] = w;\n"
+"	for (k = 0; k < 4; k++) {\n"
+"		BRG_L e = c[k] < 0 ? 0 : c[k] >= v->dims[k] ? v->dims[k] - 1 : c[k];\n"
+"		o += e * v->pitch[k];\n"
+"	}\n"
+"	return o;\n"
+"}\n"
+"/* scatter: -1 (the write is dropped) for an index outside the array */\n"
+"BRG_FN BRG_L brg_sidx(const brt_view *v, BRG_L x, BRG_L y, BRG_L z, BRG_L w)\n"
+"{\n"
+"	BRG_L c[4], o = v->base;\n"
+"	int k;\n"
+"	c[0] = x; c[1] = y; c[2] = z; c[3] = w;\n"
+"	for (k = 0; k < 4; k++) {\n"
+"		if (c[k] < 0 || c[k] >= v->dims[k])\n"
+"			return -1;\n"
+"		o += c[k] * v->pitch[k];\n"
+"	}\n"
+"	return o;\n"
+"}\n"
+"/* a gather coordinate clamped to [0, n): of a float, its floor */\n"
+"BRG_FN BRG_L brg_cf(float f, BRG_L n)\n"
+"{\n"
+"#ifdef __OPENCL_VERSION__\n"
+"	/* the same: a saturating conversion (NaN to 0) is one instruction */\n"
+"	return min(max(BRG_CVT(f), (BRG_L)0), n - 1);\n"
+"#else\n"
+"	return !(f > 0.0f) ? 0 : f >= (float)n ? n - 1 : (BRG_L)f;\n"
+"#endif\n"
+"}\n"
+"BRG_FN BRG_L brg_ci(BRG_L i, BRG_L n)\n"
+"{\n"
+"	BRG_L c = i > 0 ? i : 0;	/* max, then min: vectorizable */\n"
+"	return c < n - 1 ? c : n - 1;\n"
+"}\n"
+"/* a float index: its floor, saturated to the range of BRG_L (NaN: 0),\n"
+"   so that an index outside is reported as computed */\n"
+"BRG_FN BRG_L brg_fi(float f)\n"
+"{\n"
+"	if (f != f)\n"
+"		return 0;\n"
+"	if (f <= -(float)BRG_LMAX)\n"
+"		return -BRG_LMAX;\n"
+"	if (f >= (float)BRG_LMAX)\n"
+"		return BRG_LMAX;\n"
+"	{\n"
+"		BRG_L t = (BRG_L)f;	/* toward 0: one down below 0 */\n"
+"		return t - ((float)t > f);\n"
+"	}\n"
+"}\n"
+;
+
+/* The helpers kernel bodies call for dropped writes and --checked
+ * reports (brt.h, brt_records); BRG_REC and brg_ctx defined before. */
+const char gen_record_helpers[] =
+"BRG_FN void brg_drop(BRG_REC *rec, const brt_view *v)\n"
+"{\n"
+"	if (rec)\n"
+"		BRG_OR(&rec->dropped, (int)(1u << (v->map < 31 ? v->map : 31)));\n"
+"}\n"
+"BRG_FN void brg_report(BRG_REC *rec, int site, const brt_view *v,\n"
+"	BRG_L x, BRG_L y, BRG_L z, BRG_L w)\n"
+"{\n"
+"	int n, k;\n"
+"	if (!rec)\n"
+"		return;\n"
+"	n = BRG_INC(&rec->count);\n"
+"	if (n < 0 || n >= BRT_NRECORDS)\n"
+"		return;\n"
+"	rec->rec[n].site = site;\n"
+"	rec->rec[n].idx[0] = x; rec->rec[n].idx[1] = y;\n"
+"	rec->rec[n].idx[2] = z; rec->rec[n].idx[3] = w;\n"
+"	for (k = 0; k < 4; k++)\n"
+"		rec->rec[n].dims[k] = v->dims[k];\n"
+"}\n"
+;
+
 /* ---- the common prelude: index arithmetic (brt.h, view addressing) ---- */
 
 void gen_prelude_common(gen_target t, strbuf *b)
@@ -1921,62 +2033,9 @@ void gen_prelude_common(gen_target t, strbuf *b)
 "		for (k = 0; k < 4; k++)\n"
 "			e[k] = e[k] * v->dims[k] / d[k];\n"
 "}\n"
-"/* gather: clamped to the array (an index outside reads the nearest\n"
-"   element, never outside the buffer) */\n"
-"BRG_FN BRG_L brg_gidx(const brt_view *v, BRG_L x, BRG_L y, BRG_L z, BRG_L w)\n"
-"{\n"
-"	BRG_L c[4], o = v->base;\n"
-"	int k;\n"
-"	c[0] = x; c[1] = y; c[2] = z; c[3] = w;\n"
-"	for (k = 0; k < 4; k++) {\n"
-"		BRG_L e = c[k] < 0 ? 0 : c[k] >= v->dims[k] ? v->dims[k] - 1 : c[k];\n"
-"		o += e * v->pitch[k];\n"
-"	}\n"
-"	return o;\n"
-"}\n"
-"/* scatter: -1 (the write is dropped) for an index outside the array */\n"
-"BRG_FN BRG_L brg_sidx(const brt_view *v, BRG_L x, BRG_L y, BRG_L z, BRG_L w)\n"
-"{\n"
-"	BRG_L c[4], o = v->base;\n"
-"	int k;\n"
-"	c[0] = x; c[1] = y; c[2] = z; c[3] = w;\n"
-"	for (k = 0; k < 4; k++) {\n"
-"		if (c[k] < 0 || c[k] >= v->dims[k])\n"
-"			return -1;\n"
-"		o += c[k] * v->pitch[k];\n"
-"	}\n"
-"	return o;\n"
-"}\n"
-"/* a gather coordinate clamped to [0, n): of a float, its floor */\n"
-"BRG_FN BRG_L brg_cf(float f, BRG_L n)\n"
-"{\n"
-"#ifdef __OPENCL_VERSION__\n"
-"	/* the same: a saturating conversion (NaN to 0) is one instruction */\n"
-"	return min(max(BRG_CVT(f), (BRG_L)0), n - 1);\n"
-"#else\n"
-"	return !(f > 0.0f) ? 0 : f >= (float)n ? n - 1 : (BRG_L)f;\n"
-"#endif\n"
-"}\n"
-"BRG_FN BRG_L brg_ci(BRG_L i, BRG_L n)\n"
-"{\n"
-"	BRG_L c = i > 0 ? i : 0;	/* max, then min: vectorizable */\n"
-"	return c < n - 1 ? c : n - 1;\n"
-"}\n"
-"/* a float index: its floor, saturated to the range of BRG_L (NaN: 0),\n"
-"   so that an index outside is reported as computed */\n"
-"BRG_FN BRG_L brg_fi(float f)\n"
-"{\n"
-"	if (f != f)\n"
-"		return 0;\n"
-"	if (f <= -(float)BRG_LMAX)\n"
-"		return -BRG_LMAX;\n"
-"	if (f >= (float)BRG_LMAX)\n"
-"		return BRG_LMAX;\n"
-"	{\n"
-"		BRG_L t = (BRG_L)f;	/* toward 0: one down below 0 */\n"
-"		return t - ((float)t > f);\n"
-"	}\n"
-"}\n"
+	);
+	sb_puts(b, gen_index_helpers);
+	sb_puts(b,
 "/* an element of A by its linear (row-major) offset: clamped for a\n"
 "   gather, -1 outside for a scatter (BrookGPU streamGatherOp and\n"
 "   streamScatterOp) */\n"
@@ -1995,26 +2054,9 @@ void gen_prelude_common(gen_target t, strbuf *b)
 "/* out-of-range accesses (brt.h, brt_records): REC is NULL in code\n"
 "   that does not record */\n"
 "typedef struct brg_ctx { int4 inst; BRG_REC *rec; } brg_ctx;\n"
-"BRG_FN void brg_drop(BRG_REC *rec, const brt_view *v)\n"
-"{\n"
-"	if (rec)\n"
-"		BRG_OR(&rec->dropped, (int)(1u << (v->map < 31 ? v->map : 31)));\n"
-"}\n"
-"BRG_FN void brg_report(BRG_REC *rec, int site, const brt_view *v,\n"
-"	BRG_L x, BRG_L y, BRG_L z, BRG_L w)\n"
-"{\n"
-"	int n, k;\n"
-"	if (!rec)\n"
-"		return;\n"
-"	n = BRG_INC(&rec->count);\n"
-"	if (n < 0 || n >= BRT_NRECORDS)\n"
-"		return;\n"
-"	rec->rec[n].site = site;\n"
-"	rec->rec[n].idx[0] = x; rec->rec[n].idx[1] = y;\n"
-"	rec->rec[n].idx[2] = z; rec->rec[n].idx[3] = w;\n"
-"	for (k = 0; k < 4; k++)\n"
-"		rec->rec[n].dims[k] = v->dims[k];\n"
-"}\n"
+	);
+	sb_puts(b, gen_record_helpers);
+	sb_puts(b,
 "BRG_FN brg_ctx brg_withrec(brg_ctx c, BRG_REC *rec)\n"
 "{\n"
 "	c.rec = rec;\n"

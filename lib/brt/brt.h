@@ -323,6 +323,11 @@ typedef struct brt_cpu_call {
 	void *errors;		/* brt_records * when brt_kernel.records is
 				   set, else NULL */
 	const void *kernel_data; /* brt_kernel.kernel_data, for interpreters */
+	int32_t index32;	/* MAP, SCATTER: every index of the launch
+				   fits 32 bits, as for OpenCL's 32-bit
+				   variant (below), and BRT_INDEX64 is not
+				   set: generated code may address with
+				   int32_t (K__packed32) */
 } brt_cpu_call;
 
 /* MAP, SCATTER: runs the domain points with linear indices [begin, end)

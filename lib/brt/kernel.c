@@ -441,6 +441,8 @@ int brt_cpu_lost(brt_launch *L, const char *what)
 	return 1;
 }
 
+static int launch_fits32(const brt_launch *L);
+
 typedef struct cpu_job {
 	const brt_kernel *k;
 	brt_cpu_call call;
@@ -468,6 +470,7 @@ static void run_cpu(brt_launch *L, char **data)
 	j.call.data = data;
 	j.call.views = L->views;
 	j.call.kernel_data = k->kernel_data;
+	j.call.index32 = launch_fits32(L) && !brt_rt()->index64;
 	j.total = 1;
 	for (int i = 0; i < 4; i++) {
 		int64_t g = k->kclass == BRT_KERNEL_GROUP && i < 3 && k->group[i]
