@@ -290,11 +290,12 @@ uint64_t util_digest(const char *s, size_t n)
 	size_t i, j;
 
 	for (i = 0; n - i >= 8; i += 8) {
-		/* compilers make one load of this on little-endian hosts */
-		w = (uint64_t)p[i] | (uint64_t)p[i + 1] << 8 |
-			(uint64_t)p[i + 2] << 16 | (uint64_t)p[i + 3] << 24 |
-			(uint64_t)p[i + 4] << 32 | (uint64_t)p[i + 5] << 40 |
-			(uint64_t)p[i + 6] << 48 | (uint64_t)p[i + 7] << 56;
+#if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		memcpy(&w, p + i, 8);	/* one load */
+#else
+		for (w = 0, j = 0; j < 8; j++)
+			w |= (uint64_t)p[i + j] << (8 * j);
+#endif
 		h = digest_step(h, w);
 	}
 	if (i < n) {
