@@ -167,3 +167,20 @@ setup() {
 	brgen --fast-math -o r r.ast
 	grep -q '1 / sqrt' r.c
 }
+
+@test "brgen: a counted loop's gathers by its counter get an unclamped copy" {
+	brpp "$top_srcdir/t/run/gather_loop.br" | brparse | brcheck |
+		brgen --target=opencl > gl.cl
+	# span: for (j = lo; j < hi; j++) ... t[j]
+	grep -qF 'if ((long)(lo) + 0 >= 0 && (long)(hi) + 0 <= t_v.dims[0]) {' gl.cl
+	grep -qF 't[(t_v.base + (BRG_L)(j) * t_v.pitch[0])]' gl.cl
+	grep -qF 't[(t_v.base + brg_ci((BRG_L)(j), t_v.dims[0]) * t_v.pitch[0])]' gl.cl
+	# rows: a constant lower bound is tested here, the row still clamped
+	grep -qF 'if ((long)((int)p.x) - 1 < g_v.dims[0] && (long)((int)p.x) + 2 < g_v.dims[0]) {' gl.cl
+	grep -qF 'g[(g_v.base + (BRG_L)(j - 1) * g_v.pitch[0] + brg_ci((BRG_L)(y), g_v.dims[1])' gl.cl
+	# moving writes its bound: one copy; --checked: one copy
+	[ "$(grep -c 'if ((long)' gl.cl)" -eq 2 ]
+	brpp "$top_srcdir/t/run/gather_loop.br" | brparse | brcheck |
+		brgen --checked --target=opencl > glc.cl
+	! grep -q 'if ((long)' glc.cl
+}

@@ -61,6 +61,8 @@ typedef struct gen_fn {
 				   "has returned" flag, else NULL */
 	int phase, nphase;	/* ... the current phase's label number */
 	int phase_ret;		/* ... and whether a return jumps to it */
+	const json_t *fast_ctr;	/* the counter (its decl) of a counted loop
+				   being printed in its unclamped copy */
 } gen_fn;
 
 /* --- gen_kcode.c: the table of --checked accesses (brt.h, brt_site) ---- */

@@ -742,6 +742,259 @@ static const char *gather_vhelper(gen_ctx *g, gen_target t, const json_t *vty)
 	return fname;
 }
 
+/* ---- counted loops: gathers by the counter without the clamp ---------- */
+
+/* A gather index outside its array reads the nearest element (issue 10;
+ * brg_gidx). In "for (j = A; j < B; j++)" whose body writes neither j
+ * nor a name of B, every iteration has A <= j < B, so a gather index
+ * j + c along an axis of extent D is inside when A + c >= 0 and
+ * B + c <= D: the loop is printed twice, the copy without those clamps
+ * taken under that test (the compiler can then walk the gather as a
+ * pointer). Only innermost loops, so that a body is printed at most
+ * twice. */
+
+static int is_int1(const json_t *e)
+{
+	const char *s = gen_scalar(ety(e));
+
+	return s && strcmp(s, "int") == 0 && gen_ncomp(ety(e)) == 1;
+}
+
+/* Whether gather index I is the counter CTR (its decl) plus a constant *C. */
+static int ctr_off(gen_fn *f, const json_t *ctr, const json_t *i,
+	long long *c)
+{
+	const json_t *l, *r;
+	const char *op;
+
+	i = strip(i);
+	*c = 0;
+	if (!ctr || !is_int1(i))
+		return 0;
+	if (ast_is(i, "id"))
+		return gen_decl(f->g, i) == ctr;
+	if (!ast_is(i, "binop"))
+		return 0;
+	op = ast_str(i, "op");
+	l = strip(ast_get(i, "l"));
+	r = strip(ast_get(i, "r"));
+	if (strcmp(op, "+") == 0 && ast_is(l, "int")) {
+		const json_t *t = l;
+		l = r;
+		r = t;
+	} else if (strcmp(op, "+") != 0 && strcmp(op, "-") != 0) {
+		return 0;
+	}
+	if (!ast_is(l, "id") || gen_decl(f->g, l) != ctr ||
+			!ast_is(r, "int") || !is_int1(r) ||
+			ast_int(r, "value") > (1 << 24))
+		return 0;
+	*c = ast_int(r, "value");
+	if (strcmp(op, "-") == 0)
+		*c = -*c;
+	return 1;
+}
+
+/* An expression of constants and names through + - *, casts and
+ * swizzles, without side effects (a bound, evaluated once more before
+ * the loop); its names into DS. */
+static int pure_expr(gen_fn *f, const json_t *e, const json_t **ds, int *nd)
+{
+	const char *op;
+
+	e = strip(e);
+	if (ast_is(e, "int") || ast_is(e, "float"))
+		return 1;
+	if (ast_is(e, "id")) {
+		if (*nd >= 8 || !gen_decl(f->g, e))
+			return 0;
+		ds[(*nd)++] = gen_decl(f->g, e);
+		return 1;
+	}
+	if (ast_is(e, "cast") || (ast_is(e, "member") &&
+			json_is_array(ast_get(e, "swizzle"))))
+		return pure_expr(f, ast_get(e, "e"), ds, nd);
+	if (!ast_is(e, "binop"))
+		return 0;
+	op = ast_str(e, "op");
+	return (strcmp(op, "+") == 0 || strcmp(op, "-") == 0 ||
+		strcmp(op, "*") == 0) && pure_expr(f, ast_get(e, "l"), ds, nd)
+		&& pure_expr(f, ast_get(e, "r"), ds, nd);
+}
+
+/* The name under an assignment target (v, v.x, v[i]), if any. */
+static const json_t *target_decl(gen_fn *f, const json_t *e)
+{
+	e = strip(e);
+	while (ast_is(e, "member") || ast_is(e, "index"))
+		e = strip(ast_get(e, ast_is(e, "member") ? "e" : "a"));
+	return ast_is(e, "id") ? gen_decl(f->g, e) : NULL;
+}
+
+static int is_decl_of(const json_t *d, const json_t **ds, int nd)
+{
+	int k;
+
+	for (k = 0; d && k < nd; k++)
+		if (ds[k] == d)
+			return 1;
+	return 0;
+}
+
+/* Whether N holds a loop, or may write one of the names DS: assigns or
+ * steps it, or passes it to a function (an out parameter). */
+static int writes(gen_fn *f, const json_t *n, const json_t **ds, int nd)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	if (json_is_array(n)) {
+		json_array_foreach(n, i, v)
+			if (writes(f, v, ds, nd))
+				return 1;
+		return 0;
+	}
+	if (!json_is_object(n))
+		return 0;
+	if (ast_is(n, "for") || ast_is(n, "while") || ast_is(n, "do"))
+		return 1;
+	if (ast_is(n, "assign") && is_decl_of(target_decl(f, ast_get(n, "l")),
+			ds, nd))
+		return 1;
+	if ((ast_is(n, "unop") || ast_is(n, "postfix")) &&
+			(strcmp(ast_str(n, "op"), "++") == 0 ||
+			strcmp(ast_str(n, "op"), "--") == 0) &&
+			is_decl_of(target_decl(f, ast_get(n, "e")), ds, nd))
+		return 1;
+	if (ast_is(n, "call"))
+		json_array_foreach(ast_get(n, "args"), i, v)
+			if (is_decl_of(target_decl(f, v), ds, nd))
+				return 1;
+	json_object_foreach((json_t *)n, key, v)
+		if (strcmp(key, "ty") != 0 && writes(f, v, ds, nd))
+			return 1;
+	return 0;
+}
+
+/* Appends to COND the tests under which the gathers in N indexed by the
+ * counter CTR stay inside their arrays, for bounds LO and HI (printed)
+ * and an inclusive (<=) or exclusive bound. A constant LO is tested
+ * here: LOC points to it (NULL when LO is not one), *NEVER set when the
+ * copy could never run. */
+static void fast_conds(gen_fn *f, const json_t *n, const json_t *ctr,
+	const char *lo, const long long *loc, const char *hi, int incl,
+	strbuf *cond, int *never)
+{
+	const char *key, *L = f->t == GEN_CL ? "long" : "long long";
+	json_t *v;
+	size_t i;
+
+	if (json_is_array(n)) {
+		json_array_foreach(n, i, v)
+			fast_conds(f, v, ctr, lo, loc, hi, incl, cond,
+				never);
+		return;
+	}
+	if (!json_is_object(n))
+		return;
+	if (ast_is(n, "index")) {
+		const json_t *idx[8], *p;
+		int m, cnt;
+		p = param_of(f, index_base(n, idx, &cnt));
+		if (p && strcmp(gen_role(p), "gather") == 0) {
+			for (m = 0; m < cnt; m++) {
+				long long c;
+				strbuf t = {0};
+				fast_conds(f, idx[m], ctr, lo, loc, hi, incl,
+					cond, never);
+				if (cnt - 1 - m >= 4 || !ctr_off(f, ctr, idx[m],
+						&c))
+					continue;
+				if (loc && *loc + c < 0)
+					*never = 1;
+				else if (!loc)
+					sb_printf(&t, "(%s)(%s) %c %lld >= 0 && ",
+						L, lo, c < 0 ? '-' : '+',
+						c < 0 ? -c : c);
+				sb_printf(&t, "(%s)(%s) %c %lld %s %s_v.dims[%d]",
+					L, hi, c < 0 ? '-' : '+', c < 0 ? -c : c,
+					incl ? "<" : "<=", ast_str(p, "name"),
+					cnt - 1 - m);
+				if (!cond->s || !strstr(cond->s, t.s))
+					sb_printf(cond, "%s%s", cond->len ?
+						" && " : "", t.s);
+				sb_free(&t);
+			}
+			return;
+		}
+	}
+	json_object_foreach((json_t *)n, key, v)
+		if (strcmp(key, "ty") != 0)
+			fast_conds(f, v, ctr, lo, loc, hi, incl, cond,
+				never);
+}
+
+/* For loop S as a counted loop whose body gathers by its counter: the
+ * counter's decl, with the test of its unclamped copy in COND; else
+ * NULL. */
+static const json_t *counted_loop(gen_fn *f, const json_t *s, strbuf *cond)
+{
+	const json_t *init = ast_get(s, "init"), *c = strip(ast_get(s, "cond"));
+	const json_t *st = strip(ast_get(s, "step")), *ctr, *lo, *x;
+	const json_t *ds[9];
+	strbuf los = {0}, his = {0};
+	int nd = 0, incl, never = 0;
+	long long loc;
+
+	if (f->group || (f->g->o && f->g->o->checked) ||
+			!ast_is(c, "binop") || !is_int1(ast_get(c, "l")))
+		return NULL;
+	x = strip(ast_get(c, "l"));
+	ctr = ast_is(x, "id") ? gen_decl(f->g, x) : NULL;
+	if (ast_is(init, "decl") && json_array_size(ast_arr(init, "vars")) == 1)
+		lo = ast_is(json_array_get(ast_arr(init, "vars"), 0), "var") &&
+			json_array_get(ast_arr(init, "vars"), 0) == ctr ?
+			ast_get(ctr, "init") : NULL;
+	else if (ast_is(strip(init), "assign") &&
+			strcmp(ast_str(strip(init), "op"), "=") == 0 &&
+			target_decl(f, ast_get(strip(init), "l")) == ctr &&
+			ast_is(strip(ast_get(strip(init), "l")), "id"))
+		lo = ast_get(strip(init), "r");
+	else
+		lo = NULL;
+	if (!ctr || !lo || (strcmp(ast_str(c, "op"), "<") != 0 &&
+			strcmp(ast_str(c, "op"), "<=") != 0))
+		return NULL;
+	incl = strcmp(ast_str(c, "op"), "<=") == 0;
+	/* the step: j++, ++j or j += 1 */
+	if (!(((ast_is(st, "unop") || ast_is(st, "postfix")) &&
+			strcmp(ast_str(st, "op"), "++") == 0 &&
+			ast_is(strip(ast_get(st, "e")), "id") &&
+			gen_decl(f->g, strip(ast_get(st, "e"))) == ctr) ||
+			(ast_is(st, "assign") && strcmp(ast_str(st, "op"),
+			"+=") == 0 && ast_is(strip(ast_get(st, "l")), "id") &&
+			gen_decl(f->g, strip(ast_get(st, "l"))) == ctr &&
+			ast_is(strip(ast_get(st, "r")), "int") &&
+			ast_int(strip(ast_get(st, "r")), "value") == 1)))
+		return NULL;
+	if (!is_int1(lo) || !is_int1(ast_get(c, "r")) ||
+			!pure_expr(f, lo, ds, &nd) || !pure_expr(f, ast_get(c,
+			"r"), ds, &nd) || is_decl_of(ctr, ds, nd))
+		return NULL;
+	ds[nd++] = ctr;
+	if (writes(f, ast_get(s, "body"), ds, nd))
+		return NULL;
+	gen_kexpr(f, &los, lo);
+	gen_kexpr(f, &his, ast_get(c, "r"));
+	loc = ast_int(strip(lo), "value");
+	fast_conds(f, ast_get(s, "body"), ctr, los.s, ast_is(strip(lo), "int")
+		? &loc : NULL, his.s, incl, cond, &never);
+	sb_free(&los);
+	sb_free(&his);
+	return cond->len && !never ? ctr : NULL;
+}
+
 static void gather_offset(gen_fn *f, strbuf *b, const json_t *p,
 	const json_t **idx, int n)
 {
@@ -760,6 +1013,14 @@ static void gather_offset(gen_fn *f, strbuf *b, const json_t *p,
 		const json_t *i = idx[n - 1 - k];
 		const char *s = gen_scalar(ety(i));
 		int flt = s && ty_scalar_is_float(s);
+		long long c;
+		if (ctr_off(f, f->fast_ctr, i, &c)) {
+			/* inside: the counted loop's test (counted_loop) */
+			sb_printf(b, " + (%s)(", long_name(f->g, f->t));
+			gen_kexpr(f, b, i);
+			sb_printf(b, ") * %s_v.pitch[%d]", name, k);
+			continue;
+		}
 		sb_printf(b, " + brg_c%s%s((%s)(", flt ? "f" : "i",
 			i32_sfx(f->g, f->t), flt ? "float" : long_name(f->g,
 			f->t));
@@ -1404,6 +1665,23 @@ static void line_directive(gen_fn *f, strbuf *b, const json_t *s)
 		sb_printf(b, "#line %d \"%s\"\n", line, file);
 }
 
+/* for (INIT; cond; step) body: INIT NULL when printed before */
+static void for_loop(gen_fn *f, strbuf *b, const json_t *s,
+	const json_t *init)
+{
+	sb_puts(b, "for (");
+	if (init && !json_is_null(init))
+		gen_kexpr(f, b, init);
+	sb_puts(b, "; ");
+	if (ast_get(s, "cond") && !json_is_null(ast_get(s, "cond")))
+		cond_expr(f, b, ast_get(s, "cond"));
+	sb_puts(b, "; ");
+	if (ast_get(s, "step") && !json_is_null(ast_get(s, "step")))
+		gen_kexpr(f, b, ast_get(s, "step"));
+	sb_puts(b, ")\n");
+	sub_stmt(f, b, ast_get(s, "body"));
+}
+
 void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
 {
 	const char *k = ast_kind(s);
@@ -1460,7 +1738,8 @@ void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
 		cond_expr(f, b, ast_get(s, "cond"));
 		sb_puts(b, ");\n");
 	} else if (strcmp(k, "for") == 0) {
-		const json_t *init = ast_get(s, "init");
+		const json_t *init = ast_get(s, "init"), *ctr;
+		strbuf fast = {0};
 		if (ast_is(init, "decl")) {
 			/* for (T i = 0; ...): its own block */
 			sb_puts(b, "{\n");
@@ -1469,17 +1748,27 @@ void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
 			gen_indent(b, f->depth);
 			init = NULL;
 		}
-		sb_puts(b, "for (");
-		if (init && !json_is_null(init))
-			gen_kexpr(f, b, init);
-		sb_puts(b, "; ");
-		if (ast_get(s, "cond") && !json_is_null(ast_get(s, "cond")))
-			cond_expr(f, b, ast_get(s, "cond"));
-		sb_puts(b, "; ");
-		if (ast_get(s, "step") && !json_is_null(ast_get(s, "step")))
-			gen_kexpr(f, b, ast_get(s, "step"));
-		sb_puts(b, ")\n");
-		sub_stmt(f, b, ast_get(s, "body"));
+		ctr = counted_loop(f, s, &fast);
+		if (ctr) {
+			sb_printf(b, "if (%s) {\n", fast.s);
+			f->depth++;
+			gen_indent(b, f->depth);
+			f->fast_ctr = ctr;
+			for_loop(f, b, s, init);
+			f->fast_ctr = NULL;
+			f->depth--;
+			gen_indent(b, f->depth);
+			sb_puts(b, "} else {\n");
+			f->depth++;
+			gen_indent(b, f->depth);
+		}
+		for_loop(f, b, s, init);
+		if (ctr) {
+			f->depth--;
+			gen_indent(b, f->depth);
+			sb_puts(b, "}\n");
+		}
+		sb_free(&fast);
 		if (ast_is(ast_get(s, "init"), "decl")) {
 			f->depth--;
 			gen_indent(b, f->depth);
