@@ -665,35 +665,56 @@ static void room(strbuf *b, size_t n)
 		sb_reserve(b, n);
 }
 
-static void put_string(strbuf *b, const char *s, size_t n)
+/* The quoted string S of N bytes at O, which has room for 6 * N + 2;
+ * returns the end. Through a local pointer: stores through b->s could
+ * change b->len as far as the compiler knows, which costs a load and a
+ * store of it per byte. */
+static char *quote(char *o, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
-	room(b, 6 * n + 2);
-	PUT(b, '"');
+	*o++ = '"';
 	for (size_t i = 0; i < n; i++) {
 		unsigned char ch = (unsigned char)s[i];
 		if (ch >= 0x20 && ch != '"' && ch != '\\') {
-			PUT(b, ch);
+			*o++ = (char)ch;
 			continue;
 		}
-		PUT(b, '\\');
+		*o++ = '\\';
 		switch (ch) {
-		case '"': PUT(b, '"'); break;
-		case '\\': PUT(b, '\\'); break;
-		case '\n': PUT(b, 'n'); break;
-		case '\t': PUT(b, 't'); break;
-		case '\r': PUT(b, 'r'); break;
-		case '\b': PUT(b, 'b'); break;
-		case '\f': PUT(b, 'f'); break;
+		case '"': *o++ = '"'; break;
+		case '\\': *o++ = '\\'; break;
+		case '\n': *o++ = 'n'; break;
+		case '\t': *o++ = 't'; break;
+		case '\r': *o++ = 'r'; break;
+		case '\b': *o++ = 'b'; break;
+		case '\f': *o++ = 'f'; break;
 		default:
-			PUT(b, 'u');
-			PUT(b, '0');
-			PUT(b, '0');
-			PUT(b, hex[ch >> 4]);
-			PUT(b, hex[ch & 15]);
+			*o++ = 'u';
+			*o++ = '0';
+			*o++ = '0';
+			*o++ = hex[ch >> 4];
+			*o++ = hex[ch & 15];
 		}
 	}
-	PUT(b, '"');
+	*o++ = '"';
+	return o;
+}
+
+static void put_string(strbuf *b, const char *s, size_t n)
+{
+	room(b, 6 * n + 2);
+	b->len = (size_t)(quote(b->s + b->len, s, n) - b->s);
+}
+
+/* SEP (',' or '{'), the quoted key and ':' */
+static void put_key(strbuf *b, char sep, const char *k, size_t n)
+{
+	room(b, 6 * n + 4);
+	char *o = b->s + b->len;
+	*o++ = sep;
+	o = quote(o, k, n);
+	*o++ = ':';
+	b->len = (size_t)(o - b->s);
 }
 
 static void put_int(strbuf *b, json_int_t v)
@@ -726,13 +747,9 @@ static void put_json(strbuf *b, const json_t *v)
 		char sep = '{';
 		for (void *it = json_object_iter((json_t *)v); it;
 			it = json_object_iter_next((json_t *)v, it)) {
-			room(b, 1);
-			PUT(b, sep);
-			sep = ',';
-			put_string(b, json_object_iter_key(it),
+			put_key(b, sep, json_object_iter_key(it),
 				json_object_iter_key_len(it));
-			room(b, 1);
-			PUT(b, ':');
+			sep = ',';
 			put_json(b, json_object_iter_value(it));
 		}
 		room(b, 2);

@@ -18,7 +18,8 @@
 #include "brook/util.h"
 #include "grammar.h"
 
-#define SET(n, key, v) json_object_set_new((n), (key), (v))
+/* keys are the program's own literals: no UTF-8 check */
+#define SET(n, key, v) json_object_set_new_nocheck((n), (key), (v))
 
 /* Small integers and node kinds are shared among the nodes (jansson
  * counts references): a 50,000-line file has millions of them, and
