@@ -40,14 +40,6 @@ void gen_cpu_prelude(gen_ctx *g, strbuf *b)
 	gen_prelude_common(GEN_CPU, b);
 	sb_puts(b, "BRG_FN brg_ctx brg_noctx(void)\n{\n\tbrg_ctx r;\n"
 		"\tmemset(&r, 0, sizeof r);\n\treturn r;\n}\n");
-	/* the packed path's position of a point (gen_entry.c) */
-	sb_puts(b, "BRG_FN brg_ctx brg_ctx4(BRG_L x, BRG_L y, BRG_L z, "
-		"BRG_L w)\n{\n\tbrg_ctx r;\n\tr.rec = 0;\n\tr.inst.x = (int)x; "
-		"r.inst.y = (int)y;\n\tr.inst.z = (int)z; r.inst.w = (int)w;\n"
-		"\treturn r;\n}\n"
-		"BRG_FN float4 brg_pos4(BRG_L x, BRG_L y, BRG_L z, BRG_L w)\n"
-		"{\n\tfloat4 r;\n\tr.x = (float)x; r.y = (float)y;\n"
-		"\tr.z = (float)z; r.w = (float)w;\n\treturn r;\n}\n");
 	/* the 32-bit instance (brt.h, brt_cpu_call.index32): the index
 	 * helpers again over int32_t and a 32-bit view, renamed *32, as
 	 * OpenCL's -DBRG_I32 program variant has them */

@@ -238,14 +238,35 @@ static int needs_position(gen_ctx *g, const json_t *n, int depth)
 }
 
 /* How map_point addresses the streams: through their views (GEN_VIEW,
- * both targets), or on the CPU's packed path (GEN_PACKED: every stream
- * is element brg_i of NAME_p, the position is brg_px + brg_i, brg_py,
- * brg_pz, brg_pw). */
-enum { GEN_VIEW, GEN_PACKED };
+ * both targets), on the packed paths (GEN_PACKED: every stream is
+ * element brg_i of its packed run, NAME_p[brg_i] on the CPU and
+ * NAME[NAME_v.base + brg_i] in OpenCL; the position is brg_px + brg_i,
+ * brg_py, brg_pz, brg_pw), or in one lane of OpenCL's K__packed
+ * (GEN_LANES: every stream is NAME_a[brg_k], a private array of four;
+ * no position). */
+enum { GEN_VIEW, GEN_PACKED, GEN_LANES };
 
 static int is_stream_param(const json_t *p)
 {
 	return is_role(p, "in") || is_role(p, "out");
+}
+
+/* PTR[IX], stream NAME's element at the point in MODE (not GEN_VIEW) on
+ * target T. In OpenCL the index starts from the buffer, whose pointer
+ * does not step by elements for 3-vectors and structs. */
+static void packed_at(gen_target t, int mode, const char *name, char *ptr,
+	size_t nptr, char *ix, size_t nix)
+{
+	if (mode == GEN_LANES) {
+		snprintf(ptr, nptr, "%s_a", name);
+		snprintf(ix, nix, "brg_k");
+	} else if (t == GEN_CL) {
+		snprintf(ptr, nptr, "%s", name);
+		snprintf(ix, nix, "%s_v.base + brg_i", name);
+	} else {
+		snprintf(ptr, nptr, "%s_p", name);
+		snprintf(ix, nix, "brg_i");
+	}
 }
 
 int gen_records(gen_ctx *g, const json_t *fn)
@@ -301,9 +322,10 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 			sb_printf(b, "%sconst ", ind);
 			gen_type(g, t, b, el, NULL);
 			sb_printf(b, " %s_e = ", name);
-			if (mode == GEN_PACKED) {
-				snprintf(ptr, sizeof ptr, "%s_p", name);
-				gen_load(g, t, b, el, ptr, "brg_i");
+			if (mode != GEN_VIEW) {
+				packed_at(t, mode, name, ptr, sizeof ptr, ix,
+					sizeof ix);
+				gen_load(g, t, b, el, ptr, ix);
 			} else {
 				input_value(g, t, b, p, "brg_i");
 			}
@@ -350,9 +372,9 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 		const char *name = ast_str(p, "name");
 		if (!is_role(p, "out"))
 			continue;
-		if (mode == GEN_PACKED) {
-			snprintf(ptr, sizeof ptr, "%s_p", name);
-			snprintf(ix, sizeof ix, "brg_i");
+		if (mode != GEN_VIEW) {
+			packed_at(t, mode, name, ptr, sizeof ptr, ix,
+				sizeof ix);
 		} else {
 			snprintf(ptr, sizeof ptr, "%s", name);
 			snprintf(ix, sizeof ix, "brg_idx(&%s_v, brg_i, brg_d)",
@@ -487,25 +509,173 @@ static void cpu_map_dispatch(gen_ctx *g, strbuf *b, const json_t *fn)
 	sb_puts(b, "\t\treturn;\n\t}\n");
 }
 
+/* OpenCL: the head of map entry NAME SUFFIX (brt.h's parameters), up to
+ * the domain and the constants. */
+static void cl_map_head(gen_ctx *g, strbuf *b, const json_t *fn,
+	const char *suffix)
+{
+	char cln[256];
+
+	sb_printf(b, "__kernel void %s%s(", gen_cl_name(ast_str(fn, "name"),
+		cln, sizeof cln), suffix);
+	cl_params(g, b, fn);
+	sb_puts(b, ",\n\tconst BRG_L4 dom, const BRG_L4 off");
+	rec_param(g, GEN_CL, b, fn);
+	sb_puts(b, ")\n{\n");
+	dom_setup(GEN_CL, b);
+	cl_unpack_values(g, b, fn);
+}
+
+/* The OpenCL vector type of four elements of stream P when K__packed can
+ * move them as one load or store (a 4-byte scalar: the buffer is aligned
+ * for it where the stream's base is a multiple of 4), else NULL. */
+static const char *lane_vector(gen_ctx *g, const json_t *p)
+{
+	const json_t *el = gen_resolve(g, gen_elem(g, ast_get(p, "type")));
+	const char *s = gen_scalar(el);
+
+	if (!s || gen_ncomp(el) != 1 || (strcmp(s, "float") != 0 &&
+			strcmp(s, "int") != 0 && strcmp(s, "uint") != 0))
+		return NULL;
+	return gen_arith_name(GEN_CL, s, 4);
+}
+
+/* Whether every stream of FN has a lane_vector (and there is one). */
+static int cl_lanes(gen_ctx *g, const json_t *fn)
+{
+	json_t *p;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(params_of(fn), i, p) {
+		if (!is_stream_param(p))
+			continue;
+		if (!lane_vector(g, p))
+			return 0;
+		n++;
+	}
+	return n > 0;
+}
+
+/* K__packed's four points at once: each input one vector load into
+ * NAME_a[4], the body per lane, each output one vector store. */
+static void cl_packed_lanes(gen_ctx *g, strbuf *b, const json_t *fn)
+{
+	json_t *p;
+	size_t i;
+
+	sb_puts(b, "\tif (brg_al && 4 * brg_j + 3 < brg_n) {\n");
+	json_array_foreach(params_of(fn), i, p) {
+		const char *name = ast_str(p, "name");
+		const char *V = lane_vector(g, p);
+		const json_t *el = gen_elem(g, ast_get(p, "type"));
+		if (!is_stream_param(p))
+			continue;
+		sb_puts(b, "\t\t");
+		if (is_role(p, "out")) {
+			gen_type(g, GEN_CL, b, el, NULL);
+			sb_printf(b, " %s_a[4];\n", name);
+			continue;
+		}
+		sb_printf(b, "const %s %s_4 = ((__global const %s *)(%s + "
+			"%s_v.base))[brg_j];\n\t\tconst ", V, name, V, name,
+			name);
+		gen_type(g, GEN_CL, b, el, NULL);
+		sb_printf(b, " %s_a[4] = { %s_4.x, %s_4.y, %s_4.z, %s_4.w };\n",
+			name, name, name, name, name);
+	}
+	sb_puts(b, "\t\tfor (brg_k = 0; brg_k < 4; brg_k++) {\n");
+	map_point(g, GEN_CL, b, fn, "\t\t\t", GEN_LANES);
+	sb_puts(b, "\t\t}\n");
+	json_array_foreach(params_of(fn), i, p) {
+		const char *name = ast_str(p, "name");
+		const char *V = lane_vector(g, p);
+		if (!is_role(p, "out"))
+			continue;
+		sb_printf(b, "\t\t((__global %s *)(%s + %s_v.base))[brg_j] = "
+			"(%s)(%s_a[0], %s_a[1], %s_a[2], %s_a[3]);\n", V, name,
+			name, V, name, name, name, name);
+	}
+	sb_puts(b, "\t\treturn;\n\t}\n");
+}
+
+/* OpenCL: K__packed, for a kernel that does not read its position,
+ * launched by libbrt when every stream is packed in the domain's shape
+ * (BRT_MAP_SAME; brt.h, "Launch geometry"): work-item j of ceil(n / 4)
+ * takes four of the n points, as a hand-written kernel does. With every
+ * stream a 4-byte scalar whose base is a multiple of 4, points 4j to 4j +
+ * 3 through vector loads and stores (the last work-item one at a time);
+ * else points j, j + s, j + 2s, j + 3s (s = ceil(n / 4)), so that
+ * neighbouring work-items still read neighbouring elements. */
+static void cl_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
+{
+	json_t *p;
+	size_t i;
+	int lanes = cl_lanes(g, fn);
+	const char *sep = "";
+
+	cl_map_head(g, b, fn, "__packed");
+	sb_puts(b, "\tconst BRG_L brg_n = brg_d[0] * brg_d[1] * brg_d[2] * "
+		"brg_d[3];\n"
+		"\tconst BRG_L brg_j = get_global_id(0), brg_s = (brg_n + 3) "
+		"/ 4;\n\tint brg_k;\n\tconst int brg_al = ");
+	if (lanes) {
+		sb_puts(b, "((");
+		json_array_foreach(params_of(fn), i, p) {
+			if (!is_stream_param(p))
+				continue;
+			sb_printf(b, "%s%s_v.base", sep, ast_str(p, "name"));
+			sep = " | ";
+		}
+		sb_puts(b, ") & 3) == 0;\n");
+	} else {
+		sb_puts(b, "0;\n");
+	}
+	sb_puts(b, "\t(void)brg_o;\n\tif (brg_j >= brg_s)\n\t\treturn;\n");
+	if (lanes)
+		cl_packed_lanes(g, b, fn);
+	sb_puts(b, "\tfor (brg_k = 0; brg_k < 4; brg_k++) {\n"
+		"\t\tconst BRG_L brg_i = brg_al ? 4 * brg_j + brg_k : brg_j + "
+		"brg_k * brg_s;\n\t\tif (brg_i >= brg_n)\n\t\t\treturn;\n");
+	map_point(g, GEN_CL, b, fn, "\t\t", GEN_PACKED);
+	sb_puts(b, "\t}\n}\n\n");
+}
+
+/* OpenCL: K__grid, for a kernel that reads its position, launched by
+ * libbrt as a three-dimensional NDRange over dom.xyz (dom.w 1) when
+ * every stream is packed in the domain's shape: the point's coordinates
+ * are the work-item's, no division. */
+static void cl_map_grid(gen_ctx *g, strbuf *b, const json_t *fn)
+{
+	cl_map_head(g, b, fn, "__grid");
+	sb_puts(b, "\tconst BRG_L brg_x = get_global_id(0), brg_y = "
+		"get_global_id(1), brg_z = get_global_id(2);\n"
+		"\tif (brg_x >= brg_d[0] || brg_y >= brg_d[1] || brg_z >= "
+		"brg_d[2])\n\t\treturn;\n"
+		"\tconst BRG_L brg_i = brg_x + brg_d[0] * (brg_y + brg_d[1] * "
+		"brg_z);\n"
+		"\tconst BRG_L brg_px = brg_x + brg_o[0] - brg_i, brg_py = "
+		"brg_y + brg_o[1];\n"
+		"\tconst BRG_L brg_pz = brg_z + brg_o[2], brg_pw = brg_o[3];\n");
+	map_point(g, GEN_CL, b, fn, "\t", GEN_PACKED);
+	sb_puts(b, "}\n\n");
+}
+
 static void map_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 {
 	const char *name = ast_str(fn, "name");
-	char cln[256];
 
 	if (t == GEN_CL) {
-		sb_printf(b, "__kernel void %s(", gen_cl_name(name, cln,
-			sizeof cln));
-		cl_params(g, b, fn);
-		sb_puts(b, ",\n\tconst BRG_L4 dom, const BRG_L4 off");
-		rec_param(g, t, b, fn);
-		sb_puts(b, ")\n{\n");
-		dom_setup(t, b);
-		cl_unpack_values(g, b, fn);
+		cl_map_head(g, b, fn, "");
 		sb_puts(b, "\tconst BRG_L brg_i = get_global_id(0);\n"
 			"\tif (brg_i >= brg_d[0] * brg_d[1] * brg_d[2] * "
 			"brg_d[3])\n\t\treturn;\n");
 		map_point(g, t, b, fn, "\t", GEN_VIEW);
 		sb_puts(b, "}\n\n");
+		if (map_uses_position(g, fn))
+			cl_map_grid(g, b, fn);
+		else
+			cl_map_packed(g, b, fn);
 		return;
 	}
 	cpu_map_packed(g, b, fn);

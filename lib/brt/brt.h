@@ -423,6 +423,8 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  *   MAP, SCATTER: __kernel void K(ARGS, const long4 dom, const long4 off)
  *                 with records set, one more parameter after off:
  *                 __global brt_records *rec
+ *                 and optionally K__packed or K__grid with the same
+ *                 parameters (Launch geometry, below)
  *   GROUP:        same; launched with local size = GroupSize
  *   REDUCE:       __kernel void K__reduce(__global const T *in,
  *                     const brt_view vin, __global T *out, const long nout,
@@ -443,6 +445,15 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  *     multiple of the local size. Work-item i = get_global_id(0) past the
  *     number of points does nothing; else its coordinates are i over dom,
  *     x fastest, and indexof/instance() is those plus off.
+ *   MAP, SCATTER, when every IN and OUT view is BRT_MAP_SAME and the
+ *     program has one of these entries (same parameters as K):
+ *     K__packed: a one-dimensional NDRange of s = ceil(n / 4) work-items
+ *       (n the number of points) rounded up; work-item j < s runs four
+ *       points, which ones is the kernel's choice (points j + k * s, or
+ *       4j + k), each point once;
+ *     K__grid (dom.w 1): a three-dimensional NDRange over dom.xyz, each
+ *       rounded up to the local size; work-item (x, y, z) inside dom runs
+ *       the point with those coordinates.
  *   GROUP: a three-dimensional NDRange, local size = GroupSize, global
  *     size dom.xyz rounded up to multiples of it (dom.w is 1); work-items
  *     outside dom must not write, and must still reach every barrier.

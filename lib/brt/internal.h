@@ -58,14 +58,20 @@ typedef struct brt_pool brt_pool;
 
 /* A kernel object compiled for one device, with the argument values last
  * set on it (only changed arguments are set again). */
+/* The OpenCL entries of a kernel K (brt.h, "OpenCL kernel names"): K,
+ * K__reduce, and the packed-launch variants K__packed and K__grid, which
+ * a program may lack. */
+enum { BRT_ENTRY_MAIN, BRT_ENTRY_REDUCE, BRT_ENTRY_PACKED, BRT_ENTRY_GRID };
+
 typedef struct brt_clkernel {
 	struct brt_clkernel *next;
 	const brt_kernel *k;	/* key: the descriptor ... */
-	int reduce;		/* ... whether it is K__reduce ... */
+	int entry;		/* ... which entry (BRT_ENTRY_*) ... */
 	int want32;		/* ... and whether 32-bit indices were asked */
 	int i32;		/* from the 32-bit variant of the program: views,
 				   domains and sizes are passed as 32-bit */
-	cl_kernel kernel;
+	cl_kernel kernel;	/* NULL: a K__packed or K__grid the program
+				   lacks (looked up once) */
 	size_t wgsize;		/* CL_KERNEL_WORK_GROUP_SIZE */
 	unsigned nset;
 	unsigned char (*last)[128];	/* last value of each argument */
@@ -236,10 +242,12 @@ void brt_ocl_discover(brt_runtime *rt);
 void brt_ocl_shutdown(brt_runtime *rt, brt_device *d);
 const char *brt_cl_error(cl_int e);
 void brt_ocl_set_last(brt_buffer *b, cl_event ev);
-/* the kernel object for K (or K__reduce) on D, building its program
- * through the caches; NULL with a message in msg. WANT32: from the 32-bit
- * variant of the program where it has one (the result's i32 says). */
-brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int reduce,
+/* the kernel object for ENTRY (BRT_ENTRY_*) of K on D, building its
+ * program through the caches; NULL with a message in msg. WANT32: from
+ * the 32-bit variant of the program where it has one (the result's i32
+ * says). A K__packed or K__grid that the program lacks is NULL with no
+ * message. */
+brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int entry,
 	int want32, brt_str *msg);
 /* Whether an index space of N elements (a buffer, a domain) suits the
  * 32-bit variant: N below 2^31 with room to round a launch up. */

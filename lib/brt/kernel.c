@@ -525,6 +525,71 @@ static int launch_fits32(const brt_launch *L)
 	return 1;
 }
 
+/* brt.h, "Launch geometry": a map or scatter kernel whose input and
+ * output streams are all packed in the domain's shape runs its K__packed
+ * (four points a work-item) or K__grid (the domain's coordinates as the
+ * NDRange's) where the program has one; else NULL, and K itself runs. */
+static brt_clkernel *packed_entry(const brt_launch *L, int want32)
+{
+	const brt_kernel *k = L->k;
+	if (k->kclass == BRT_KERNEL_GROUP)
+		return NULL;
+	for (unsigned i = 0; i < k->nargs; i++)
+		if ((k->args[i].kind == BRT_ARG_IN
+			|| k->args[i].kind == BRT_ARG_OUT)
+		    && L->views[i].map != BRT_MAP_SAME)
+			return NULL;
+	brt_clkernel *ck = brt_ocl_kernel(L->dev, k, BRT_ENTRY_PACKED, want32,
+		NULL);
+	if (!ck && L->dom[3] == 1)
+		ck = brt_ocl_kernel(L->dev, k, BRT_ENTRY_GRID, want32, NULL);
+	return ck;
+}
+
+/* The smallest power of two at least N, at most CAP. */
+static size_t pow2_up(int64_t n, size_t cap)
+{
+	size_t p = 1;
+	while (p < cap && (int64_t)p < n)
+		p *= 2;
+	return p;
+}
+
+/* The NDRange of entry CK over the domain (brt.h, "Launch geometry"):
+ * its dimensions, and GLOBAL, LOCAL. */
+static unsigned geometry(const brt_launch *L, const brt_clkernel *ck,
+	size_t global[3], size_t local[3])
+{
+	const brt_kernel *k = L->k;
+	size_t most = ck->wgsize < 256 ? ck->wgsize : 256;
+	if (k->kclass == BRT_KERNEL_GROUP || ck->entry == BRT_ENTRY_GRID) {
+		if (k->kclass == BRT_KERNEL_GROUP) {
+			for (int i = 0; i < 3; i++)
+				local[i] = k->group[i] ? k->group[i] : 1;
+		} else {
+			/* rows of up to 32 work-items (a whole group in
+			   one dimension), then as many rows and slices as
+			   fit the group */
+			local[0] = pow2_up(L->dom[0], L->dom[1] > 1
+				&& most > 32 ? 32 : most);
+			local[1] = pow2_up(L->dom[1], most / local[0]);
+			local[2] = pow2_up(L->dom[2], most / local[0]
+				/ local[1]);
+		}
+		for (int i = 0; i < 3; i++)
+			global[i] = ((size_t)L->dom[i] + local[i] - 1) / local[i]
+				* local[i];
+		return 3;
+	}
+	size_t total = (size_t)(L->dom[0] * L->dom[1] * L->dom[2]
+		* L->dom[3]);
+	if (ck->entry == BRT_ENTRY_PACKED)
+		total = (total + 3) / 4;
+	local[0] = most;
+	global[0] = (total + local[0] - 1) / local[0] * local[0];
+	return 1;
+}
+
 /* Sets the arguments of a map, scatter or group kernel (brt.h, "OpenCL
  * kernel names and parameters") and launches it. */
 static void run_ocl(brt_launch *L)
@@ -533,11 +598,15 @@ static void run_ocl(brt_launch *L)
 	brt_device *d = L->dev;
 	brt_str msg = {0};
 	pthread_mutex_lock(&d->lock);
-	brt_clkernel *ck = brt_ocl_kernel(d, k, 0, launch_fits32(L), &msg);
+	int want32 = launch_fits32(L);
+	brt_clkernel *ck = brt_ocl_kernel(d, k, BRT_ENTRY_MAIN, want32, &msg);
 	if (!ck) {
 		brt_kfail(L, BR_ERROR_KERNEL, "%s", msg.p);
 		goto out;
 	}
+	brt_clkernel *pk = packed_entry(L, want32);
+	if (pk)
+		ck = pk;
 	unsigned n = 0;
 	int bad = 0;
 	for (unsigned i = 0; i < k->nargs && !bad; i++) {
@@ -564,21 +633,7 @@ static void run_ocl(brt_launch *L)
 		goto out;
 	}
 	size_t global[3], local[3];
-	unsigned dims;
-	if (k->kclass == BRT_KERNEL_GROUP) {
-		dims = 3;
-		for (int i = 0; i < 3; i++) {
-			local[i] = k->group[i] ? k->group[i] : 1;
-			global[i] = ((size_t)L->dom[i] + local[i] - 1) / local[i]
-				* local[i];
-		}
-	} else {
-		dims = 1;
-		size_t total = (size_t)(L->dom[0] * L->dom[1] * L->dom[2]
-			* L->dom[3]);
-		local[0] = ck->wgsize < 256 ? ck->wgsize : 256;
-		global[0] = (total + local[0] - 1) / local[0] * local[0];
-	}
+	unsigned dims = geometry(L, ck, global, local);
 	brt_waits w = { .n = 0, .q = d->queue };
 	for (unsigned i = 0; i < k->nargs; i++)
 		if (is_stream(&k->args[i]))

@@ -298,7 +298,8 @@ void brt_ocl_shutdown(brt_runtime *rt, brt_device *d)
 			cl->clReleaseMemObject(t->mem);
 			free(t);
 		}
-		cl->clReleaseKernel(k->kernel);
+		if (k->kernel)
+			cl->clReleaseKernel(k->kernel);
 		free(k->last);
 		free(k->lastsize);
 		free(k);
@@ -843,16 +844,19 @@ int brt_ocl_fits32(int64_t n)
 	return n >= 0 && n < ((int64_t)1 << 31) - ((int64_t)1 << 20);
 }
 
-/* The kernel object of K (or its K__reduce) on D, from the device's list,
- * else built (programs through cache.c). D's lock is held. */
-brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int reduce,
+/* The kernel object of ENTRY of K on D, from the device's list, else built
+ * (programs through cache.c). D's lock is held. */
+brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int entry,
 	int want32, brt_str *msg)
 {
+	static const char *const suffix[] = { "", "__reduce", "__packed",
+		"__grid" };
 	brt_cl *cl = &brt_rt()->cl;
+	int optional = entry == BRT_ENTRY_PACKED || entry == BRT_ENTRY_GRID;
 	want32 = want32 && !brt_rt()->index64;
 	for (brt_clkernel *ck = d->kernels; ck; ck = ck->next)
-		if (ck->k == k && ck->reduce == reduce && ck->want32 == want32)
-			return ck;
+		if (ck->k == k && ck->entry == entry && ck->want32 == want32)
+			return ck->kernel ? ck : NULL;
 	if (!k->program || !k->program->source) {
 		brt_str_printf(msg, "Kernel Execution: Failed to create Program "
 			"(kernel %s has no OpenCL source)", k->name);
@@ -884,9 +888,21 @@ brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int reduce,
 	}
 	char name[300];
 	snprintf(name, sizeof name, "%s%s", k->cl_name ? k->cl_name : k->name,
-		reduce ? "__reduce" : "");
+		suffix[entry]);
 	cl_int err;
 	cl_kernel kern = cl->clCreateKernel(p->program, name, &err);
+	if (!kern && optional) {
+		/* a program of an older brgen: remembered as absent */
+		brt_clkernel *ck = calloc(1, sizeof *ck);
+		if (ck) {
+			ck->k = k;
+			ck->entry = entry;
+			ck->want32 = want32;
+			ck->next = d->kernels;
+			d->kernels = ck;
+		}
+		return NULL;
+	}
 	if (!kern) {
 		brt_str_printf(msg, "Kernel Execution: Failed to create Program "
 			"(no kernel %s: %s)", name, brt_cl_error(err));
@@ -910,7 +926,7 @@ brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int reduce,
 		return NULL;
 	}
 	ck->k = k;
-	ck->reduce = reduce;
+	ck->entry = entry;
 	ck->want32 = want32;
 	ck->i32 = i32;
 	ck->kernel = kern;
@@ -922,6 +938,8 @@ brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int reduce,
 		ck->wgsize = 1;
 	ck->next = d->kernels;
 	d->kernels = ck;
+	brt_log("kernel: %s for %s%s", name, d->name, i32 ? " (32-bit indices)"
+		: "");
 	return ck;
 }
 
@@ -1058,7 +1076,8 @@ int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 		d->unflushed = 0;
 		d->flush_at = d->flush_at < 64 ? 2 * d->flush_at : 64;
 	}
-	brt_ocl_profile(d, ck->reduce ? "reduce" : ck->k->name, 0, *ev);
+	brt_ocl_profile(d, ck->entry == BRT_ENTRY_REDUCE ? "reduce"
+		: ck->k->name, 0, *ev);
 	brt_thread *t = brt_rt()->timing ? brt_self() : NULL;
 	if (t && *ev) {
 		/* brt_lastKernelTime: the run's first and last command */

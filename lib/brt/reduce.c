@@ -301,7 +301,8 @@ static void red_ocl(red *R)
 	 * (at most 1024 per output element) fit */
 	int fits = brt_ocl_fits32((int64_t)(R->src->reg.buf->bytes
 		/ R->src->reg.esize)) && brt_ocl_fits32(R->nout * 1024);
-	brt_clkernel *ck = brt_ocl_kernel(d, L->k, 1, fits, &msg);
+	brt_clkernel *ck = brt_ocl_kernel(d, L->k, BRT_ENTRY_REDUCE, fits,
+		&msg);
 	if (!ck) {
 		brt_kfail(L, BR_ERROR_KERNEL, "%s", msg.p);
 		goto out;
