@@ -425,11 +425,14 @@ typedef union arena_align {
 
 typedef struct arena_chunk {
 	struct arena_chunk *next;
-	size_t used, cap;
+	size_t cap;
 	arena_align data[];
 } arena_chunk;
 
-static arena_chunk *ast_arena;
+static struct {
+	arena_chunk *chunks;	/* the newest first */
+	char *next, *end;	/* the free part of the newest */
+} ast_arena;
 
 /* A chunk of at least N bytes. Chunks are whole huge pages where the
  * system has them (2 MiB on x86-64 Linux, used when asked for with
@@ -454,16 +457,16 @@ static arena_chunk *arena_chunk_new(size_t n)
 
 static void *arena_alloc(size_t n)
 {
-	n = (n + sizeof(arena_align) - 1) / sizeof(arena_align)
-		* sizeof(arena_align);
-	if (!ast_arena || ast_arena->cap - ast_arena->used < n) {
+	n = (n + sizeof(arena_align) - 1) & ~(sizeof(arena_align) - 1);
+	if ((size_t)(ast_arena.end - ast_arena.next) < n) {
 		arena_chunk *c = arena_chunk_new(n);
-		c->next = ast_arena;
-		c->used = 0;
-		ast_arena = c;
+		c->next = ast_arena.chunks;
+		ast_arena.chunks = c;
+		ast_arena.next = (char *)c->data;
+		ast_arena.end = ast_arena.next + c->cap;
 	}
-	void *p = (char *)ast_arena->data + ast_arena->used;
-	ast_arena->used += n;
+	void *p = ast_arena.next;
+	ast_arena.next += n;
 	return p;
 }
 
@@ -480,9 +483,10 @@ void ast_arena_begin(void)
 void ast_arena_end(void)
 {
 	json_set_alloc_funcs(malloc, free);
-	while (ast_arena) {
-		arena_chunk *next = ast_arena->next;
-		free(ast_arena);
-		ast_arena = next;
+	while (ast_arena.chunks) {
+		arena_chunk *next = ast_arena.chunks->next;
+		free(ast_arena.chunks);
+		ast_arena.chunks = next;
 	}
+	ast_arena.next = ast_arena.end = NULL;
 }
