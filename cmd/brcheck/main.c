@@ -217,7 +217,9 @@ static int run(const brcheck_args *a, diag_ctx *d)
 			}
 			free(text);
 		}
-		json_decref(doc);
+		/* no json_decref(doc): the arena (ast.h) holds the document
+		 * until exit, and freeing it would walk every value of it to
+		 * free nothing */
 		if (st > status)
 			status = st;
 	}

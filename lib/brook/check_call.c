@@ -15,7 +15,7 @@
 
 static void callee(json_t *e, const char *kind)
 {
-	json_object_set_new(e, "callee", json_string(kind));
+	json_object_set_new_nocheck(e, "callee", json_string_nocheck(kind));
 }
 
 static json_t *args_of(chk_ctx *c, json_t *e)
@@ -329,7 +329,7 @@ static json_t *intrinsic_call(chk_ctx *c, json_t *e, json_t *f,
 	json_t *args = args_of(c, e);
 	chk_unknown(c, f);
 	callee(e, "builtin");
-	json_object_set_new(e, "builtin", json_string(name));
+	json_object_set_new_nocheck(e, "builtin", json_string_nocheck(name));
 	arg_count(c, e, args, 0);
 	if (!c->kern)
 		chk_err(c, e, tab[k].id_host, "%s() operator has no meaning inside "
@@ -351,7 +351,8 @@ static json_t *builtin_call(chk_ctx *c, json_t *e, json_t *f,
 	json_t *args = args_of(c, e);
 	chk_unknown(c, f);
 	callee(e, "builtin");
-	json_object_set_new(e, "builtin", json_string(b->name));
+	json_object_set_new_nocheck(e, "builtin",
+		json_string_nocheck(b->name));
 	if (!args || !arg_count(c, e, args, (size_t)b->nargs))
 		return chk_unknown(c, e);
 	size_t i;
@@ -531,7 +532,7 @@ json_t *chk_call_expr(chk_ctx *c, json_t *e)
 	}
 	if (ty_is_ptr(ft))
 		ft = ast_get(ft, "to");
-	if (strcmp(ast_str(ft, "t"), "func") == 0)
+	if (strcmp(ty_kind(ft), "func") == 0)
 		return chk_set_ty(e, chk_resolve(c, ast_get(ft, "ret")));
 	return chk_unknown(c, e);
 }

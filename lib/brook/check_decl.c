@@ -136,7 +136,7 @@ void chk_initializer(chk_ctx *c, json_t *init, json_t *type, json_t *at)
  * field ids, enum constants. */
 static void declare_tags(chk_ctx *c, json_t *t)
 {
-	const char *k = ast_str(t, "t");
+	const char *k = ty_kind(t);
 	if (strcmp(k, "struct") == 0 || strcmp(k, "union") == 0) {
 		json_t *fields = ast_get(t, "fields");
 		const char *tag = ast_str(t, "tag");
@@ -193,7 +193,7 @@ static void declare_tags(chk_ctx *c, json_t *t)
 /* Checks the size expressions inside a type (array sizes, stream dims). */
 void chk_walk_sizes(chk_ctx *c, json_t *t)
 {
-	const char *k = ast_str(t, "t");
+	const char *k = ty_kind(t);
 	if (strcmp(k, "array") == 0) {
 		if (ast_get(t, "size") && !json_is_null(ast_get(t, "size")))
 			chk_expr(c, ast_get(t, "size"));
@@ -210,13 +210,13 @@ void chk_walk_sizes(chk_ctx *c, json_t *t)
 	}
 }
 
-/* Any C qualifier Q on T or the types it is made of. */
-int chk_type_has_qual(const json_t *t, const char *q)
+/* The C qualifiers on T and the types it is made of (chk_quals). */
+unsigned chk_type_quals(const json_t *t)
 {
+	unsigned q = 0;
 	for (; json_is_object(t); t = ast_get(t, ty_is_ptr(t) ? "to" : "of"))
-		if (chk_has_qual(ast_get(t, "quals"), q))
-			return 1;
-	return 0;
+		q |= chk_quals(ast_get(t, "quals"));
+	return q;
 }
 
 int chk_type_has_ptr(const json_t *t)
@@ -450,7 +450,7 @@ static void var_decl(chk_ctx *c, json_t *v, const char *storage)
 		if (strcmp(storage, "static") == 0 || strcmp(storage, "extern") == 0)
 			chk_err(c, v, "E-kernel-storage",
 				"static or extern not allowed inside kernel");
-		if (chk_type_has_qual(raw, "volatile") || chk_type_has_qual(raw, "restrict"))
+		if (chk_type_quals(raw) & (CHK_Q_VOLATILE | CHK_Q_RESTRICT))
 			chk_err(c, v, "E-kernel-qualifier", "volatile or restrict "
 				"qualifiers not allowed inside kernel");
 		if (chk_type_has_ptr(t))

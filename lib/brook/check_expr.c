@@ -29,7 +29,8 @@ json_t *chk_opt_expr(chk_ctx *c, json_t *e)
 json_t *chk_decl_type(chk_ctx *c, json_t *n, const char *key)
 {
 	json_t *t = ast_get(n, key);
-	if (!json_is_object(t) || !json_is_string(ast_get(t, "t"))) {
+	if (!json_is_object(t) || (!*ty_kind(t) &&
+		!json_is_string(ast_get(t, "t")))) {
 		chk_bad(c, n, "\"%s\" node without a valid \"%s\"", ast_kind(n), key);
 		return json_incref(chk_T(c, "unknown"));
 	}
@@ -105,8 +106,9 @@ json_t *chk_id_expr(chk_ctx *c, json_t *e)
 		if (f && f->def)
 			target = f->def;
 	}
-	if (chk_node_id(target))
-		json_object_set_new(e, "ref", json_integer(chk_node_id(target)));
+	long long id = chk_node_id(target);
+	if (id)
+		json_object_set_new_nocheck(e, "ref", json_integer(id));
 	/* brookgpu: global memory is not accessible inside kernels */
 	if (c->kern && s->global && s->kind == SYM_VAR)
 		chk_err(c, e, "E-kernel-global",
@@ -128,7 +130,7 @@ static json_t *member_expr(chk_ctx *c, json_t *e)
 			return chk_unknown(c, e);
 		/* the pointed-to struct, with its fields (kept alive by "ty") */
 		json_t *to = chk_resolve(c, ast_get(bt, "to"));
-		json_object_set_new(e, "ty", to);
+		json_object_set_new_nocheck(e, "ty", to);
 		bt = to;
 	}
 	if (ty_is_arith(bt)) {
@@ -154,7 +156,7 @@ static json_t *member_expr(chk_ctx *c, json_t *e)
 				"on %s", name, ty_scalar(bt));
 			return chk_unknown(c, e);
 		}
-		json_object_set_new(e, "swizzle", sw);
+		json_object_set_new_nocheck(e, "swizzle", sw);
 		return chk_set_ty_b(e, chk_vec(c, ty_scalar(bt), (int)len));
 	}
 	if (ty_is_struct(bt) && json_is_array(ast_get(bt, "fields"))) {
@@ -162,9 +164,9 @@ static json_t *member_expr(chk_ctx *c, json_t *e)
 		json_t *f;
 		json_array_foreach(ast_get(bt, "fields"), i, f)
 			if (strcmp(ast_str(f, "name"), name) == 0) {
-				if (chk_node_id(f))
-					json_object_set_new(e, "ref",
-						json_integer(chk_node_id(f)));
+				long long id = chk_node_id(f);
+				if (id)
+					json_object_set_new_nocheck(e, "ref", json_integer(id));
 				return chk_set_ty(e, chk_decl_type(c, f, "type"));
 			}
 		chk_err(c, e, "E-swizzle", "unrecognized field/swizzle: \"%s\"", name);

@@ -131,6 +131,13 @@ void chk_bad(chk_ctx *c, const json_t *n, const char *fmt, ...)
 /* The canonical type object for a simple type name (borrowed). */
 json_t *chk_T(chk_ctx *c, const char *name);
 int chk_has_qual(const json_t *quals, const char *q);
+/* The qualifiers of a "quals" array as a set of bits, so that a node's
+ * qualifiers are read once however many rules ask about them. */
+enum {
+	CHK_Q_CONST = 1, CHK_Q_VOLATILE = 2, CHK_Q_RESTRICT = 4, CHK_Q_OUT = 8,
+	CHK_Q_VOUT = 16, CHK_Q_REDUCE = 32, CHK_Q_ITER = 64, CHK_Q_SHARED = 128
+};
+unsigned chk_quals(const json_t *quals);
 /* Resolves typedef names and struct tags in T: a new reference. Struct
  * bodies are not entered (member access resolves field types). */
 json_t *chk_resolve(chk_ctx *c, json_t *t);
@@ -220,8 +227,8 @@ void chk_write_check(chk_ctx *c, json_t *target, json_t *node,
 void chk_initializer(chk_ctx *c, json_t *init, json_t *type, json_t *at);
 /* Checks the size expressions inside a type (array sizes, stream dims). */
 void chk_walk_sizes(chk_ctx *c, json_t *t);
-/* Any C qualifier Q on T or the types it is made of. */
-int chk_type_has_qual(const json_t *t, const char *q);
+/* The C qualifiers on T and the types it is made of (chk_quals). */
+unsigned chk_type_quals(const json_t *t);
 int chk_type_has_ptr(const json_t *t);
 /* spec 3.2: what a stream may hold. */
 int chk_stream_elem_ok(chk_ctx *c, json_t *t, int depth);

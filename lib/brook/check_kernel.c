@@ -22,18 +22,20 @@ const char *const chk_class_names[] = {
 
 /* ---- kernels: classification (pre-pass) --------------------------------- */
 
-static int has_qual_any(json_t *p, const char *q)
+/* The qualifiers of parameter P and of its type (chk_quals). */
+static unsigned param_quals(json_t *p)
 {
-	return chk_has_qual(ast_get(p, "quals"), q) ||
-		chk_has_qual(ast_get(ast_get(p, "type"), "quals"), q);
+	return chk_quals(ast_get(p, "quals")) |
+		chk_quals(ast_get(ast_get(p, "type"), "quals"));
 }
 
 static chk_role param_role(json_t *p)
 {
 	json_t *t = ast_get(p, "type");
+	unsigned q = param_quals(p);
 	/* vout (refused, chk_vout) is an output, so the body checks as one */
-	int out = has_qual_any(p, "out") || has_qual_any(p, "vout");
-	if (has_qual_any(p, "reduce"))
+	int out = (q & (CHK_Q_OUT | CHK_Q_VOUT)) != 0;
+	if (q & CHK_Q_REDUCE)
 		return ROLE_REDUCE;
 	if (ty_is_stream(t))
 		return out ? ROLE_OUT : ROLE_IN;
@@ -75,21 +77,23 @@ void chk_classify(chk_ctx *c, chk_fn *fn, json_t *f)
 		streams += r == ROLE_IN || r == ROLE_OUT;
 		reduce += r == ROLE_REDUCE;
 		scatter += r == ROLE_SCATTER;
-		json_object_set_new(p, "role", json_string(chk_role_names[r]));
+		json_object_set_new_nocheck(p, "role",
+			json_string_nocheck(chk_role_names[r]));
 	}
 	/* spec 4.1.2: reduce void max_reduce(double a, reduce double b): with
 	 * no stream, the first other parameter is the input */
 	if (!streams && ast_bool(f, "reduce"))
 		json_array_foreach(params, i, p)
 			if (chk_role_of(p) == ROLE_VALUE) {
-				json_object_set_new(p, "role",
-					json_string(chk_role_names[ROLE_IN]));
+				json_object_set_new_nocheck(p, "role",
+					json_string_nocheck(chk_role_names[ROLE_IN]));
 				break;
 			}
 	long long gs = group_size(f);
 	chk_class cls = reduce || ast_bool(f, "reduce") ? CLASS_REDUCE :
 		gs ? CLASS_GROUP : scatter ? CLASS_SCATTER : CLASS_MAP;
-	json_object_set_new(f, "class", json_string(chk_class_names[cls]));
+	json_object_set_new_nocheck(f, "class",
+		json_string_nocheck(chk_class_names[cls]));
 	if (f == fn->def || !fn->def) {
 		fn->cls = cls;
 		fn->groupsize = gs;
@@ -217,12 +221,11 @@ static void kernel_params(chk_ctx *c, json_t *f)
 			in = p;
 		if (r == ROLE_REDUCE && !red)
 			red = p;
-		if (has_qual_any(p, "const"))
+		if (param_quals(p) & CHK_Q_CONST)
 			chk_err(c, p, "E-param-const", "Nothing special to use const "
 				"qualifier for kernel parameters. It is a reserved usage");
-		if (chk_type_has_qual(raw, "volatile") || chk_type_has_qual(raw, "restrict")
-			|| chk_has_qual(ast_get(p, "quals"), "volatile") ||
-			chk_has_qual(ast_get(p, "quals"), "restrict"))
+		if ((chk_type_quals(raw) | chk_quals(ast_get(p, "quals"))) &
+			(CHK_Q_VOLATILE | CHK_Q_RESTRICT))
 			chk_err(c, p, "E-kernel-qualifier", "volatile or restrict "
 				"qualifiers not allowed for kernel parameters");
 		if (chk_type_has_ptr(ty_is_stream(t) ? ast_get(t, "of") : t))
@@ -303,13 +306,14 @@ static void declare_params(chk_ctx *c, json_t *f, int kernel)
 	json_array_foreach(params, i, p) {
 		const char *name = ast_str(p, "name");
 		json_t *t = chk_decl_type(c, p, "type");
+		unsigned q = param_quals(p);
 		chk_give_id(c, p);
 		chk_walk_sizes(c, ast_get(p, "type"));
-		if (!kernel && (has_qual_any(p, "out") || has_qual_any(p, "reduce")))
-			chk_err(c, p, has_qual_any(p, "out") ? "E-out-qualifier" :
+		if (!kernel && (q & (CHK_Q_OUT | CHK_Q_REDUCE)))
+			chk_err(c, p, q & CHK_Q_OUT ? "E-out-qualifier" :
 				"E-reduce-qualifier", "%s qualifier allowed only for kernel "
-				"parameters", has_qual_any(p, "out") ? "out" : "reduce");
-		if (has_qual_any(p, "vout"))
+				"parameters", q & CHK_Q_OUT ? "out" : "reduce");
+		if (q & CHK_Q_VOUT)
 			chk_vout(c, p);
 		if (!*name || json_is_null(ast_get(p, "name"))) {
 			json_decref(t);
@@ -325,7 +329,7 @@ static void declare_params(chk_ctx *c, json_t *f, int kernel)
 		}
 		chk_sym *s = chk_declare(c, &c->names, name, SYM_PARAM, p, t);
 		s->role = kernel ? r : ROLE_NONE;
-		s->constq = has_qual_any(p, "const");
+		s->constq = (q & CHK_Q_CONST) != 0;
 	}
 }
 
@@ -335,7 +339,7 @@ void chk_func_decl(chk_ctx *c, json_t *f)
 	const char *name = ast_str(f, "name");
 	chk_fn *fn = chk_fn_find(c, name);
 	json_t *ft = ast_get(f, "type");
-	if (!fn || strcmp(ast_str(ft, "t"), "func") != 0 ||
+	if (!fn || strcmp(ty_kind(ft), "func") != 0 ||
 		!ast_arr(ft, "params")) {
 		chk_bad(c, f, "\"func\" node without a name or a \"func\" type");
 		return;
@@ -446,7 +450,7 @@ void chk_post_checks(chk_ctx *c)
 	for (size_t i = 0; i < c->nfns; i++) {
 		chk_fn *fn = &c->fns[i];
 		if (fn->sub && fn->def)
-			json_object_set_new(fn->def, "sub", json_true());
+			json_object_set_new_nocheck(fn->def, "sub", json_true());
 		if (fn->group_use && !fn->sub)
 			chk_err(c, fn->group_use, strcmp(fn->group_what, "syncGroup") == 0 ?
 				"E-sync-pixel" : "E-iig-pixel", "Illegal to use %s() for "

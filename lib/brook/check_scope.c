@@ -35,13 +35,35 @@ int chk_has_qual(const json_t *quals, const char *q)
 	return 0;
 }
 
+unsigned chk_quals(const json_t *quals)
+{
+	static const char *const names[] = {
+		"const", "volatile", "restrict", "out", "vout", "reduce", "iter",
+		"shared", NULL
+	};
+	unsigned set = 0;
+	size_t i;
+	json_t *v;
+	json_array_foreach(quals, i, v) {
+		const char *q = json_string_value(v);
+		for (int j = 0; q && names[j]; j++)
+			if (strcmp(names[j], q) == 0)
+				set |= 1u << j;
+	}
+	return set;
+}
+
 /* Resolves typedef names and struct tags in T: a new reference. Struct
  * bodies are not entered (member access resolves field types). */
 json_t *chk_resolve(chk_ctx *c, json_t *t)
 {
 	if (!json_is_object(t))
 		return json_incref(chk_T(c, "unknown"));
-	const char *k = ast_str(t, "t");
+	const char *k = ty_kind(t);
+	/* only typedef, struct, union, ptr, array, stream and func may hold
+	 * a name to resolve; the first letter tells most others apart */
+	if (!k[0] || !strchr("tsupaf", k[0]))
+		return json_incref(t);
 	if (strcmp(k, "typedef") == 0) {
 		chk_sym *s = chk_lookup(&c->names, ast_str(t, "name"));
 		if (s && s->kind == SYM_TYPEDEF)
@@ -74,7 +96,7 @@ json_t *chk_resolve(chk_ctx *c, json_t *t)
 /* Sets n["ty"] = t (a new reference, consumed); returns t, borrowed. */
 json_t *chk_set_ty(json_t *n, json_t *t)
 {
-	json_object_set_new(n, "ty", t);
+	json_object_set_new_nocheck(n, "ty", t);
 	return t;
 }
 
@@ -185,7 +207,7 @@ chk_sym *chk_declare(chk_ctx *c, chk_table *tab, const char *name,
 
 void chk_give_id(chk_ctx *c, json_t *n)
 {
-	json_object_set_new(n, "id", json_integer(++c->next_id));
+	json_object_set_new_nocheck(n, "id", json_integer(++c->next_id));
 }
 
 long long chk_node_id(const json_t *n)

@@ -132,7 +132,8 @@ void chk_write_check(chk_ctx *c, json_t *target, json_t *node,
 		static const char *const ok[] = {"+=", "*=", "|=", "^=", "&=", NULL};
 		int good = 0;
 		if (node && ast_is(node, "assign"))
-			json_object_set_new(node, "reduce_op", json_string(op));
+			json_object_set_new_nocheck(node, "reduce_op",
+				json_string_nocheck(op));
 		for (int i = 0; ok[i]; i++)
 			good |= strcmp(ok[i], op) == 0;
 		/* a reduce function may assign its result freely; a reduction

@@ -36,56 +36,69 @@ static const struct scalar_info {
 };
 #define NSCALARS (sizeof scalars / sizeof scalars[0])
 
-static const struct scalar_info *scalar_find(const char *s)
+/* The scalar whose name is the N first bytes of S. */
+static const struct scalar_info *scalar_findn(const char *s, size_t n)
 {
-	if (!s)
-		return NULL;
-	/* the first letter rules out most names without a call */
+	/* the first two letters rule out all names but one without a call
+	 * (S[1] is there: S is NUL-terminated) */
 	for (size_t i = 0; i < NSCALARS; i++)
-		if (scalars[i].name[0] == s[0] && strcmp(scalars[i].name, s) == 0)
+		if (scalars[i].name[0] == s[0] && scalars[i].name[1] == s[1] &&
+			strncmp(scalars[i].name, s, n) == 0 &&
+			scalars[i].name[n] == '\0')
 			return &scalars[i];
 	return NULL;
 }
 
-static const char *tname(const json_t *t)
+static const struct scalar_info *scalar_find(const char *s)
 {
-	json_t *v = json_is_object(t) ? json_object_get(t, "t") : NULL;
+	return s ? scalar_findn(s, strlen(s)) : NULL;
+}
+
+/* "t" is the first member of the types brparse and brcheck make (ast.h):
+ * looking there first spares a hash lookup on the questions every
+ * expression asks of its type. */
+const char *ty_kind(const json_t *t)
+{
+	void *it = json_object_iter((json_t *)t);
+	json_t *v;
+
+	if (it && json_object_iter_key_len(it) == 1 &&
+			json_object_iter_key(it)[0] == 't')
+		v = json_object_iter_value(it);
+	else
+		v = json_object_get(t, "t");
 	return json_is_string(v) ? json_string_value(v) : "";
 }
 
 /* Splits "float4" into its scalar and count; count 1 for a scalar. */
 static const struct scalar_info *split(const char *name, int *n)
 {
-	const struct scalar_info *si = scalar_find(name);
-	if (si) {
-		*n = 1;
+	size_t len = strlen(name);
+	const struct scalar_info *si;
+
+	if (len >= 2 && name[len - 1] >= '2' && name[len - 1] <= '4') {
+		si = scalar_findn(name, len - 1);
+		if (!si || !si->vec)
+			return NULL;
+		*n = name[len - 1] - '0';
 		return si;
 	}
-	size_t len = strlen(name);
-	if (len < 2 || name[len - 1] < '2' || name[len - 1] > '4')
-		return NULL;
-	char buf[16];
-	if (len - 1 >= sizeof buf)
-		return NULL;
-	memcpy(buf, name, len - 1);
-	buf[len - 1] = 0;
-	si = scalar_find(buf);
-	if (!si || !si->vec)
-		return NULL;
-	*n = name[len - 1] - '0';
+	si = len ? scalar_findn(name, len) : NULL;
+	if (si)
+		*n = 1;
 	return si;
 }
 
 int ty_ncomp(const json_t *t)
 {
 	int n;
-	return split(tname(t), &n) ? n : 0;
+	return split(ty_kind(t), &n) ? n : 0;
 }
 
 const char *ty_scalar(const json_t *t)
 {
 	int n;
-	const struct scalar_info *si = split(tname(t), &n);
+	const struct scalar_info *si = split(ty_kind(t), &n);
 	return si ? si->name : NULL;
 }
 
@@ -106,34 +119,34 @@ int ty_is_arith(const json_t *t)
 
 int ty_is_stream(const json_t *t)
 {
-	return strcmp(tname(t), "stream") == 0;
+	return strcmp(ty_kind(t), "stream") == 0;
 }
 
 int ty_is_array(const json_t *t)
 {
-	return strcmp(tname(t), "array") == 0;
+	return strcmp(ty_kind(t), "array") == 0;
 }
 
 int ty_is_ptr(const json_t *t)
 {
-	return strcmp(tname(t), "ptr") == 0;
+	return strcmp(ty_kind(t), "ptr") == 0;
 }
 
 int ty_is_void(const json_t *t)
 {
-	return strcmp(tname(t), "void") == 0;
+	return strcmp(ty_kind(t), "void") == 0;
 }
 
 int ty_is_unknown(const json_t *t)
 {
-	const char *k = t ? tname(t) : "unknown";
+	const char *k = t ? ty_kind(t) : "unknown";
 	return strcmp(k, "unknown") == 0 || strcmp(k, "typedef") == 0;
 }
 
 int ty_is_struct(const json_t *t)
 {
-	return strcmp(tname(t), "struct") == 0 ||
-		strcmp(tname(t), "union") == 0;
+	return strcmp(ty_kind(t), "struct") == 0 ||
+		strcmp(ty_kind(t), "union") == 0;
 }
 
 const json_t *ty_elem(const json_t *t)
@@ -252,7 +265,7 @@ int ty_equal(const json_t *a, const json_t *b)
 		return 1;
 	if (!a || !b)
 		return 0;
-	const char *ta = tname(a), *tb = tname(b);
+	const char *ta = ty_kind(a), *tb = ty_kind(b);
 	if (strcmp(ta, tb) != 0)
 		return 0;
 	if (strcmp(ta, "ptr") == 0)
@@ -293,7 +306,7 @@ static void name_dims(strbuf *b, const json_t *dims, const char *open,
 
 static void name_to(strbuf *b, const json_t *t)
 {
-	const char *k = tname(t);
+	const char *k = ty_kind(t);
 	if (!t || !*k) {
 		sb_puts(b, "?");
 	} else if (strcmp(k, "ptr") == 0) {
@@ -353,7 +366,7 @@ static int op_class(const char *op)
 		{"&&", OPS_LOGIC}, {"||", OPS_LOGIC}, {"!", OPS_LOGIC},
 	};
 	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
-		if (strcmp(tab[i].op, op) == 0)
+		if (tab[i].op[0] == op[0] && strcmp(tab[i].op, op) == 0)
 			return tab[i].cls;
 	return OPS_ARITH;
 }

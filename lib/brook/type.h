@@ -13,6 +13,10 @@
 
 #include <jansson.h>
 
+/* The kind of type T: its "t" string ("float4", "stream", "ptr"), or ""
+ * when T is not a type object. */
+const char *ty_kind(const json_t *t);
+
 /* Component count: 1 for an arithmetic scalar, N for a vector, 0 for any
  * other type (struct, array, stream, pointer, void, unknown). */
 int ty_ncomp(const json_t *t);
