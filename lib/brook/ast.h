@@ -192,6 +192,14 @@ json_t *ast_type(const char *t);			/* {"t": t} */
  * the tree or the error (brast_load does both). */
 json_t *ast_read_json(const char *text, size_t len);
 
+/* ast_write.c: V as compact JSON text, byte for byte what json_dumps
+ * writes without flags (brast_dump adds the newline), appended to B and
+ * NUL-terminated; and one string as a JSON string. Faster than
+ * json_dumps on a document of megabytes. */
+struct strbuf;
+void ast_write_json(struct strbuf *b, const json_t *v);
+void ast_write_string(struct strbuf *b, const char *s, size_t n);
+
 /* Every jansson value made between ast_arena_begin() and ast_arena_end()
  * comes from one arena, freed at once by ast_arena_end(); freeing a value
  * before that frees nothing, so a tool need not free its AST. For main()

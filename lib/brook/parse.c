@@ -652,153 +652,11 @@ json_t *brast_load(const char *text, size_t len, const char *name,
 	return NULL;
 }
 
-/* The compact writer. json_dumps checks every container for cycles
- * through a hash table keyed by printed pointers, which costs more than
- * parsing; the AST has no cycles, so this writes the same text directly.
- * Each piece reserves room first and then stores bytes without checks;
- * the text is NUL-terminated at the end (brast_dump). */
-#define PUT(b, c) ((b)->s[(b)->len++] = (char)(c))
-
-static void room(strbuf *b, size_t n)
-{
-	if (b->cap - b->len <= n)
-		sb_reserve(b, n);
-}
-
-/* The quoted string S of N bytes at O, which has room for 6 * N + 2;
- * returns the end. Through a local pointer: stores through b->s could
- * change b->len as far as the compiler knows, which costs a load and a
- * store of it per byte. */
-static char *quote(char *o, const char *s, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-	*o++ = '"';
-	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)s[i];
-		if (ch >= 0x20 && ch != '"' && ch != '\\') {
-			*o++ = (char)ch;
-			continue;
-		}
-		*o++ = '\\';
-		switch (ch) {
-		case '"': *o++ = '"'; break;
-		case '\\': *o++ = '\\'; break;
-		case '\n': *o++ = 'n'; break;
-		case '\t': *o++ = 't'; break;
-		case '\r': *o++ = 'r'; break;
-		case '\b': *o++ = 'b'; break;
-		case '\f': *o++ = 'f'; break;
-		default:
-			*o++ = 'u';
-			*o++ = '0';
-			*o++ = '0';
-			*o++ = hex[ch >> 4];
-			*o++ = hex[ch & 15];
-		}
-	}
-	*o++ = '"';
-	return o;
-}
-
-static void put_string(strbuf *b, const char *s, size_t n)
-{
-	room(b, 6 * n + 2);
-	b->len = (size_t)(quote(b->s + b->len, s, n) - b->s);
-}
-
-/* SEP (',' or '{'), the quoted key and ':' */
-static void put_key(strbuf *b, char sep, const char *k, size_t n)
-{
-	room(b, 6 * n + 4);
-	char *o = b->s + b->len;
-	*o++ = sep;
-	o = quote(o, k, n);
-	*o++ = ':';
-	b->len = (size_t)(o - b->s);
-}
-
-static void put_int(strbuf *b, json_int_t v)
-{
-	char buf[24], *p = buf + sizeof buf;
-	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v
-		: (unsigned long long)v;
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
-	if (v < 0)
-		*--p = '-';
-	size_t n = (size_t)(buf + sizeof buf - p);
-	room(b, n);
-	memcpy(b->s + b->len, p, n);
-	b->len += n;
-}
-
-static void put_word(strbuf *b, const char *w, size_t n)
-{
-	room(b, n);
-	memcpy(b->s + b->len, w, n);
-	b->len += n;
-}
-
-static void put_json(strbuf *b, const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: {
-		char sep = '{';
-		for (void *it = json_object_iter((json_t *)v); it;
-			it = json_object_iter_next((json_t *)v, it)) {
-			put_key(b, sep, json_object_iter_key(it),
-				json_object_iter_key_len(it));
-			sep = ',';
-			put_json(b, json_object_iter_value(it));
-		}
-		room(b, 2);
-		if (sep == '{')
-			PUT(b, '{');
-		PUT(b, '}');
-		break;
-	}
-	case JSON_ARRAY: {
-		size_t n = json_array_size(v);
-		room(b, 1);
-		PUT(b, '[');
-		for (size_t i = 0; i < n; i++) {
-			if (i) {
-				room(b, 1);
-				PUT(b, ',');
-			}
-			put_json(b, json_array_get(v, i));
-		}
-		room(b, 1);
-		PUT(b, ']');
-		break;
-	}
-	case JSON_STRING:
-		put_string(b, json_string_value(v), json_string_length(v));
-		break;
-	case JSON_INTEGER:
-		put_int(b, json_integer_value(v));
-		break;
-	case JSON_REAL: {
-		/* as jansson writes reals: 17 digits, and a '.' or exponent */
-		char buf[40];
-		snprintf(buf, sizeof buf, "%.17g", json_real_value(v));
-		put_word(b, buf, strlen(buf));
-		if (!strpbrk(buf, ".eEn"))
-			put_word(b, ".0", 2);
-		break;
-	}
-	case JSON_TRUE: put_word(b, "true", 4); break;
-	case JSON_FALSE: put_word(b, "false", 5); break;
-	case JSON_NULL: put_word(b, "null", 4); break;
-	}
-}
-
 char *brast_dump(const json_t *doc)
 {
 	strbuf b = {0};
 	sb_reserve(&b, 1 << 16);
-	put_json(&b, doc);
+	ast_write_json(&b, doc);	/* ast_write.c */
 	sb_putc(&b, '\n');
 	return sb_take(&b);
 }
@@ -842,7 +700,7 @@ int brast_sealed(const char *text, size_t len)
 static void pretty(strbuf *b, const json_t *v, int indent)
 {
 	strbuf flat = {0};
-	put_json(&flat, v);
+	ast_write_json(&flat, v);
 	if (flat.len + (size_t)indent <= 64 || (!json_is_object(v)
 		&& !json_is_array(v))) {
 		sb_putn(b, flat.s, flat.len);
@@ -864,7 +722,7 @@ static void pretty(strbuf *b, const json_t *v, int indent)
 			k = json_object_iter_key(it);
 			x = json_object_iter_value(it);
 			it = json_object_iter_next((json_t *)v, it);
-			put_string(b, k, strlen(k));
+			ast_write_string(b, k, strlen(k));
 			sb_puts(b, ": ");
 		} else {
 			x = json_array_get(v, i);

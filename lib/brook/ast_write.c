@@ -1,0 +1,225 @@
+/* ast_write.c - the compact JSON text of a brast(5) document (ast.h).
+ *
+ * What json_dumps writes without flags, byte for byte: no white space,
+ * members in the object's order, '"', '\\' and the control characters
+ * escaped (the short forms where JSON has one, else \u00XX), everything
+ * else as it is; reals with 17 significant digits and a '.' or an
+ * exponent. json_dumps checks every container for cycles through a hash
+ * table keyed by printed pointers, which costs more than reading the
+ * tree; the AST has no cycles. A checked AST of 50,000 lines is some 20
+ * MB, so each piece reserves its room once and then stores bytes without
+ * checks. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "brook/ast.h"
+#include "brook/util.h"
+
+/* Room for N more bytes after the end of B. */
+static void room(strbuf *b, size_t n)
+{
+	if (b->cap - b->len <= n)
+		sb_reserve(b, n);
+}
+
+/* The bytes a JSON string cannot hold as they are: the control
+ * characters, '"' and '\\'. A table: one load a byte. */
+static const unsigned char escape[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	['"'] = 1, ['\\'] = 1
+};
+
+static int needs_escape(unsigned char ch)
+{
+	return escape[ch];
+}
+
+/* The rest of a string from its first byte that needs an escape. */
+static void put_escaped(strbuf *b, const unsigned char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *d;
+
+	room(b, 6 * n + 1);
+	d = b->s + b->len;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = s[i];
+		if (!needs_escape(ch)) {
+			*d++ = (char)ch;
+			continue;
+		}
+		*d++ = '\\';
+		switch (ch) {
+		case '"': *d++ = '"'; break;
+		case '\\': *d++ = '\\'; break;
+		case '\n': *d++ = 'n'; break;
+		case '\t': *d++ = 't'; break;
+		case '\r': *d++ = 'r'; break;
+		case '\b': *d++ = 'b'; break;
+		case '\f': *d++ = 'f'; break;
+		default:
+			memcpy(d, "u00", 3);
+			d[3] = hex[ch >> 4];
+			d[4] = hex[ch & 15];
+			d += 5;
+		}
+	}
+	*d++ = '"';
+	b->len = (size_t)(d - b->s);
+}
+
+/* The quoted string S of N bytes at D in B, which has room for N + 2
+ * bytes (put_escaped finds more where a byte needs an escape); returns
+ * the end. Through a local pointer: stores through b->s could change
+ * b->len as far as the compiler knows. */
+static char *quote(strbuf *b, char *d, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	*d++ = '"';
+	for (; i < n && !needs_escape(u[i]); i++)
+		*d++ = (char)u[i];
+	if (i < n) {
+		b->len = (size_t)(d - b->s);
+		put_escaped(b, u + i, n - i);
+		return b->s + b->len;
+	}
+	*d++ = '"';
+	return d;
+}
+
+static void put_string(strbuf *b, const char *s, size_t n)
+{
+	room(b, n + 2);
+	b->len = (size_t)(quote(b, b->s + b->len, s, n) - b->s);
+}
+
+/* SEP ('{' or ','), the quoted key K of N bytes and ':'. */
+static void put_key(strbuf *b, char sep, const char *k, size_t n)
+{
+	room(b, n + 4);
+	char *d = b->s + b->len;
+	*d++ = sep;
+	b->len = (size_t)(quote(b, d, k, n) - b->s);
+	room(b, 1);	/* a key that needed an escape took the rest */
+	b->s[b->len++] = ':';
+}
+
+void ast_write_string(strbuf *b, const char *s, size_t n)
+{
+	put_string(b, s, n);
+	room(b, 0);
+	b->s[b->len] = '\0';
+}
+
+static void put_int(strbuf *b, json_int_t v)
+{
+	char buf[24], *p = buf + sizeof buf;
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v
+		: (unsigned long long)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	size_t n = (size_t)(buf + sizeof buf - p);
+	room(b, n);
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+}
+
+static void put_word(strbuf *b, const char *w, size_t n)
+{
+	room(b, n);
+	memcpy(b->s + b->len, w, n);
+	b->len += n;
+}
+
+static void put_char(strbuf *b, char c)
+{
+	room(b, 1);
+	b->s[b->len++] = c;
+}
+
+static void put_value(strbuf *b, const json_t *v);
+
+/* Strings and integers, most of the values of an AST, are written here
+ * without a call to put_value. */
+static void put_member(strbuf *b, const json_t *v)
+{
+	if (json_is_string(v))
+		put_string(b, json_string_value(v), json_string_length(v));
+	else if (json_is_integer(v))
+		put_int(b, json_integer_value(v));
+	else
+		put_value(b, v);
+}
+
+static void put_value(strbuf *b, const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: {
+		char sep = '{';
+		for (void *it = json_object_iter((json_t *)v); it;
+			it = json_object_iter_next((json_t *)v, it)) {
+			put_key(b, sep, json_object_iter_key(it),
+				json_object_iter_key_len(it));
+			sep = ',';
+			put_member(b, json_object_iter_value(it));
+		}
+		room(b, 2);
+		if (sep == '{')
+			b->s[b->len++] = '{';
+		b->s[b->len++] = '}';
+		break;
+	}
+	case JSON_ARRAY: {
+		size_t n = json_array_size(v);
+		put_char(b, '[');
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				put_char(b, ',');
+			put_member(b, json_array_get(v, i));
+		}
+		put_char(b, ']');
+		break;
+	}
+	case JSON_STRING:
+	case JSON_INTEGER:
+		put_member(b, v);
+		break;
+	case JSON_REAL: {
+		/* as jansson writes reals: 17 digits, and a '.' or exponent;
+		 * a whole number (1.0f, most reals of a program) the way %.17g
+		 * writes it, without printf's cost */
+		char buf[40];
+		double r = json_real_value(v);
+		if (fabs(r) < 1e15 && r == (double)(long long)r &&
+			!signbit(r)) {
+			put_int(b, (json_int_t)r);
+			put_word(b, ".0", 2);
+			break;
+		}
+		snprintf(buf, sizeof buf, "%.17g", r);
+		put_word(b, buf, strlen(buf));
+		if (!strpbrk(buf, ".eEn"))
+			put_word(b, ".0", 2);
+		break;
+	}
+	case JSON_TRUE: put_word(b, "true", 4); break;
+	case JSON_FALSE: put_word(b, "false", 5); break;
+	case JSON_NULL: put_word(b, "null", 4); break;
+	}
+}
+
+void ast_write_json(strbuf *b, const json_t *v)
+{
+	put_value(b, v);
+	room(b, 0);
+	b->s[b->len] = '\0';
+}
