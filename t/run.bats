@@ -134,3 +134,20 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 	BRT_RUNTIME=cpu ./large > large.actual
 	diff_golden "$top_srcdir/t/run/large.out" large.actual
 }
+
+@test "spec 4.2: gathers at x plus a constant read the same in a row's interior (K__bodyin32) as at its clamped edges" {
+	run_program interior
+	# each kernel has an interior body and its guard
+	[ "$(grep -c '^BRG_FN void [a-z]*__bodyin32(' interior.c)" -eq 4 ]
+	[ "$(grep -c '^BRG_FN int [a-z]*__guard32(' interior.c)" -eq 4 ]
+	grep -q 'brg_ok = stencil__guard32(' interior.c
+	# stencil's interior reads contiguously: no clamp of x left
+	sed -n '/^BRG_FN void stencil__bodyin32(/,/^}/p' interior.c > in.c
+	grep -q 'g\[(g_v.base + (brg_X + -1) + brg_ci32((int32_t)(y), g_v.dims\[1\])' in.c
+	grep -q 'int xp = ((int)(brg_X + 1));' in.c
+	BRT_RUNTIME=cpu BRT_INDEX64=1 ./interior > interior.64
+	diff_golden "$top_srcdir/t/run/interior.out" interior.64
+	# no interior where a gather coordinate is not x plus a constant
+	brook_build "$top_srcdir/t/run/gather.br" gather
+	! grep -q '__bodyin32' gather.c
+}

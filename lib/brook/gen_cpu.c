@@ -344,10 +344,19 @@ void gen_cpu_kernel(gen_ctx *g, strbuf *b, const json_t *fn)
 {
 	if (!gen_is_group(fn)) {
 		gen_body_function(g, GEN_CPU, b, fn);
-		/* K__body32 (brt.h, brt_cpu_call.index32) */
+		gen_aff *a = gen_aff_scan(g, fn);
+		/* K__body32 (brt.h, brt_cpu_call.index32), and with a row
+		 * interior K__bodyin32 and K__guard32 (gen_affine.c) */
 		g->i32 = 1;
 		gen_body_function(g, GEN_CPU, b, fn);
+		if (a) {
+			g->aff = a;
+			gen_body_function(g, GEN_CPU, b, fn);
+			g->aff = NULL;
+			gen_guard_function(g, b, fn, a);
+		}
 		g->i32 = 0;
+		gen_aff_free(a);
 	}
 	if (!is_void_ret(fn))
 		return;

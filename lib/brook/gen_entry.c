@@ -243,8 +243,10 @@ static int needs_position(gen_ctx *g, const json_t *n, int depth)
  * NAME[NAME_v.base + brg_i] in OpenCL; the position is brg_px + brg_i,
  * brg_py, brg_pz, brg_pw), or in one lane of OpenCL's K__packed
  * (GEN_LANES: every stream is NAME_a[brg_k], a private array of four;
- * no position). */
-enum { GEN_VIEW, GEN_PACKED, GEN_LANES };
+ * no position). On the CPU's 32-bit packed path, GEN_INTERIOR calls
+ * K__bodyin32 and GEN_GUARD sets brg_ok from K__guard32, storing
+ * nothing (gen_affine.c); both address as GEN_PACKED. */
+enum { GEN_VIEW, GEN_PACKED, GEN_LANES, GEN_INTERIOR, GEN_GUARD };
 
 static int is_stream_param(const json_t *p)
 {
@@ -310,7 +312,7 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 		"brg_withrec(" : "");
 	if (!needs_position(g, ast_get(fn, "body"), 0))
 		sb_puts(b, "brg_noctx()");
-	else if (mode == GEN_PACKED)
+	else if (mode != GEN_VIEW && mode != GEN_LANES)
 		sb_puts(b, "brg_ctx4(brg_px + brg_i, brg_py, brg_pz, brg_pw)");
 	else
 		sb_puts(b, "brg_mkctx(brg_i, brg_d, brg_o)");
@@ -336,8 +338,9 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 			sb_printf(b, " %s_e;\n", name);
 		}
 	}
-	sb_printf(b, "%s%s__body%s(", ind, ast_str(fn, "name"), g->i32 ?
-		"32" : "");
+	sb_printf(b, "%s%s%s__%s%s(", ind, mode == GEN_GUARD ? "brg_ok = " :
+		"", ast_str(fn, "name"), mode == GEN_GUARD ? "guard" :
+		mode == GEN_INTERIOR ? "bodyin" : "body", g->i32 ? "32" : "");
 	json_array_foreach(params_of(fn), i, p) {
 		const char *name = ast_str(p, "name");
 		if (!first)
@@ -360,17 +363,19 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 			sb_puts(b, ", ");
 		first = 0;
 		/* spec 5, indexof: a packed stream's element is the point */
-		if (mode == GEN_PACKED && is_stream_param(p))
+		if (mode != GEN_VIEW && mode != GEN_LANES &&
+				is_stream_param(p))
 			sb_puts(b, "brg_pos4(brg_px + brg_i, brg_py, brg_pz, "
 				"brg_pw)");
 		else
 			sb_printf(b, "brg_idxof(&%s_v, brg_i, brg_d, brg_o)",
 				name);
 	}
-	sb_printf(b, "%sbrg_cx);\n", first ? "" : ", ");
+	sb_printf(b, "%sbrg_cx%s);\n", first ? "" : ", ", mode == GEN_INTERIOR ?
+		", brg_X" : "");
 	json_array_foreach(params_of(fn), i, p) {
 		const char *name = ast_str(p, "name");
-		if (!is_role(p, "out"))
+		if (!is_role(p, "out") || mode == GEN_GUARD)
 			continue;
 		if (mode != GEN_VIEW) {
 			packed_at(t, mode, name, ptr, sizeof ptr, ix,
@@ -397,6 +402,55 @@ static int map_uses_position(gen_ctx *g, const json_t *fn)
 		json_object_size(idx) > 0;
 }
 
+/* CPU, K__packed32 with a row interior (gen_affine.c): whether this call
+ * may use it: x below 2^23, so that x + c is exact as a float, and the
+ * gathers' rows contiguous (pitch[0] 1, as libbrt makes them). */
+static void interior_setup(gen_ctx *g, strbuf *b, const json_t *fn)
+{
+	json_t *p;
+	size_t i;
+
+	(void)g;
+	sb_puts(b, "\tint64_t brg_lo, brg_hi, brg_a;\n\tint brg_n, brg_ok = 0;\n"
+		"\tint32_t brg_X;\n"
+		"\tconst int brg_in = brg_o[0] + brg_d[0] < (1 << 23)");
+	json_array_foreach(params_of(fn), i, p)
+		if (is_role(p, "gather"))
+			sb_printf(b, " &&\n\t    %s_v.pitch[0] == 1",
+				ast_str(p, "name"));
+	sb_puts(b, ";\n");
+}
+
+/* ... and per row of at least 32 points: the interior [brg_lo, brg_hi),
+ * where K__guard32 holds, run through K__bodyin32, the points before and
+ * after it through K__body32. The guards hold on an interval: its start
+ * is sought among the row's first 8 points, its end by bisection. */
+static void interior_rows(gen_ctx *g, strbuf *b, const json_t *fn)
+{
+	sb_puts(b, "\t\t/* the row's interior */\n"
+		"\t\tbrg_lo = brg_in && brg_r - brg_i >= 32 ? brg_i : brg_r;\n"
+		"\t\tbrg_hi = brg_r;\n"
+		"\t\tfor (brg_n = 0; brg_lo < brg_hi; brg_lo++) {\n"
+		"\t\t\tconst int64_t brg_i = brg_lo;\n");
+	map_point(g, GEN_CPU, b, fn, "\t\t\t", GEN_GUARD);
+	sb_puts(b, "\t\t\tif (brg_ok)\n\t\t\t\tbreak;\n"
+		"\t\t\tif (++brg_n == 8)\n\t\t\t\tbrg_lo = brg_hi - 1;\n"
+		"\t\t}\n"
+		"\t\tfor (brg_a = brg_lo; brg_hi - brg_a > 1; ) {\n"
+		"\t\t\tconst int64_t brg_i = brg_a + (brg_hi - brg_a) / 2;\n");
+	map_point(g, GEN_CPU, b, fn, "\t\t\t", GEN_GUARD);
+	sb_puts(b, "\t\t\tif (brg_ok)\n\t\t\t\tbrg_a = brg_i;\n"
+		"\t\t\telse\n\t\t\t\tbrg_hi = brg_i;\n"
+		"\t\t}\n"
+		"\t\tfor (; brg_i < brg_lo; brg_i++) {\n");
+	map_point(g, GEN_CPU, b, fn, "\t\t\t", GEN_PACKED);
+	/* x as an int32_t counter: an affine index to cc, contiguous loads */
+	sb_puts(b, "\t\t}\n\t\tfor (brg_X = (int32_t)(brg_px + brg_i); "
+		"brg_i < brg_hi; brg_i++, brg_X++) {\n");
+	map_point(g, GEN_CPU, b, fn, "\t\t\t", GEN_INTERIOR);
+	sb_puts(b, "\t\t}\n");
+}
+
 /* CPU: the packed path of a map or scatter kernel, K__packed, for domain
  * points [begin, end) when every input and output stream is packed in the
  * domain's shape (BRT_MAP_SAME) and no written buffer is another
@@ -411,6 +465,7 @@ static void cpu_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
 	json_t *p;
 	size_t i;
 	int pos = map_uses_position(g, fn);
+	gen_aff *aff = g->i32 && pos ? gen_aff_scan(g, fn) : NULL;
 
 	/* not inlined into K__cpu: there the restrict qualifiers, which
 	 * let gcc vectorize gathers beside stores, would be lost */
@@ -441,15 +496,20 @@ static void cpu_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
 	}
 	sb_puts(b,
 		"\tBRG_L brg_c4[4], brg_r, brg_px, brg_py, brg_pz, brg_pw;\n"
-		"\tbrg_coords(brg_b, brg_d, brg_c4);\n"
+		"\tbrg_coords(brg_b, brg_d, brg_c4);\n");
+	if (aff)
+		interior_setup(g, b, fn);
+	sb_puts(b,
 		"\tfor (brg_i = brg_b; brg_i < brg_e; ) {\n"
 		"\t\tbrg_r = brg_i + brg_d[0] - brg_c4[0];\n"
 		"\t\tif (brg_r > brg_e)\n\t\t\tbrg_r = brg_e;\n"
 		"\t\tbrg_px = brg_c4[0] + brg_o[0] - brg_i;\n"
 		"\t\tbrg_py = brg_c4[1] + brg_o[1];\n"
 		"\t\tbrg_pz = brg_c4[2] + brg_o[2];\n"
-		"\t\tbrg_pw = brg_c4[3] + brg_o[3];\n"
-		"\t\tfor (; brg_i < brg_r; brg_i++) {\n");
+		"\t\tbrg_pw = brg_c4[3] + brg_o[3];\n");
+	if (aff)
+		interior_rows(g, b, fn);
+	sb_puts(b, "\t\tfor (; brg_i < brg_r; brg_i++) {\n");
 	map_point(g, GEN_CPU, b, fn, "\t\t\t", GEN_PACKED);
 	sb_puts(b,
 		"\t\t}\n"
@@ -459,6 +519,7 @@ static void cpu_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
 		"brg_d[brg_k]; brg_k++)\n"
 		"\t\t\tbrg_c4[brg_k] = 0;\n"
 		"\t}\n}\n\n");
+	gen_aff_free(aff);
 }
 
 /* CPU: K__cpu's test for the packed path, and its call. */

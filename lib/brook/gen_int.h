@@ -46,7 +46,31 @@ typedef struct gen_ctx {
 	int nerrors;
 	int i32;		/* printing the CPU's 32-bit instance of kernel
 				   code (brt.h, brt_cpu_call.index32) */
+	const struct gen_aff *aff; /* ... and its row interior (gen_affine.c) */
 } gen_ctx;
+
+/* --- gen_affine.c: row interiors of the CPU's packed path ------------- */
+typedef struct gen_aff gen_aff;
+/* A guard of the interior: a condition E that holds there when ARG is 1
+ * and fails when 0 (PARAM NULL), or coordinate ARG of gather PARAM, at
+ * index expression E, inside the array. */
+typedef struct gen_aff_guard {
+	const json_t *e;
+	int arg;
+	const char *param;
+} gen_aff_guard;
+/* The scan of map kernel FN; NULL when no gather has a coordinate x + c. */
+gen_aff *gen_aff_scan(gen_ctx *g, const json_t *fn);
+void gen_aff_free(gen_aff *a);
+/* 1 when E is x + *C in the interior (int or float) */
+int gen_aff_value(const gen_aff *a, const json_t *e, long *c);
+/* a conditional's branch in the interior (1 true, 0 false), -1 none */
+int gen_aff_branch(const gen_aff *a, const json_t *e);
+/* 1 when gather read E is read without clamps in the interior */
+int gen_aff_gather(const gen_aff *a, const json_t *e);
+/* 1 when local VAR (a "var" node) is one the scan follows */
+int gen_aff_local(const gen_aff *a, const json_t *var);
+const gen_aff_guard *gen_aff_guards(const gen_aff *a, size_t *n);
 
 /* One function of kernel code being printed. */
 typedef struct gen_fn {
@@ -63,6 +87,8 @@ typedef struct gen_fn {
 	int phase_ret;		/* ... and whether a return jumps to it */
 	const json_t *fast_ctr;	/* the counter (its decl) of a counted loop
 				   being printed in its unclamped copy */
+	int unclamped;		/* a gather read in a row interior without
+				   clamps (gen_affine.c) */
 } gen_fn;
 
 /* --- gen_kcode.c: the table of --checked accesses (brt.h, brt_site) ---- */
@@ -108,6 +134,9 @@ const char *gen_helper_elem(gen_ctx *g, gen_target t, const char *op,
 /* The body function of every kernel and subkernel: "K__body(...)". */
 void gen_body_function(gen_ctx *g, gen_target t, strbuf *b,
 	const json_t *fn);
+/* K__guard32 of a row interior (gen_affine.c), with G->i32 set. */
+void gen_guard_function(gen_ctx *g, strbuf *b, const json_t *fn,
+	const gen_aff *a);
 /* The parameters of the body function (without the ctx argument). */
 void gen_body_params(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn);
 /* Fixed prelude text shared by both targets (index arithmetic). */

@@ -1014,11 +1014,20 @@ static void gather_offset(gen_fn *f, strbuf *b, const json_t *p,
 		const char *s = gen_scalar(ety(i));
 		int flt = s && ty_scalar_is_float(s);
 		long long c;
+		long ac;
 		if (ctr_off(f, f->fast_ctr, i, &c)) {
 			/* inside: the counted loop's test (counted_loop) */
 			sb_printf(b, " + (%s)(", long_name(f->g, f->t));
 			gen_kexpr(f, b, i);
 			sb_printf(b, ") * %s_v.pitch[%d]", name, k);
+			continue;
+		}
+		if (f->unclamped && gen_aff_value(f->g->aff, i, &ac)) {
+			/* a row interior: inside the array (gen_affine.c),
+			   pitch[0] 1 */
+			sb_printf(b, " + (brg_X + %ld)", ac);
+			if (k)
+				sb_printf(b, " * %s_v.pitch[%d]", name, k);
 			continue;
 		}
 		sb_printf(b, " + brg_c%s%s((%s)(", flt ? "f" : "i",
@@ -1503,10 +1512,33 @@ static void cond_expr(gen_fn *f, strbuf *b, const json_t *c)
 	}
 }
 
+/* In a row interior (gen_affine.c): x + c as an integer from brg_X, a
+ * conditional with a guard as its branch there. */
+static int interior_expr(gen_fn *f, strbuf *b, const json_t *e)
+{
+	long c;
+	int br;
+
+	if (gen_aff_value(f->g->aff, e, &c)) {
+		sb_printf(b, "((%s)(brg_X + %ld))", strcmp(gen_scalar(ety(e)),
+			"float") == 0 ? "float" : "int", c);
+		return 1;
+	}
+	br = gen_aff_branch(f->g->aff, e);
+	if (br < 0)
+		return 0;
+	sb_putc(b, '(');
+	gen_kconv(f, b, ast_get(e, br ? "t" : "f"), ety(e));
+	sb_putc(b, ')');
+	return 1;
+}
+
 void gen_kexpr(gen_fn *f, strbuf *b, const json_t *e)
 {
 	const char *k = ast_kind(e);
 
+	if (f->g->aff && interior_expr(f, b, e))
+		return;
 	if (strcmp(k, "id") == 0) {
 		print_name(f, b, e);
 	} else if (strcmp(k, "int") == 0 || strcmp(k, "float") == 0 ||
@@ -1548,7 +1580,10 @@ void gen_kexpr(gen_fn *f, strbuf *b, const json_t *e)
 		const json_t *p = param_of(f, base);
 		if (p && (strcmp(gen_role(p), "gather") == 0 ||
 				strcmp(gen_role(p), "scatter") == 0)) {
+			f->unclamped = f->g->aff && gen_aff_gather(f->g->aff,
+				e);
 			gather_read(f, b, p, idx, n);
+			f->unclamped = 0;
 		} else {
 			gen_kexpr(f, b, ast_get(e, "a"));
 			sb_putc(b, '[');
@@ -1929,10 +1964,69 @@ json_t *gen_param_names(gen_ctx *g, const json_t *fn)
 	return names;
 }
 
+/* "(void)name;" for each parameter of a body-like function of FN */
+static void unused_params(strbuf *b, const json_t *fn)
+{
+	json_t *p;
+	size_t i;
+
+	json_array_foreach(ast_arr(ast_get(fn, "type"), "params"), i, p) {
+		sb_printf(b, "\t(void)%s;\n", ast_str(p, "name"));
+		if (strcmp(gen_role(p), "gather") == 0 ||
+				strcmp(gen_role(p), "scatter") == 0)
+			sb_printf(b, "\t(void)%s_v;\n", ast_str(p, "name"));
+	}
+	sb_puts(b, "\t(void)brg_cx;\n");
+}
+
+/* K__guard32 (gen_affine.c): whether every guard of the row interior
+ * holds at a point; the locals the scan follows first. G->i32 is set. */
+void gen_guard_function(gen_ctx *g, strbuf *b, const json_t *fn,
+	const gen_aff *a)
+{
+	gen_fn f;
+	size_t i, j, n;
+	json_t *it, *v;
+	const gen_aff_guard *gd = gen_aff_guards(a, &n);
+
+	memset(&f, 0, sizeof f);
+	f.g = g;
+	f.t = GEN_CPU;
+	f.fn = fn;
+	f.names = gen_param_names(g, fn);
+	f.depth = 1;
+	sb_printf(b, "BRG_FN int %s__guard32(", ast_str(fn, "name"));
+	gen_body_params(g, GEN_CPU, b, fn);
+	sb_puts(b, ")\n{\n");
+	unused_params(b, fn);
+	json_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it) {
+		int all = ast_is(it, "decl");
+		json_array_foreach(ast_arr(it, "vars"), j, v)
+			all &= gen_aff_local(a, v);
+		if (all)
+			local_decl(&f, b, it, 0);
+	}
+	sb_puts(b, "\treturn 1");
+	for (i = 0; i < n; i++) {
+		strbuf ix = {0};
+		if (!gd[i].param) {
+			sb_puts(b, gd[i].arg ? "\n\t\t&& (" : "\n\t\t&& !(");
+			cond_expr(&f, b, gd[i].e);
+			sb_putc(b, ')');
+			continue;
+		}
+		idx_scalar(&f, &ix, gd[i].e);
+		sb_printf(b, "\n\t\t&& %s >= 0 && %s < %s_v.dims[%d]", ix.s,
+			ix.s, gd[i].param, gd[i].arg);
+		sb_free(&ix);
+	}
+	sb_puts(b, ";\n}\n\n");
+	json_decref(f.names);
+}
+
 void gen_body_function(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 {
 	gen_fn f;
-	json_t *p;
 	size_t i;
 	const json_t *ret = gen_resolve(g, ast_get(ast_get(fn, "type"), "ret"));
 
@@ -1946,16 +2040,12 @@ void gen_body_function(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		gen_type(g, t, b, ret, NULL);
 	else
 		sb_puts(b, "void");
-	sb_printf(b, " %s__body%s(", ast_str(fn, "name"), i32_sfx(g, t));
+	/* K__bodyin32: a row interior (gen_affine.c), x as brg_X */
+	sb_printf(b, " %s__body%s%s(", ast_str(fn, "name"), g->aff ? "in" : "",
+		i32_sfx(g, t));
 	gen_body_params(g, t, b, fn);
-	sb_puts(b, ")\n{\n");
-	json_array_foreach(ast_arr(ast_get(fn, "type"), "params"), i, p) {
-		sb_printf(b, "\t(void)%s;\n", ast_str(p, "name"));
-		if (strcmp(gen_role(p), "gather") == 0 ||
-				strcmp(gen_role(p), "scatter") == 0)
-			sb_printf(b, "\t(void)%s_v;\n", ast_str(p, "name"));
-	}
-	sb_puts(b, "\t(void)brg_cx;\n");
+	sb_puts(b, g->aff ? ", const int32_t brg_X)\n{\n" : ")\n{\n");
+	unused_params(b, fn);
 	f.depth = 1;
 	{
 		json_t *it;
