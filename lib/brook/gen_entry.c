@@ -587,18 +587,23 @@ static void cl_map_head(gen_ctx *g, strbuf *b, const json_t *fn,
 	cl_unpack_values(g, b, fn);
 }
 
-/* The OpenCL vector type of four elements of stream P when K__packed can
- * move them as one load or store (a 4-byte scalar: the buffer is aligned
- * for it where the stream's base is a multiple of 4), else NULL. */
+/* The OpenCL vector of four scalars S when brgen moves them as one
+ * 16-byte load or store (a 4-byte scalar: a buffer is aligned for it
+ * from any element at a multiple of 4), else NULL. */
+static const char *lane_vector_of(const char *s)
+{
+	if (!s || (strcmp(s, "float") != 0 && strcmp(s, "int") != 0 &&
+			strcmp(s, "uint") != 0))
+		return NULL;
+	return gen_arith_name(GEN_CL, s, 4);
+}
+
+/* lane_vector_of the elements of stream P, for K__packed. */
 static const char *lane_vector(gen_ctx *g, const json_t *p)
 {
 	const json_t *el = gen_resolve(g, gen_elem(g, ast_get(p, "type")));
-	const char *s = gen_scalar(el);
 
-	if (!s || gen_ncomp(el) != 1 || (strcmp(s, "float") != 0 &&
-			strcmp(s, "int") != 0 && strcmp(s, "uint") != 0))
-		return NULL;
-	return gen_arith_name(GEN_CL, s, 4);
+	return gen_ncomp(el) == 1 ? lane_vector_of(gen_scalar(el)) : NULL;
 }
 
 /* Whether every stream of FN has a lane_vector (and there is one). */
@@ -1160,6 +1165,52 @@ static void cpu_merge(gen_ctx *g, strbuf *b, const json_t *fn,
 	reduce_call(b, fn, x, pa, ind);
 }
 
+/* OpenCL: a packed block of 4-byte scalars whose first element is at a
+ * multiple of 4 is folded as the hand-written reductions do: work-item l
+ * takes the vectors l, l + L, ... of its share, one 16-byte load each,
+ * then the last (n mod 4) elements one each; brg_m becomes the number of
+ * work-items that hold a value. A reduce variable's body takes each
+ * element in turn (it may test them); a reduce function, the combining
+ * rule, folds a vector as a tree, (x y) (z w), then into the accumulator
+ * (reading 8 leaves the order free). */
+static void cl_reduce_vector(gen_ctx *g, strbuf *b, const json_t *fn,
+	const json_t *el, const char *op)
+{
+	const char *V = gen_arith_name(GEN_CL, gen_scalar(el), 4);
+	char x[16];
+	int k;
+
+	sb_printf(b, "\tif (brg_fast && brg_vin.map != 4 && ((brg_st + brg_lo) "
+		"& 3) == 0) {\n"
+		"\t\tconst BRG_L brg_q = (brg_st + brg_lo) / 4, brg_nq = "
+		"(brg_hi - brg_lo) / 4;\n"
+		"\t\tconst BRG_L brg_r = brg_hi - brg_lo - 4 * brg_nq;\n"
+		"\t\tfor (brg_j = brg_l; brg_j < brg_nq; brg_j += brg_L) {\n"
+		"\t\t\tconst %s brg_v = ((__global const %s *)brg_in)"
+		"[brg_q + brg_j];\n", V, V);
+	if (op) {
+		/* each element through the body, which may test it */
+		for (k = 0; k < 4; k++) {
+			snprintf(x, sizeof x, "brg_v.%c", comp[k]);
+			reduce_call(b, fn, x, "&brg_acc", "\t\t\t");
+		}
+	} else {
+		sb_puts(b, "\t\t\t");
+		gen_type(g, GEN_CL, b, el, NULL);
+		sb_puts(b, " brg_t0 = brg_v.x, brg_t1 = brg_v.z;\n");
+		reduce_call(b, fn, "brg_v.y", "&brg_t0", "\t\t\t");
+		reduce_call(b, fn, "brg_v.w", "&brg_t1", "\t\t\t");
+		reduce_call(b, fn, "brg_t1", "&brg_t0", "\t\t\t");
+		sb_puts(b, "\t\t\tif (!brg_have) {\n\t\t\t\tbrg_acc = brg_t0;"
+			"\n\t\t\t\tbrg_have = 1;\n\t\t\t} else\n");
+		reduce_call(b, fn, "brg_t0", "&brg_acc", "\t\t\t\t");
+	}
+	sb_puts(b, "\t\t}\n"
+		"\t\tbrg_j = brg_lo + 4 * brg_nq + brg_l;\n"
+		"\t\tbrg_m = brg_nq > brg_r ? brg_nq : brg_r;\n"
+		"\t\tif (brg_m > brg_L)\n\t\t\tbrg_m = brg_L;\n\t}\n");
+}
+
 /* CPU: the fold of a packed range (the input's view BRT_MAP_SAME) into
  * eight accumulators, element i into accumulator i % 8, then merged as a
  * tree: no accumulator waits on the previous element, and the C compiler
@@ -1296,7 +1347,13 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 			"\t\t\tbrg_pk = 0;\n"
 			"\t\tbrg_st += brg_oc[brg_k] * brg_bd[brg_k] * "
 			"brg_vin.pitch[brg_k];\n\t}\n"
-			"\tbrg_j = brg_lo + brg_l;\n");
+			"\tbrg_j = brg_lo + brg_l;\n"
+			/* the work-items that will hold a value */
+			"\tbrg_m = brg_hi - brg_lo < brg_L ? brg_hi - brg_lo : "
+			"brg_L;\n");
+		if (gen_ncomp(gen_resolve(g, el)) == 1 &&
+				lane_vector_of(gen_scalar(gen_resolve(g, el))))
+			cl_reduce_vector(g, b, fn, el, op);
 		cl_reduce_unrolled(g, b, fn, el, op);
 		sb_puts(b, ""
 			"\tfor (; brg_j < brg_hi; brg_j += "
@@ -1323,11 +1380,11 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 		sb_puts(b, "\t}\n\tif (brg_have)\n\t\t");
 		tmp_store(g, b, el, "brg_l", "brg_acc");
 		sb_puts(b, ";\n\tbarrier(CLK_LOCAL_MEM_FENCE);\n"
-			"\tbrg_m = brg_hi - brg_lo < brg_L ? brg_hi - brg_lo : "
-			"brg_L;\n"
-			"\tfor (brg_s = 1; brg_s < brg_m; brg_s <<= 1) {\n"
-			"\t\tif (brg_l % (2 * brg_s) == 0 && brg_l + brg_s < "
-			"brg_m) {\n\t\t\tbrg_acc = ");
+			/* brt.h: L is a power of two; before the step of s,
+			 * tmp[0, min(m, 2s)) hold values, after it tmp[0, s) */
+			"\tfor (brg_s = brg_L / 2; brg_s > 0; brg_s >>= 1) {\n"
+			"\t\tif (brg_l < brg_s && brg_l + brg_s < brg_m) {\n"
+			"\t\t\tbrg_acc = ");
 		tmp_load(g, b, el, "brg_l");
 		sb_puts(b, ";\n\t\t\tbrg_x = ");
 		tmp_load(g, b, el, "brg_l + brg_s");
