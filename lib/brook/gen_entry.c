@@ -403,22 +403,12 @@ static int map_uses_position(gen_ctx *g, const json_t *fn)
 }
 
 /* CPU, K__packed32 with a row interior (gen_affine.c): whether this call
- * may use it: x below 2^23, so that x + c is exact as a float, and the
- * gathers' rows contiguous (pitch[0] 1, as libbrt makes them). */
-static void interior_setup(gen_ctx *g, strbuf *b, const json_t *fn)
+ * may use it: x below 2^23, so that x + c is exact as a float. */
+static void interior_setup(strbuf *b)
 {
-	json_t *p;
-	size_t i;
-
-	(void)g;
 	sb_puts(b, "\tint64_t brg_lo, brg_hi, brg_a;\n\tint brg_n, brg_ok = 0;\n"
 		"\tint32_t brg_X;\n"
-		"\tconst int brg_in = brg_o[0] + brg_d[0] < (1 << 23)");
-	json_array_foreach(params_of(fn), i, p)
-		if (is_role(p, "gather"))
-			sb_printf(b, " &&\n\t    %s_v.pitch[0] == 1",
-				ast_str(p, "name"));
-	sb_puts(b, ";\n");
+		"\tconst int brg_in = brg_o[0] + brg_d[0] < (1 << 23);\n");
 }
 
 /* ... and per row of at least 32 points: the interior [brg_lo, brg_hi),
@@ -498,7 +488,7 @@ static void cpu_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
 		"\tBRG_L brg_c4[4], brg_r, brg_px, brg_py, brg_pz, brg_pw;\n"
 		"\tbrg_coords(brg_b, brg_d, brg_c4);\n");
 	if (aff)
-		interior_setup(g, b, fn);
+		interior_setup(b);
 	sb_puts(b,
 		"\tfor (brg_i = brg_b; brg_i < brg_e; ) {\n"
 		"\t\tbrg_r = brg_i + brg_d[0] - brg_c4[0];\n"
@@ -520,6 +510,22 @@ static void cpu_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
 		"\t\t\tbrg_c4[brg_k] = 0;\n"
 		"\t}\n}\n\n");
 	gen_aff_free(aff);
+}
+
+/* CPU: K__packed32's test: indices fit 32 bits (brt.h,
+ * brt_cpu_call.index32) and every gather's rows are contiguous (pitch[0]
+ * 1, as libbrt makes them; gen_kcode.c, pitch_term). */
+static void gather_rows_contiguous(strbuf *b, const json_t *fn)
+{
+	json_t *p;
+	size_t i;
+
+	sb_puts(b, "\t\tif (brg_c->index32");
+	json_array_foreach(params_of(fn), i, p)
+		if (is_role(p, "gather"))
+			sb_printf(b, " && %s_v.pitch[0] == 1", ast_str(p,
+				"name"));
+	sb_puts(b, ")\n");
 }
 
 /* CPU: K__cpu's test for the packed path, and its call. */
@@ -553,8 +559,11 @@ static void cpu_map_dispatch(gen_ctx *g, strbuf *b, const json_t *fn)
 		sb_puts(b, "1");
 	sb_puts(b, ") {\n");
 	for (k = 0; k < 2; k++) {
-		sb_printf(b, "\t\t%s%s__packed%s(brg_c, brg_b, brg_e", k ?
-			"else\n\t\t\t" : "if (brg_c->index32)\n\t\t\t",
+		if (k)
+			sb_puts(b, "\t\telse\n");
+		else
+			gather_rows_contiguous(b, fn);
+		sb_printf(b, "\t\t\t%s__packed%s(brg_c, brg_b, brg_e",
 			ast_str(fn, "name"), k ? "" : "32");
 		json_array_foreach(params_of(fn), i, p) {
 			const char *name = ast_str(p, "name");

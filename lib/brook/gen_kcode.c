@@ -49,6 +49,19 @@ static const char *view_name(const gen_ctx *g, gen_target t)
 	return t == GEN_CPU && g->i32 ? "brg_view32" : "brt_view";
 }
 
+/* " * V.pitch[K]" of a gather coordinate; none for x in the CPU's 32-bit
+ * instance, which runs when every gather's pitch[0] is 1 (gen_entry.c;
+ * libbrt's rows are contiguous): a multiply less on a bsearch's chain
+ * of dependent reads. */
+static void pitch_term(const gen_ctx *g, gen_target t, strbuf *b,
+	const char *v, int k)
+{
+	if (k == 0 && t == GEN_CPU && g->i32)
+		return;
+	sb_printf(b, " * %s%spitch[%d]", v, strcmp(v, "v") == 0 ? "->" : "_v.",
+		k);
+}
+
 /* The struct or union a type names, printed as "struct tag". */
 static void type_base(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty)
 {
@@ -734,10 +747,11 @@ static const char *gather_vhelper(gen_ctx *g, gen_target t, const json_t *vty)
 		return fname;
 	sb_printf(h, "%s%s %s(const %s *v, %s i) { return v->base", fnq(t),
 		long_name(g, t), fname, view_name(g, t), V);
-	for (k = 0; k < n && k < 4; k++)
-		sb_printf(h, " + brg_c%s%s(%si.%c, v->dims[%d]) * v->pitch[%d]",
-			flt ? "f" : "i", i32_sfx(g, t), flt ? "(float)" : "",
-			comp[k], k, k);
+	for (k = 0; k < n && k < 4; k++) {
+		sb_printf(h, " + brg_c%s%s(%si.%c, v->dims[%d])", flt ? "f" :
+			"i", i32_sfx(g, t), flt ? "(float)" : "", comp[k], k);
+		pitch_term(g, t, h, "v", k);
+	}
 	sb_puts(h, "; }\n");
 	return fname;
 }
@@ -1019,23 +1033,22 @@ static void gather_offset(gen_fn *f, strbuf *b, const json_t *p,
 			/* inside: the counted loop's test (counted_loop) */
 			sb_printf(b, " + (%s)(", long_name(f->g, f->t));
 			gen_kexpr(f, b, i);
-			sb_printf(b, ") * %s_v.pitch[%d]", name, k);
+			sb_putc(b, ')');
+			pitch_term(f->g, f->t, b, name, k);
 			continue;
 		}
 		if (f->unclamped && gen_aff_value(f->g->aff, i, &ac)) {
-			/* a row interior: inside the array (gen_affine.c),
-			   pitch[0] 1 */
+			/* a row interior: inside the array (gen_affine.c) */
 			sb_printf(b, " + (brg_X + %ld)", ac);
-			if (k)
-				sb_printf(b, " * %s_v.pitch[%d]", name, k);
+			pitch_term(f->g, f->t, b, name, k);
 			continue;
 		}
 		sb_printf(b, " + brg_c%s%s((%s)(", flt ? "f" : "i",
 			i32_sfx(f->g, f->t), flt ? "float" : long_name(f->g,
 			f->t));
 		gen_kexpr(f, b, i);
-		sb_printf(b, "), %s_v.dims[%d]) * %s_v.pitch[%d]", name, k, name,
-			k);
+		sb_printf(b, "), %s_v.dims[%d])", name, k);
+		pitch_term(f->g, f->t, b, name, k);
 	}
 	sb_putc(b, ')');
 }
