@@ -173,14 +173,51 @@ setup() {
 		brgen --target=opencl > gl.cl
 	# span: for (j = lo; j < hi; j++) ... t[j]
 	grep -qF 'if ((long)(lo) + 0 >= 0 && (long)(hi) + 0 <= t_v.dims[0]) {' gl.cl
-	grep -qF 't[(t_v.base + (BRG_L)(j) * t_v.pitch[0])]' gl.cl
-	grep -qF 't[(t_v.base + brg_ci((BRG_L)(j), t_v.dims[0]) * t_v.pitch[0])]' gl.cl
+	grep -qF 't[(t_v.base + (BRG_L)(j))]' gl.cl
+	grep -qF 't[(t_v.base + brg_ci((BRG_L)(j), t_v.dims[0]))]' gl.cl
 	# rows: a constant lower bound is tested here, the row still clamped
 	grep -qF 'if ((long)((int)p.x) - 1 < g_v.dims[0] && (long)((int)p.x) + 2 < g_v.dims[0]) {' gl.cl
-	grep -qF 'g[(g_v.base + (BRG_L)(j - 1) * g_v.pitch[0] + brg_ci((BRG_L)(y), g_v.dims[1])' gl.cl
+	grep -qF 'g[(g_v.base + (BRG_L)(j - 1) + brg_ci((BRG_L)(y), g_v.dims[1]) * g_v.pitch[1])]' gl.cl
 	# moving writes its bound: one copy; --checked: one copy
 	[ "$(grep -c 'if ((long)' gl.cl)" -eq 2 ]
 	brpp "$top_srcdir/t/run/gather_loop.br" | brparse | brcheck |
 		brgen --checked --target=opencl > glc.cl
 	! grep -q 'if ((long)' glc.cl
+}
+
+@test "brgen: a float index stepped by constants is read as integers in a copy of its loop" {
+	brpp "$top_srcdir/t/run/gather_float.br" | brparse | brcheck 2>/dev/null |
+		brgen --target=opencl > gf.cl
+	# walk: index += step, step = (1, -1, 0, 0); gathers index.xy
+	grep -qF 'if (index.x >= -16777216.0f && index.x <= 16777216.0f && index.y >= -16777216.0f && index.y <= 16777216.0f && t_v.dims[0] <= 16777216 && t_v.dims[1] <= 16777216) {' gf.cl
+	grep -qF 'BRG_L4 brg_sh_index = (BRG_L4)(BRG_CVT(index.x), BRG_CVT(index.y), BRG_CVT(index.z), BRG_CVT(index.w));' gf.cl
+	grep -qF 'index += step, brg_sh_index.x = min(brg_sh_index.x + (BRG_L)1, (BRG_L)1073741824), brg_sh_index.y = max(brg_sh_index.y + (BRG_L)-1, (BRG_L)-1073741824);' gf.cl
+	grep -qF 't[(t_v.base + brg_ci(brg_sh_index.x, t_v.dims[0]) + brg_ci(brg_sh_index.y, t_v.dims[1]) * t_v.pitch[1])]' gf.cl
+	grep -qF 't[brg_gat_float2(&t_v, index.xy)]' gf.cl
+	[ "$(grep -c 'BRG_L4 brg_sh_' gf.cl)" -eq 4 ]
+	# the guide's simple_matmult: index.zw and index.xy
+	brpp "$top_srcdir/examples/simple_matmult.br" | brparse | brcheck 2>/dev/null |
+		brgen --target=opencl > sm.cl
+	grep -q 'brg_ci(brg_sh_index.z, A_v.dims\[0\])' sm.cl
+	# not in the CPU code (outside the OpenCL string)
+	brpp "$top_srcdir/t/run/gather_float.br" | brparse | brcheck 2>/dev/null |
+		brgen -o gf
+	! grep -v '^	"' gf.c | grep -q brg_sh_
+	# nor for an index assigned otherwise, or stepped both ways
+	cat > w.br <<'BR'
+kernel void k(float t[], out float o<>)
+{
+	float i = 0.0f, s = 0.0f, u = 0.0f;
+	int j;
+	for (j = 0; j < 4; j++) {
+		s += t[i] + t[u];
+		i = i + 1.0f;
+		u += 1.0f;
+		u += -2.0f;
+	}
+	o = s;
+}
+BR
+	brpp w.br | brparse | brcheck | brgen --target=opencl > w.cl
+	! grep -q brg_sh_ w.cl
 }

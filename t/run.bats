@@ -30,6 +30,7 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "indexof and instance() on 1 to 4 dimensional streams" { run_program indexof; }
 @test "spec 4.2: gathers 1-3D, C-style and vector indexing, clamped" { run_program gather; }
 @test "issue 10: gathers by a for loop's counter, inside and past the ends" { run_program gather_loop; }
+@test "issue 10: gathers through a float index stepped in a loop, past 2^24" { run_program gather_float; }
 @test "guide 1.8: scatter with domainOffset/domainSize" { run_program scatter; }
 @test "guide 1.8: domainOffset without domainSize runs to the end" { run_program domain_offset; }
 @test "spec 4.1.2-4.1.3: reductions to scalars and streams" { run_program reduce; }

@@ -89,6 +89,9 @@ typedef struct gen_fn {
 				   being printed in its unclamped copy */
 	int unclamped;		/* a gather read in a row interior without
 				   clamps (gen_affine.c) */
+	const json_t *shadow;	/* a float local (its decl) that gathers
+				   read as the integers brg_sh_NAME in
+				   this copy of a loop (shadow_loop) */
 } gen_fn;
 
 /* --- gen_kcode.c: the table of --checked accesses (brt.h, brt_site) ---- */

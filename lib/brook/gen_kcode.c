@@ -49,14 +49,17 @@ static const char *view_name(const gen_ctx *g, gen_target t)
 	return t == GEN_CPU && g->i32 ? "brg_view32" : "brt_view";
 }
 
-/* " * V.pitch[K]" of a gather coordinate; none for x in the CPU's 32-bit
- * instance, which runs when every gather's pitch[0] is 1 (gen_entry.c;
- * libbrt's rows are contiguous): a multiply less on a bsearch's chain
- * of dependent reads. */
+/* " * V.pitch[K]" of a gather coordinate; none for x: every view's
+ * pitch[0] is 1 (brt.h, brt_view; the CPU's 32-bit instance also runs
+ * only when every gather's is, gen_entry.c): a multiply less on a
+ * bsearch's chain of dependent reads, and the compiler sees a gather's
+ * x as a plain offset (issue 9). */
 static void pitch_term(const gen_ctx *g, gen_target t, strbuf *b,
 	const char *v, int k)
 {
-	if (k == 0 && t == GEN_CPU && g->i32)
+	(void)g;
+	(void)t;
+	if (k == 0)
 		return;
 	sb_printf(b, " * %s%spitch[%d]", v, strcmp(v, "v") == 0 ? "->" : "_v.",
 		k);
@@ -855,9 +858,11 @@ static int is_decl_of(const json_t *d, const json_t **ds, int nd)
 	return 0;
 }
 
-/* Whether N holds a loop, or may write one of the names DS: assigns or
- * steps it, or passes it to a function (an out parameter). */
-static int writes(gen_fn *f, const json_t *n, const json_t **ds, int nd)
+/* Whether N may write one of the names DS: assigns or steps it, or
+ * passes it to a function (an out parameter); with LOOPS, or holds a
+ * loop. */
+static int writes(gen_fn *f, const json_t *n, const json_t **ds, int nd,
+	int loops)
 {
 	const char *key;
 	json_t *v;
@@ -865,13 +870,14 @@ static int writes(gen_fn *f, const json_t *n, const json_t **ds, int nd)
 
 	if (json_is_array(n)) {
 		json_array_foreach(n, i, v)
-			if (writes(f, v, ds, nd))
+			if (writes(f, v, ds, nd, loops))
 				return 1;
 		return 0;
 	}
 	if (!json_is_object(n))
 		return 0;
-	if (ast_is(n, "for") || ast_is(n, "while") || ast_is(n, "do"))
+	if (loops && (ast_is(n, "for") || ast_is(n, "while") ||
+			ast_is(n, "do")))
 		return 1;
 	if (ast_is(n, "assign") && is_decl_of(target_decl(f, ast_get(n, "l")),
 			ds, nd))
@@ -886,7 +892,7 @@ static int writes(gen_fn *f, const json_t *n, const json_t **ds, int nd)
 			if (is_decl_of(target_decl(f, v), ds, nd))
 				return 1;
 	json_object_foreach((json_t *)n, key, v)
-		if (strcmp(key, "ty") != 0 && writes(f, v, ds, nd))
+		if (strcmp(key, "ty") != 0 && writes(f, v, ds, nd, loops))
 			return 1;
 	return 0;
 }
@@ -997,7 +1003,7 @@ static const json_t *counted_loop(gen_fn *f, const json_t *s, strbuf *cond)
 			"r"), ds, &nd) || is_decl_of(ctr, ds, nd))
 		return NULL;
 	ds[nd++] = ctr;
-	if (writes(f, ast_get(s, "body"), ds, nd))
+	if (writes(f, ast_get(s, "body"), ds, nd, 1))
 		return NULL;
 	gen_kexpr(f, &los, lo);
 	gen_kexpr(f, &his, ast_get(c, "r"));
@@ -1009,12 +1015,370 @@ static const json_t *counted_loop(gen_fn *f, const json_t *s, strbuf *cond)
 	return cond->len && !never ? ctr : NULL;
 }
 
+/* ---- float indices kept as integers ------------------------------------ */
+
+/* The guide's kernels (simple_matmult, optimized_matmult) gather through a
+ * float4 stepped by constants in a loop ("index += step"): every gather
+ * converts floats to integers, the slowest instruction there. A local
+ * float V whose initializer has integer components and which is only
+ * ever changed by statements V += C, C constant with integer components
+ * of the same sign per component, holds integers, and while |V| <= 2^24
+ * the same as an integer copy of it stepped alike; past 2^24 V only
+ * grows away from 0 (rounded sums of integers stay integers, and
+ * monotone), as the copy does (capped at 2^30, so it cannot wrap), and
+ * a gather clamps both to the same end of an axis of extent D <= 2^24
+ * (issue 10). So the innermost loop that holds such gathers is printed
+ * twice, the copy that gathers through the integers (brg_sh_NAME) taken
+ * when those extents are at most 2^24 and the moving components within
+ * +-2^24 on entry. A component C leaves unchanged is converted as the
+ * gather converts it, so it needs no test. OpenCL only. */
+#define SH_EXACT 16777216	/* 2^24 */
+#define SH_CAP 1073741824	/* 2^30 */
+
+/* The components of constant E (integers up to 2^24 in magnitude) into
+ * V[*N]; names must be never written, with such an initializer. */
+static int const_vals(gen_fn *f, const json_t *e, long long *v, int *n,
+	int depth)
+{
+	const json_t *d, *a;
+	size_t i;
+
+	e = strip(e);
+	*n = 0;
+	if (depth > 8)
+		return 0;
+	if (ast_is(e, "int") || ast_is(e, "float")) {
+		double x = ast_is(e, "int") ? (double)ast_int(e, "value") :
+			json_number_value(ast_get(e, "value"));
+		if (x != (double)(long long)x || x > SH_EXACT || x < -SH_EXACT)
+			return 0;
+		v[(*n)++] = (long long)x;
+		return 1;
+	}
+	if (ast_is(e, "unop") && strcmp(ast_str(e, "op"), "-") == 0) {
+		int k;
+		if (!const_vals(f, ast_get(e, "e"), v, n, depth + 1))
+			return 0;
+		for (k = 0; k < *n; k++)
+			v[k] = -v[k];
+		return 1;
+	}
+	if (ast_is(e, "ctor")) {
+		json_array_foreach(ast_arr(e, "args"), i, a) {
+			long long w[4];
+			int m, k;
+			if (!const_vals(f, a, w, &m, depth + 1) || *n + m > 4)
+				return 0;
+			for (k = 0; k < m; k++)
+				v[(*n)++] = w[k];
+		}
+		return *n > 0;
+	}
+	if (ast_is(e, "member") && json_is_array(ast_get(e, "swizzle"))) {
+		long long w[4];
+		int m;
+		if (!const_vals(f, ast_get(e, "e"), w, &m, depth + 1))
+			return 0;
+		json_array_foreach(ast_get(e, "swizzle"), i, a) {
+			json_int_t c = json_integer_value(a);
+			if (c < 0 || c >= m || *n >= 4)
+				return 0;
+			v[(*n)++] = w[c];
+		}
+		return 1;
+	}
+	d = ast_is(e, "id") ? gen_decl(f->g, e) : NULL;
+	if (!ast_is(d, "var") || !ast_get(d, "init") || writes(f, ast_get(
+			f->fn, "body"), &d, 1, 0))
+		return 0;
+	return const_vals(f, ast_get(d, "init"), v, n, depth + 1);
+}
+
+/* Whether every component of E is an integer: constants, indexof,
+ * constructors, swizzles, sums and products of such, names never
+ * written whose initializer is one. */
+static int integral(gen_fn *f, const json_t *e, int depth)
+{
+	const json_t *d, *a;
+	long long v[4];
+	size_t i;
+	int n;
+
+	e = strip(e);
+	if (depth > 8)
+		return 0;
+	if (ast_is(e, "indexof") || const_vals(f, e, v, &n, depth))
+		return 1;
+	if (ast_is(e, "ctor")) {
+		json_array_foreach(ast_arr(e, "args"), i, a)
+			if (!integral(f, a, depth + 1))
+				return 0;
+		return 1;
+	}
+	if (ast_is(e, "member") && json_is_array(ast_get(e, "swizzle")))
+		return integral(f, ast_get(e, "e"), depth + 1);
+	/* rounded sums and products of integers are integers */
+	if (ast_is(e, "unop") && strcmp(ast_str(e, "op"), "-") == 0)
+		return integral(f, ast_get(e, "e"), depth + 1);
+	if (ast_is(e, "binop") && strchr("+-*", ast_str(e, "op")[0]) &&
+			ast_str(e, "op")[1] == '\0')
+		return integral(f, ast_get(e, "l"), depth + 1) &&
+			integral(f, ast_get(e, "r"), depth + 1);
+	d = ast_is(e, "id") ? gen_decl(f->g, e) : NULL;
+	return ast_is(d, "var") && ast_get(d, "init") && !writes(f,
+		ast_get(f->fn, "body"), &d, 1, 0) &&
+		integral(f, ast_get(d, "init"), depth + 1);
+}
+
+/* The statement-level "V += C" of expression statement S, if it is one. */
+static const json_t *sh_update(gen_fn *f, const json_t *s, const json_t *v)
+{
+	const json_t *e = ast_is(s, "expr") ? strip(ast_get(s, "e")) : NULL;
+
+	return ast_is(e, "assign") && strcmp(ast_str(e, "op"), "+=") == 0 &&
+		ast_is(strip(ast_get(e, "l")), "id") &&
+		gen_decl(f->g, strip(ast_get(e, "l"))) == v ? e : NULL;
+}
+
+/* Whether every change of V in N is a statement V += C as above; with
+ * SIGN, of one sign per component, into SIGN (0 where none moves it). */
+static int sh_steps(gen_fn *f, const json_t *n, const json_t *v, int *sign)
+{
+	const json_t *u = sh_update(f, n, v);
+	const char *key;
+	json_t *x;
+	size_t i;
+
+	if (u) {
+		long long c[4];
+		int m, k, nv = gen_ncomp(ast_get(v, "type"));
+		if (!const_vals(f, ast_get(u, "r"), c, &m, 0) || m != nv)
+			return 0;
+		for (k = 0; sign && k < m; k++) {
+			int sg = c[k] > 0 ? 1 : c[k] < 0 ? -1 : 0;
+			if (sg && sign[k] && sg != sign[k])
+				return 0;
+			if (sg)
+				sign[k] = sg;
+		}
+		return 1;
+	}
+	if (json_is_array(n)) {
+		json_array_foreach(n, i, x)
+			if (!sh_steps(f, x, v, sign))
+				return 0;
+		return 1;
+	}
+	if (!json_is_object(n))
+		return 1;
+	if (writes(f, n, &v, 1, 0) && !ast_is(n, "block") &&
+			!ast_is(n, "if") && !ast_is(n, "for") &&
+			!ast_is(n, "while") && !ast_is(n, "do") &&
+			!ast_is(n, "switch") && !ast_is(n, "case") &&
+			!ast_is(n, "default") && !ast_is(n, "func"))
+		return 0;
+	json_object_foreach((json_t *)n, key, x)
+		if (strcmp(key, "ty") != 0 && !sh_steps(f, x, v, sign))
+			return 0;
+	return 1;
+}
+
+/* The components of V that gather index E takes (E is V or a swizzle of
+ * it): their number, into C. */
+static int sh_comps(gen_fn *f, const json_t *e, const json_t *v, int *c)
+{
+	const json_t *a;
+	size_t i;
+	int n = 0;
+
+	e = strip(e);
+	if (ast_is(e, "id") && v && gen_decl(f->g, e) == v) {
+		for (n = 0; n < gen_ncomp(ety(e)) && n < 4; n++)
+			c[n] = n;
+		return n;
+	}
+	if (!ast_is(e, "member") || !json_is_array(ast_get(e, "swizzle")) ||
+			!ast_is(strip(ast_get(e, "e")), "id") || !v ||
+			gen_decl(f->g, strip(ast_get(e, "e"))) != v)
+		return 0;
+	json_array_foreach(ast_get(e, "swizzle"), i, a)
+		if (n < 4)
+			c[n++] = (int)json_integer_value(a);
+	return n;
+}
+
+/* The float local that the first gather in N indexes by, and its id. */
+static const json_t *sh_candidate(gen_fn *f, const json_t *n,
+	const json_t **id)
+{
+	const char *key;
+	json_t *x;
+	size_t i;
+
+	if (json_is_array(n)) {
+		json_array_foreach(n, i, x) {
+			const json_t *v = sh_candidate(f, x, id);
+			if (v)
+				return v;
+		}
+		return NULL;
+	}
+	if (!json_is_object(n))
+		return NULL;
+	if (ast_is(n, "index")) {
+		const json_t *idx[8], *p, *e;
+		int cnt, m;
+		p = param_of(f, index_base(n, idx, &cnt));
+		for (m = 0; p && strcmp(gen_role(p), "gather") == 0 && m < cnt;
+				m++) {
+			const char *s = gen_scalar(ety(idx[m]));
+			e = strip(idx[m]);
+			if (ast_is(e, "member"))
+				e = strip(ast_get(e, "e"));
+			if (s && ty_scalar_is_float(s) && ast_is(e, "id") &&
+					ast_is(gen_decl(f->g, e), "var")) {
+				*id = e;
+				return gen_decl(f->g, e);
+			}
+		}
+	}
+	json_object_foreach((json_t *)n, key, x)
+		if (strcmp(key, "ty") != 0) {
+			const json_t *v = sh_candidate(f, x, id);
+			if (v)
+				return v;
+		}
+	return NULL;
+}
+
+/* Appends to COND the tests for the gathers in N through V: the extent
+ * of each axis a moving component indexes. */
+static void sh_conds(gen_fn *f, const json_t *n, const json_t *v,
+	const int *sign, strbuf *cond)
+{
+	const char *key;
+	json_t *x;
+	size_t i;
+
+	if (json_is_array(n)) {
+		json_array_foreach(n, i, x)
+			sh_conds(f, x, v, sign, cond);
+		return;
+	}
+	if (!json_is_object(n))
+		return;
+	if (ast_is(n, "index")) {
+		const json_t *idx[8], *p;
+		int cnt, m, c[4], nc, k;
+		p = param_of(f, index_base(n, idx, &cnt));
+		for (m = 0; p && strcmp(gen_role(p), "gather") == 0 && m < cnt;
+				m++) {
+			/* a[v.zw]: axis k takes c[k]; a[v.y][v.x]: axis
+			   cnt - 1 - m takes c[0] */
+			nc = sh_comps(f, idx[m], v, c);
+			for (k = 0; k < nc; k++) {
+				int ax = cnt == 1 ? k : cnt - 1 - m;
+				strbuf t = {0};
+				if (ax >= 4 || !sign[c[k]])
+					continue;
+				sb_printf(&t, "%s_v.dims[%d] <= %d",
+					ast_str(p, "name"), ax, SH_EXACT);
+				if (!cond->s || !strstr(cond->s, t.s))
+					sb_printf(cond, " && %s", t.s);
+				sb_free(&t);
+			}
+		}
+	}
+	json_object_foreach((json_t *)n, key, x)
+		if (strcmp(key, "ty") != 0)
+			sh_conds(f, x, v, sign, cond);
+}
+
+/* Innermost loop S gathering through a float local kept as integers:
+ * that local's decl, with the test of the integer copy in COND and its
+ * initialization in INIT; else NULL. */
+static const json_t *shadow_loop(gen_fn *f, const json_t *s, strbuf *cond,
+	strbuf *init)
+{
+	static const char *const sfx[5] = {".x", ".y", ".z", ".w", ""};
+	const json_t *id = NULL, *v;
+	int sign[4] = {0, 0, 0, 0}, k, nv;
+	strbuf name = {0};
+
+	if (f->t != GEN_CL || f->group || (f->g->o && f->g->o->checked) ||
+			writes(f, ast_get(s, "body"), NULL, 0, 1))
+		return NULL;
+	v = sh_candidate(f, s, &id);
+	nv = v ? gen_ncomp(ast_get(v, "type")) : 0;
+	if (!v || nv < 1 || nv > 4 || !ast_get(v, "init") ||
+			strcmp(gen_scalar(ast_get(v, "type")), "float") != 0 ||
+			!integral(f, ast_get(v, "init"), 0) ||
+			!sh_steps(f, ast_get(f->fn, "body"), v, NULL) ||
+			!sh_steps(f, s, v, sign))
+		return NULL;
+	for (k = 0; k < 4 && !sign[k]; k++)
+		;
+	if (k == 4)
+		return NULL;	/* not stepped here: converted once anyway */
+	gen_kexpr(f, &name, id);
+	sb_puts(cond, "1");
+	for (k = 0; k < nv; k++)
+		if (sign[k])
+			sb_printf(cond, " && %s%s >= -%d.0f && %s%s <= %d.0f",
+				name.s, sfx[nv > 1 ? k : 4], SH_EXACT, name.s,
+				sfx[nv > 1 ? k : 4], SH_EXACT);
+	sh_conds(f, s, v, sign, cond);
+	memmove(cond->s, cond->s + 5, cond->len - 4);	/* "1 && " */
+	cond->len -= 5;
+	sb_printf(init, "BRG_L4 brg_sh_%s = (BRG_L4)(", ast_str(v, "name"));
+	for (k = 0; k < 4; k++) {
+		if (k >= nv)
+			sb_puts(init, ", 0");
+		else
+			sb_printf(init, "%sBRG_CVT(%s%s)", k ? ", " : "",
+				name.s, sfx[nv > 1 ? k : 4]);
+	}
+	sb_puts(init, ");\n");
+	sb_free(&name);
+	return v;
+}
+
+/* After the statement V += C in the integer copy: the same steps on
+ * brg_sh_V, capped (shadow_loop). */
+static void sh_step(gen_fn *f, strbuf *b, const json_t *u)
+{
+	long long c[4];
+	int m, k;
+
+	if (!const_vals(f, ast_get(u, "r"), c, &m, 0))
+		return;
+	for (k = 0; k < m; k++)
+		if (c[k])
+			sb_printf(b, ", brg_sh_%s.%c = %s(brg_sh_%s.%c + "
+				"(BRG_L)%lld, (BRG_L)%s%d)", ast_str(f->shadow,
+				"name"), comp[k], c[k] > 0 ? "min" : "max",
+				ast_str(f->shadow, "name"), comp[k], c[k],
+				c[k] > 0 ? "" : "-", SH_CAP);
+}
+
 static void gather_offset(gen_fn *f, strbuf *b, const json_t *p,
 	const json_t **idx, int n)
 {
 	const char *name = ast_str(p, "name");
-	int k;
+	int k, c[4], nc;
 
+	if (n == 1 && (nc = sh_comps(f, idx[0], f->shadow, c)) > 1) {
+		/* the integer copy (shadow_loop) */
+		sb_printf(b, "(%s_v.base", name);
+		for (k = 0; k < nc && k < 4; k++) {
+			sb_printf(b, " + brg_ci(brg_sh_%s.%c, %s_v.dims[%d])",
+				ast_str(f->shadow, "name"), comp[c[k]], name,
+				k);
+			pitch_term(f->g, f->t, b, name, k);
+		}
+		sb_putc(b, ')');
+		return;
+	}
 	if (n == 1 && gen_ncomp(ety(idx[0])) > 1) {
 		sb_printf(b, "%s(&%s_v, ", gather_vhelper(f->g, f->t,
 			ety(idx[0])), name);
@@ -1027,27 +1391,27 @@ static void gather_offset(gen_fn *f, strbuf *b, const json_t *p,
 		const json_t *i = idx[n - 1 - k];
 		const char *s = gen_scalar(ety(i));
 		int flt = s && ty_scalar_is_float(s);
-		long long c;
+		long long co;
 		long ac;
-		if (ctr_off(f, f->fast_ctr, i, &c)) {
+		if (sh_comps(f, i, f->shadow, c) == 1) {
+			sb_printf(b, " + brg_ci(brg_sh_%s.%c, %s_v.dims[%d])",
+				ast_str(f->shadow, "name"), comp[c[0]], name,
+				k);
+		} else if (ctr_off(f, f->fast_ctr, i, &co)) {
 			/* inside: the counted loop's test (counted_loop) */
 			sb_printf(b, " + (%s)(", long_name(f->g, f->t));
 			gen_kexpr(f, b, i);
 			sb_putc(b, ')');
-			pitch_term(f->g, f->t, b, name, k);
-			continue;
-		}
-		if (f->unclamped && gen_aff_value(f->g->aff, i, &ac)) {
+		} else if (f->unclamped && gen_aff_value(f->g->aff, i, &ac)) {
 			/* a row interior: inside the array (gen_affine.c) */
 			sb_printf(b, " + (brg_X + %ld)", ac);
-			pitch_term(f->g, f->t, b, name, k);
-			continue;
+		} else {
+			sb_printf(b, " + brg_c%s%s((%s)(", flt ? "f" : "i",
+				i32_sfx(f->g, f->t), flt ? "float" :
+				long_name(f->g, f->t));
+			gen_kexpr(f, b, i);
+			sb_printf(b, "), %s_v.dims[%d])", name, k);
 		}
-		sb_printf(b, " + brg_c%s%s((%s)(", flt ? "f" : "i",
-			i32_sfx(f->g, f->t), flt ? "float" : long_name(f->g,
-			f->t));
-		gen_kexpr(f, b, i);
-		sb_printf(b, "), %s_v.dims[%d])", name, k);
 		pitch_term(f->g, f->t, b, name, k);
 	}
 	sb_putc(b, ')');
@@ -1713,10 +2077,26 @@ static void line_directive(gen_fn *f, strbuf *b, const json_t *s)
 		sb_printf(b, "#line %d \"%s\"\n", line, file);
 }
 
-/* for (INIT; cond; step) body: INIT NULL when printed before */
-static void for_loop(gen_fn *f, strbuf *b, const json_t *s,
+/* Loop S (for: with INIT, NULL when printed before) once. */
+static void loop_once(gen_fn *f, strbuf *b, const json_t *s,
 	const json_t *init)
 {
+	if (ast_is(s, "while")) {
+		sb_puts(b, "while (");
+		cond_expr(f, b, ast_get(s, "cond"));
+		sb_puts(b, ")\n");
+		sub_stmt(f, b, ast_get(s, "body"));
+		return;
+	}
+	if (ast_is(s, "do")) {
+		sb_puts(b, "do\n");
+		sub_stmt(f, b, ast_get(s, "body"));
+		gen_indent(b, f->depth);
+		sb_puts(b, "while (");
+		cond_expr(f, b, ast_get(s, "cond"));
+		sb_puts(b, ");\n");
+		return;
+	}
 	sb_puts(b, "for (");
 	if (init && !json_is_null(init))
 		gen_kexpr(f, b, init);
@@ -1728,6 +2108,44 @@ static void for_loop(gen_fn *f, strbuf *b, const json_t *s,
 		gen_kexpr(f, b, ast_get(s, "step"));
 	sb_puts(b, ")\n");
 	sub_stmt(f, b, ast_get(s, "body"));
+}
+
+/* Loop S; twice under a test when a copy of it can gather without
+ * clamps (counted_loop) or through integers (shadow_loop). */
+static void print_loop(gen_fn *f, strbuf *b, const json_t *s,
+	const json_t *init)
+{
+	strbuf cond = {0}, pre = {0};
+	const json_t *ctr = ast_is(s, "for") ? counted_loop(f, s, &cond) : NULL;
+	const json_t *sh = ctr ? NULL : shadow_loop(f, s, &cond, &pre);
+
+	if (ctr || sh) {
+		sb_printf(b, "if (%s) {\n", cond.s);
+		f->depth++;
+		if (sh) {
+			gen_indent(b, f->depth);
+			sb_puts(b, pre.s);
+		}
+		gen_indent(b, f->depth);
+		f->fast_ctr = ctr;
+		f->shadow = sh;
+		loop_once(f, b, s, init);
+		f->fast_ctr = NULL;
+		f->shadow = NULL;
+		f->depth--;
+		gen_indent(b, f->depth);
+		sb_puts(b, "} else {\n");
+		f->depth++;
+		gen_indent(b, f->depth);
+	}
+	loop_once(f, b, s, init);
+	if (ctr || sh) {
+		f->depth--;
+		gen_indent(b, f->depth);
+		sb_puts(b, "}\n");
+	}
+	sb_free(&cond);
+	sb_free(&pre);
 }
 
 void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
@@ -1760,6 +2178,8 @@ void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
 	gen_indent(b, f->depth);
 	if (strcmp(k, "expr") == 0) {
 		gen_kexpr(f, b, ast_get(s, "e"));
+		if (f->shadow && sh_update(f, s, f->shadow))
+			sh_step(f, b, sh_update(f, s, f->shadow));
 		sb_puts(b, ";\n");
 	} else if (strcmp(k, "empty") == 0) {
 		sb_puts(b, ";\n");
@@ -1773,21 +2193,10 @@ void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
 			sb_puts(b, "else\n");
 			sub_stmt(f, b, ast_get(s, "else"));
 		}
-	} else if (strcmp(k, "while") == 0) {
-		sb_puts(b, "while (");
-		cond_expr(f, b, ast_get(s, "cond"));
-		sb_puts(b, ")\n");
-		sub_stmt(f, b, ast_get(s, "body"));
-	} else if (strcmp(k, "do") == 0) {
-		sb_puts(b, "do\n");
-		sub_stmt(f, b, ast_get(s, "body"));
-		gen_indent(b, f->depth);
-		sb_puts(b, "while (");
-		cond_expr(f, b, ast_get(s, "cond"));
-		sb_puts(b, ");\n");
+	} else if (strcmp(k, "while") == 0 || strcmp(k, "do") == 0) {
+		print_loop(f, b, s, NULL);
 	} else if (strcmp(k, "for") == 0) {
-		const json_t *init = ast_get(s, "init"), *ctr;
-		strbuf fast = {0};
+		const json_t *init = ast_get(s, "init");
 		if (ast_is(init, "decl")) {
 			/* for (T i = 0; ...): its own block */
 			sb_puts(b, "{\n");
@@ -1796,27 +2205,7 @@ void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
 			gen_indent(b, f->depth);
 			init = NULL;
 		}
-		ctr = counted_loop(f, s, &fast);
-		if (ctr) {
-			sb_printf(b, "if (%s) {\n", fast.s);
-			f->depth++;
-			gen_indent(b, f->depth);
-			f->fast_ctr = ctr;
-			for_loop(f, b, s, init);
-			f->fast_ctr = NULL;
-			f->depth--;
-			gen_indent(b, f->depth);
-			sb_puts(b, "} else {\n");
-			f->depth++;
-			gen_indent(b, f->depth);
-		}
-		for_loop(f, b, s, init);
-		if (ctr) {
-			f->depth--;
-			gen_indent(b, f->depth);
-			sb_puts(b, "}\n");
-		}
-		sb_free(&fast);
+		print_loop(f, b, s, init);
 		if (ast_is(ast_get(s, "init"), "decl")) {
 			f->depth--;
 			gen_indent(b, f->depth);

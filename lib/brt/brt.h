@@ -233,7 +233,9 @@ typedef enum brt_reduce_init {
 typedef struct brt_view {
 	int64_t dims[4];	/* extents, x first; 1 beyond the rank */
 	int64_t pitch[4];	/* element distance between neighbours along
-				   each axis (1, dims[0], ... when packed) */
+				   each axis (1, dims[0], ... when packed);
+				   pitch[0] is always 1 (brgen's gathers
+				   rely on it) */
 	int64_t base;		/* element offset of the first element */
 	int32_t rank;
 	int32_t map;		/* BRT_MAP_* for inputs and outputs */
