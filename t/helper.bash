@@ -31,18 +31,56 @@ brook_build() {
 	$BROOK_CC $BROOK_CFLAGS "$out.c" -o "$out" $BROOK_LIBS
 }
 
-# BROOK_VALGRIND=1 runs the programs of run_both under valgrind on both
-# backends, BROOK_VALGRIND=cpu on the CPU backend only (PoCL compiles with
-# LLVM, for minutes under valgrind). An error or a definite leak exits 86,
-# as a sanitizer report does; t/valgrind.supp holds what lies outside the
-# project (the loader, PoCL, LLVM). README.md, Testing.
-vg_wrap() {
-	case "${BROOK_VALGRIND-}:$1" in
-	1:*|cpu:cpu)
-		echo valgrind -q --error-exitcode=86 --leak-check=full \
-			--errors-for-leak-kinds=definite \
-			"--suppressions=$top_srcdir/t/valgrind.supp" ;;
+# BROOK_VALGRIND=1 runs every program of the suite under valgrind
+# (t/vgrun): the five tools through wrappers first on PATH, the programs
+# a test builds through t/vgcc before BROOK_CC, and run_both's programs
+# built otherwise. PoCL then compiles for the CPU that valgrind presents
+# (haswell, avx2 kernel library) into one kernel cache, which a run with
+# BROOK_VALGRIND=warm fills without valgrind, so that LLVM compiles
+# nothing under valgrind. make check-valgrind does both; README.md, Testing.
+case ${BROOK_VALGRIND-} in
+1|warm)
+	: "${POCL_CACHE_DIR:=$top_builddir/t/pocl-cache}"
+	: "${POCL_LLVM_CPU_NAME:=haswell}" "${POCL_KERNELLIB_NAME:=avx2}"
+	# hwloc's CPUID probe fails under valgrind and says so on stderr
+	: "${HWLOC_COMPONENTS:=-x86}"
+	export POCL_CACHE_DIR POCL_LLVM_CPU_NAME POCL_KERNELLIB_NAME \
+		HWLOC_COMPONENTS ;;
+esac
+if [ "${BROOK_VALGRIND-}" = 1 ]; then
+	case $BROOK_CC in "$top_srcdir/t/vgcc "*) ;;
+	*) BROOK_CC="$top_srcdir/t/vgcc $BROOK_CC" ;;
 	esac
+	if [ ! -x "$BATS_RUN_TMPDIR/vgbin/brrun" ]; then
+		mkdir -p "$BATS_RUN_TMPDIR/vgbin"
+		for t in brpp brparse brcheck brgen brrun; do
+			# brrun links libbrt.so: libtool's wrapper sets its path
+			p=$top_builddir/cmd/$t/$t
+			[ -f "$top_builddir/cmd/$t/.libs/$t" ] &&
+				p=$top_builddir/cmd/$t/.libs/$t
+			printf '#!/bin/sh\nLD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} exec "%s" "%s" "$@"\n' \
+				"$top_builddir/lib/brt/.libs" "$top_srcdir/t/vgrun" \
+				"$p" > "$BATS_RUN_TMPDIR/vgbin/$t"
+			chmod +x "$BATS_RUN_TMPDIR/vgbin/$t"
+		done
+	fi
+	case ":$PATH:" in
+	*":$BATS_RUN_TMPDIR/vgbin:"*) ;;
+	*) PATH=$BATS_RUN_TMPDIR/vgbin:$PATH ;;
+	esac
+fi
+
+# vg_wrap PROG: what runs PROG under valgrind in a BROOK_VALGRIND=1 run,
+# for a program that t/vgcc did not build (an ELF file, not its script).
+vg_wrap() {
+	[ "${BROOK_VALGRIND-}" = 1 ] && [ "$(head -c 4 "$1" 2>/dev/null)" = "$(printf '\177ELF')" ] &&
+		echo "$top_srcdir/t/vgrun"
+}
+
+# rounds N: N, or 2 in a BROOK_VALGRIND=1 run, for tests that repeat a
+# program to catch a race (a program under valgrind runs for seconds).
+rounds() {
+	if [ "${BROOK_VALGRIND-}" = 1 ]; then echo 2; else echo "$1"; fi
 }
 
 # run_both PROG [ARGS...]: runs PROG under BRT_RUNTIME=cpu and
@@ -50,12 +88,9 @@ vg_wrap() {
 # is left in $output.
 run_both() {
 	local cpu ocl
-	# OpenCL first: its compiled programs are then in the cache when
-	# the CPU run lists the OpenCL devices too (under valgrind, PoCL's
-	# LLVM compile takes minutes)
-	ocl=$(BRT_RUNTIME=opencl $(vg_wrap opencl) "$@") ||
+	ocl=$(BRT_RUNTIME=opencl $(vg_wrap "$1") "$@") ||
 		{ echo "opencl backend failed" >&2; return 1; }
-	cpu=$(BRT_RUNTIME=cpu $(vg_wrap cpu) "$@") ||
+	cpu=$(BRT_RUNTIME=cpu $(vg_wrap "$1") "$@") ||
 		{ echo "cpu backend failed" >&2; return 1; }
 	if [ "$cpu" != "$ocl" ]; then
 		echo "outputs differ between backends:" >&2
