@@ -85,6 +85,10 @@ rt_error() {
 	done
 }
 
+@test "scatters outside their array: one line a kernel between synchronisations" {
+	rt_golden records
+}
+
 @test "threads: kernels at once on the CPU and OpenCL devices" {
 	rt_golden threads
 }

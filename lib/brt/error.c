@@ -83,6 +83,7 @@ BRerror brt_stream_error(brt_stream *s)
 			"Stream Error: NULL stream");
 		return BR_ERROR_INVALID_PARAMATER;
 	}
+	brt_stream_settle(s);
 	BRerror e = s->err;
 	s->err = BR_NO_ERROR;
 	return e;
@@ -95,6 +96,7 @@ const char *brt_stream_errorLog(brt_stream *s)
 			"Stream Error: NULL stream");
 		return "";
 	}
+	brt_stream_settle(s);
 	return s->log.p ? s->log.p : "";
 }
 

@@ -88,6 +88,19 @@ typedef struct brt_clprog {
 	char *blog;
 } brt_clprog;
 
+/* OpenCL: the record buffer of one kernel whose records only flag dropped
+ * scatters (no brgen --checked sites), with the streams it scattered to:
+ * launches of the kernel on the same streams add to it without waiting,
+ * and it is read when one of those streams synchronises
+ * (brt_stream_settle) or the slot is needed for another kernel. */
+typedef struct brt_recslot {
+	cl_mem mem;		/* a brt_records, zeroed when unused */
+	const brt_kernel *k;	/* NULL: unused */
+	brt_arg *args;		/* per argument: the scatters' streams */
+	brt_view *views;	/* ... and their views, for the message */
+} brt_recslot;
+#define BRT_RECSLOTS 4
+
 struct brt_device {
 	int kind;
 	unsigned index;		/* in the "all" list */
@@ -118,6 +131,8 @@ struct brt_device {
 	brt_clprog *progs;
 	brt_clkernel *kernels;
 	cl_mem records;		/* brt_records of the kernel that runs */
+	brt_recslot recs[BRT_RECSLOTS];	/* deferred records */
+	unsigned recnext;	/* the slot to settle when all are taken */
 	/* CPU */
 	brt_pool *pool;
 };
@@ -158,6 +173,8 @@ struct brt_stream {
 	float lo[4], step[4];	/* iterators */
 	BRerror err;		/* first error since error() */
 	brt_str log;		/* every error */
+	int recs;		/* record slots of its device that name it */
+	size_t synced;		/* log.len at its last synchronisation */
 };
 
 /* --- the runtime ------------------------------------------------------- */
@@ -301,6 +318,17 @@ void brt_records_report(brt_launch *L, const brt_records *r);
  * back (waiting for the kernel) into R and zeroes it again. */
 int brt_ocl_records(brt_device *d, cl_mem *m, brt_str *msg);
 int brt_ocl_records_read(brt_device *d, brt_records *r, brt_str *msg);
+/* OpenCL, a kernel without checked sites: the record slot for launch L
+ * (D's lock held), its scatters' streams named in it; NULL with a
+ * message in msg. */
+brt_recslot *brt_ocl_recslot(brt_launch *L, brt_str *msg);
+/* Reads every record slot of D and reports on their streams (D's lock
+ * held); frees them with FORGET (at exit, with nothing reported). */
+void brt_ocl_settle(brt_device *d, int forget);
+/* Reports the deferred records that name S: at each synchronisation of
+ * S (its use as an input, a read, isSync, finish, error, errorLog,
+ * free). */
+void brt_stream_settle(brt_stream *s);
 int brt_cpu_lost(brt_launch *L, const char *what);
 /* The element size of T as an OpenCL kernel argument or local array:
  * 3-vectors take 4 components. */
@@ -319,8 +347,10 @@ typedef struct brt_waits {
  * is (an event is made only when something waits for it). */
 void brt_ocl_mark(brt_buffer *b, cl_event ev);
 void brt_ocl_wait(brt_waits *w, const brt_buffer *b);
+/* Releases W's events: after the command that waits for them. */
+void brt_ocl_waits_done(brt_waits *w);
 int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
-	const size_t *global, const size_t *local, const brt_waits *w,
+	const size_t *global, const size_t *local, brt_waits *w,
 	cl_event *ev, brt_str *msg);
 
 /* --- the program cache (cache.c) --------------------------------------- */

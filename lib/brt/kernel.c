@@ -104,6 +104,7 @@ static void check_args(brt_launch *L)
 		}
 		brt_stream *s = v->s;
 		if (is_read(a)) {
+			brt_stream_settle(s);	/* its errors propagate */
 			if (!s || (s->iter && a->kind == BRT_ARG_GATHER)) {
 				brt_kfail(L, BR_ERROR_KERNEL,
 					"Kernel Execution: Invalid Input stream");
@@ -413,8 +414,12 @@ void brt_records_report(brt_launch *L, const brt_records *r)
 			"outside the array ", k->name);
 		print_array(&m, k->arg_names ? k->arg_names[i] : arg,
 			L->views[i].dims);
-		brt_fail(s, BR_ERROR_KERNEL, "%s; the write is dropped",
-			m.p ? m.p : "");
+		/* once between two synchronisations of the stream: the
+		   OpenCL backend reads the records only then */
+		if (!m.p || s->synced >= s->log.len
+		    || !strstr(s->log.p + s->synced, m.p))
+			brt_fail(s, BR_ERROR_KERNEL, "%s; the write is dropped",
+				m.p ? m.p : "");
 		brt_str_free(&m);
 	}
 	int n = r->count < BRT_NRECORDS ? r->count : BRT_NRECORDS;
@@ -624,7 +629,12 @@ static void run_ocl(brt_launch *L)
 		bad = brt_ocl_setidx(ck, n++, L->dom, 4, &msg)
 			|| brt_ocl_setidx(ck, n++, L->off, 4, &msg);
 	cl_mem rec = NULL;
-	if (!bad && k->records)
+	brt_recslot *slot = NULL;
+	if (!bad && k->records && !k->nsites)	/* read later: no wait */
+		bad = !(slot = brt_ocl_recslot(L, &msg))
+			|| brt_ocl_setarg(ck, n++, sizeof slot->mem, &slot->mem,
+				1, &msg);
+	else if (!bad && k->records)
 		bad = brt_ocl_records(d, &rec, &msg)
 			|| brt_ocl_setarg(ck, n++, sizeof rec, &rec, 1, &msg);
 	if (bad) {
@@ -646,9 +656,9 @@ static void run_ocl(brt_launch *L)
 	for (unsigned i = 0; i < k->nargs; i++)
 		if (is_stream(&k->args[i]) && L->args[i].s->reg.buf)
 			brt_ocl_mark(L->args[i].s->reg.buf, NULL);
-	if (k->records) {
-		/* waits for the kernel: the cost of a kernel with scatters
-		   or checked accesses (brt.3, Accesses outside their array) */
+	if (k->records && !slot) {
+		/* waits for the kernel: the cost of a kernel with checked
+		   accesses (brt.3, Accesses outside their array) */
 		brt_records r;
 		if (brt_ocl_records_read(d, &r, &msg))
 			brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed "

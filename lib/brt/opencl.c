@@ -314,6 +314,12 @@ void brt_ocl_shutdown(brt_runtime *rt, brt_device *d)
 	if (d->records)
 		cl->clReleaseMemObject(d->records);
 	d->records = NULL;
+	brt_ocl_settle(d, 1);
+	for (unsigned i = 0; i < BRT_RECSLOTS; i++) {
+		if (d->recs[i].mem)
+			cl->clReleaseMemObject(d->recs[i].mem);
+		d->recs[i].mem = NULL;
+	}
 	d->kernels = NULL;
 	d->progs = NULL;
 	cl->clReleaseCommandQueue(d->queue);
@@ -365,9 +371,14 @@ void brt_ocl_mark(brt_buffer *b, cl_event ev)
 	b->pending = 1;
 }
 
-/* Adds the last command of B to the wait list W (of room for N). */
+/* Adds the last command of B to the wait list W, once: two buffers (an
+ * input and an output of one kernel, the two ends of a copy) may share
+ * their last command. W holds a reference to each event until the command
+ * is enqueued (brt_ocl_waits_done), so that none is released, and its
+ * memory reused for the new command's own event, in between. */
 void brt_ocl_wait(brt_waits *w, const brt_buffer *b)
 {
+	brt_cl *cl = &brt_rt()->cl;
 	if (b && b->pending && !(w->q && w->q == b->dev->queue))
 		materialize((brt_buffer *)b);
 	if (!b || !b->last)
@@ -375,10 +386,20 @@ void brt_ocl_wait(brt_waits *w, const brt_buffer *b)
 	for (cl_uint i = 0; i < w->n; i++)
 		if (w->ev[i] == b->last)
 			return;
-	if (w->n == sizeof w->ev / sizeof w->ev[0])	/* full: wait now */
-		brt_rt()->cl.clWaitForEvents(1, &b->last);
-	else
+	if (w->n == sizeof w->ev / sizeof w->ev[0]) {	/* full: wait now */
+		cl->clWaitForEvents(1, &b->last);
+	} else {
+		cl->clRetainEvent(b->last);
 		w->ev[w->n++] = b->last;
+	}
+}
+
+void brt_ocl_waits_done(brt_waits *w)
+{
+	for (cl_uint i = 0; w && i < w->n; i++)
+		brt_rt()->cl.clReleaseEvent(w->ev[i]);
+	if (w)
+		w->n = 0;
 }
 
 #define WAITS(w) (w).n, (w).n ? (w).ev : NULL
@@ -629,6 +650,7 @@ int brt_ocl_write(const brt_region *r, const void *host, int nocopy,
 				WAITS(w), &ev);
 		}
 	}
+	brt_ocl_waits_done(&w);
 	if (err != CL_SUCCESS) {
 		if (ev)
 			cl->clWaitForEvents(1, &ev), cl->clReleaseEvent(ev);
@@ -651,44 +673,150 @@ int brt_ocl_write(const brt_region *r, const void *host, int nocopy,
 	return 0;
 }
 
-/* The record buffer of kernels with records (brt.h, brt_records): one per
- * device, used by one launch at a time (under the device lock), zeroed
- * when made and again after a launch that recorded something. */
-int brt_ocl_records(brt_device *d, cl_mem *m, brt_str *msg)
+/* A record buffer (brt.h, brt_records), zeroed, in *M. */
+static int records_new(brt_device *d, cl_mem *m, brt_str *msg)
 {
 	static const brt_records zero;
 	brt_cl *cl = &brt_rt()->cl;
 	cl_int err;
-	if (!d->records) {
-		d->records = cl->clCreateBuffer(d->ctx, CL_MEM_READ_WRITE,
-			sizeof zero, NULL, &err);
-		if (!d->records) {
-			brt_str_printf(msg, "%s", brt_cl_error(err));
-			return -1;
-		}
-		err = cl->clEnqueueWriteBuffer(d->queue, d->records, CL_TRUE,
-			0, sizeof zero, &zero, 0, NULL, NULL);
-		if (err != CL_SUCCESS) {
-			cl->clReleaseMemObject(d->records);
-			d->records = NULL;
-			return cl_failed(d, err, msg);
-		}
+	*m = cl->clCreateBuffer(d->ctx, CL_MEM_READ_WRITE, sizeof zero, NULL,
+		&err);
+	if (!*m) {
+		brt_str_printf(msg, "%s", brt_cl_error(err));
+		return -1;
 	}
+	err = cl->clEnqueueWriteBuffer(d->queue, *m, CL_TRUE, 0, sizeof zero,
+		&zero, 0, NULL, NULL);
+	if (err != CL_SUCCESS) {
+		cl->clReleaseMemObject(*m);
+		*m = NULL;
+		return cl_failed(d, err, msg);
+	}
+	return 0;
+}
+
+/* Reads M back after the kernels that wrote it (on the same in-order
+ * queue: waits for them) into R, and zeroes it again if they recorded
+ * something. */
+static int records_read(brt_device *d, cl_mem m, brt_records *r,
+	brt_str *msg)
+{
+	static const brt_records zero;
+	brt_cl *cl = &brt_rt()->cl;
+	cl_int err = cl->clEnqueueReadBuffer(d->queue, m, CL_TRUE, 0,
+		sizeof *r, r, 0, NULL, NULL);
+	if (err == CL_SUCCESS && (r->count || r->dropped))
+		err = cl->clEnqueueWriteBuffer(d->queue, m, CL_TRUE, 0,
+			sizeof zero, &zero, 0, NULL, NULL);
+	return err == CL_SUCCESS ? 0 : cl_failed(d, err, msg);
+}
+
+/* The record buffer of kernels with checked sites: one per device, used
+ * by one launch at a time (under the device lock) and read after it. */
+int brt_ocl_records(brt_device *d, cl_mem *m, brt_str *msg)
+{
+	if (!d->records && records_new(d, &d->records, msg))
+		return -1;
 	*m = d->records;
 	return 0;
 }
 
-/* After the kernel, on the same (in-order) queue: waits for it. */
 int brt_ocl_records_read(brt_device *d, brt_records *r, brt_str *msg)
 {
-	static const brt_records zero;
-	brt_cl *cl = &brt_rt()->cl;
-	cl_int err = cl->clEnqueueReadBuffer(d->queue, d->records, CL_TRUE, 0,
-		sizeof *r, r, 0, NULL, NULL);
-	if (err == CL_SUCCESS && (r->count || r->dropped))
-		err = cl->clEnqueueWriteBuffer(d->queue, d->records, CL_TRUE,
-			0, sizeof zero, &zero, 0, NULL, NULL);
-	return err == CL_SUCCESS ? 0 : cl_failed(d, err, msg);
+	return records_read(d, d->records, r, msg);
+}
+
+/* Reads slot S (unless FORGET), reports on its streams and frees it. */
+static void recslot_settle(brt_device *d, brt_recslot *s, int forget)
+{
+	if (!s->k)
+		return;
+	brt_launch L;
+	memset(&L, 0, sizeof L);
+	L.k = s->k;
+	L.args = s->args;
+	L.views = s->views;
+	L.dev = d;
+	brt_records r;
+	brt_str msg = {0};
+	if (forget || d->lost) {
+		/* at exit, or the launch reported the lost device */
+	} else if (records_read(d, s->mem, &r, &msg)) {
+		for (unsigned i = 0; i < s->k->nargs; i++)
+			if (s->args[i].s)
+				brt_fail(s->args[i].s, BR_ERROR_KERNEL,
+					"Kernel Execution: Failed to run kernel "
+					"(%s: %s)", s->k->name, msg.p);
+	} else {
+		brt_records_report(&L, &r);
+	}
+	brt_str_free(&msg);
+	for (unsigned i = 0; i < s->k->nargs; i++)
+		if (s->args[i].s)
+			s->args[i].s->recs--;
+	free(s->args);
+	free(s->views);
+	s->args = NULL;
+	s->views = NULL;
+	s->k = NULL;
+}
+
+void brt_ocl_settle(brt_device *d, int forget)
+{
+	for (unsigned i = 0; i < BRT_RECSLOTS; i++)
+		recslot_settle(d, &d->recs[i], forget);
+}
+
+/* Whether slot S holds kernel K with the scatter streams of L. */
+static int recslot_is(const brt_recslot *s, const brt_launch *L)
+{
+	if (s->k != L->k)
+		return 0;
+	for (unsigned i = 0; i < L->k->nargs; i++)
+		if (L->k->args[i].kind == BRT_ARG_SCATTER
+		    && s->args[i].s != L->args[i].s)
+			return 0;
+	return 1;
+}
+
+/* The launch adds to the slot of its kernel and streams if there is one,
+ * else takes an unused slot, else settles the next one in turn. */
+brt_recslot *brt_ocl_recslot(brt_launch *L, brt_str *msg)
+{
+	brt_device *d = L->dev;
+	const brt_kernel *k = L->k;
+	brt_recslot *s = NULL;
+	for (unsigned i = 0; i < BRT_RECSLOTS; i++) {
+		if (d->recs[i].k && recslot_is(&d->recs[i], L))
+			return &d->recs[i];
+		if (!d->recs[i].k && !s)
+			s = &d->recs[i];
+	}
+	if (!s) {
+		s = &d->recs[d->recnext];
+		d->recnext = (d->recnext + 1) % BRT_RECSLOTS;
+		recslot_settle(d, s, 0);
+	}
+	if (!s->mem && records_new(d, &s->mem, msg))
+		return NULL;
+	s->args = calloc(k->nargs + 1, sizeof *s->args);
+	s->views = calloc(k->nargs + 1, sizeof *s->views);
+	if (!s->args || !s->views) {
+		free(s->args);
+		free(s->views);
+		s->args = NULL;
+		s->views = NULL;
+		brt_str_printf(msg, "out of host memory");
+		return NULL;
+	}
+	s->k = k;
+	for (unsigned i = 0; i < k->nargs; i++)
+		if (k->args[i].kind == BRT_ARG_SCATTER) {
+			s->args[i].s = L->args[i].s;
+			s->views[i] = L->views[i];
+			L->args[i].s->recs++;
+		}
+	return s;
 }
 
 /* Device to host; waits unless ASYNC. */
@@ -720,6 +848,7 @@ int brt_ocl_read(const brt_region *r, void *host, int async, brt_str *msg)
 				* (size_t)r->dims[2], WAITS(w), &ev);
 		}
 	}
+	brt_ocl_waits_done(&w);
 	if (err != CL_SUCCESS) {
 		if (ev)
 			cl->clReleaseEvent(ev);
@@ -759,6 +888,7 @@ int brt_ocl_copy(const brt_region *dst, const brt_region *src, brt_str *msg)
 				&ev);
 		}
 	}
+	brt_ocl_waits_done(&w);
 	if (err != CL_SUCCESS) {
 		if (ev)
 			cl->clReleaseEvent(ev);
@@ -786,6 +916,7 @@ int brt_ocl_fill(const brt_region *r, const void *value, brt_str *msg)
 	brt_ocl_wait(&w, r->buf);
 	cl_int err = cl->clEnqueueFillBuffer(d->xfer, r->buf->mem, value, e,
 		region_offset(r), region_bytes(r), WAITS(w), &ev);
+	brt_ocl_waits_done(&w);
 	if (err != CL_SUCCESS)
 		return cl_failed(d, err, msg);
 	cl->clFlush(d->xfer);
@@ -1047,14 +1178,15 @@ void brt_ocl_touch(brt_buffer *b, cl_event ev)
 	brt_ocl_set_last(b, ev);
 }
 
-/* Launches CK; BRT_FAIL_LAUNCH simulates a lost device. With EV NULL no
+/* Launches CK after W's events (released then, brt_ocl_waits_done);
+ * BRT_FAIL_LAUNCH simulates a lost device. With EV NULL no
  * event is kept (unless BRT_PROFILE or brt_lastKernelTime records it) and
  * the queue is flushed after 1, 2, 4, ... 64 launches (from 1 again after
  * a wait) rather than after each: the first kernel starts at once, and a
  * chain of small kernels costs what the driver's enqueue costs. Whatever
  * waits for such a kernel flushes first (materialize, clFinish). */
 int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
-	const size_t *global, const size_t *local, const brt_waits *w,
+	const size_t *global, const size_t *local, brt_waits *w,
 	cl_event *evp, brt_str *msg)
 {
 	brt_cl *cl = &brt_rt()->cl;
@@ -1062,6 +1194,7 @@ int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 	int record = d->profile || brt_rt()->timing;
 	*ev = NULL;
 	if (brt_fault_launch()) {
+		brt_ocl_waits_done(w);
 		d->lost = 1;
 		brt_str_printf(msg, "the device was lost (BRT_FAIL_LAUNCH)");
 		return -1;
@@ -1069,6 +1202,7 @@ int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 	cl_int err = cl->clEnqueueNDRangeKernel(d->queue, ck->kernel, dims, NULL,
 		global, local, w ? w->n : 0, w && w->n ? w->ev : NULL,
 		evp || record ? ev : NULL);
+	brt_ocl_waits_done(w);
 	if (err != CL_SUCCESS)
 		return cl_failed(d, err, msg);
 	if (evp || ++d->unflushed >= d->flush_at) {

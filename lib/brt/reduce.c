@@ -243,7 +243,7 @@ static size_t pow2_below(size_t n)
  * parameters. */
 static int red_pass(red *R, brt_clkernel *ck, cl_mem in, const brt_view *vin,
 	cl_mem out, const int64_t block[4], int64_t chunks, size_t lsz,
-	const brt_waits *w, cl_event *ev, brt_str *msg)
+	brt_waits *w, cl_event *ev, brt_str *msg)
 {
 	brt_launch *L = R->L;
 	const brt_kernel *k = L->k;
@@ -262,8 +262,10 @@ static int red_pass(red *R, brt_clkernel *ck, cl_mem in, const brt_view *vin,
 		bad = brt_ocl_setvalue(ck, n++, k->args[i].type,
 			L->args[i].value, msg);
 	}
-	if (bad)
+	if (bad) {
+		brt_ocl_waits_done(w);
 		return -1;
+	}
 	size_t global = (size_t)(R->nout * chunks) * lsz;
 	return brt_ocl_enqueue(L->dev, ck, 1, &global, &lsz, w, ev, msg);
 }

@@ -416,6 +416,7 @@ void brt_stream_free(brt_stream *s)
 {
 	if (!s)
 		return;
+	brt_stream_settle(s);
 	brt_buffer_release(s->reg.buf);
 	brt_str_free(&s->log);
 	free(s);
@@ -559,6 +560,7 @@ static void stream_write(brt_stream *s, const unsigned *start,
 		brt_set_last(BR_ERROR_WRITE, "Stream Write: NULL stream");
 		return;
 	}
+	brt_stream_settle(s);
 	if (!ptr) {
 		brt_fail(s, BR_ERROR_WRITE,
 			"Stream Write: Stream can't write to a NULL pointer");
@@ -680,6 +682,7 @@ void brt_stream_assign(brt_stream *dst, brt_stream *src)
 		brt_fail(dst, code, "Stream Assign: Uninitialized input stream");
 		return;
 	}
+	brt_stream_settle(src);
 	if (src->err != BR_NO_ERROR)
 		brt_propagate(dst, src);
 	brt_str msg = {0};
@@ -716,6 +719,7 @@ brt_stream *brt_stream_domain(brt_stream *s, const unsigned *start,
 			"Domain Operator: Failed to create domain stream");
 		return NULL;
 	}
+	brt_stream_settle(s);	/* its errors propagate */
 	brt_stream *v = calloc(1, sizeof *v);
 	if (!v) {
 		brt_set_last(BR_ERROR_DOMAIN,
@@ -725,6 +729,8 @@ brt_stream *brt_stream_domain(brt_stream *s, const unsigned *start,
 	*v = *s;
 	memset(&v->log, 0, sizeof v->log);
 	v->err = BR_NO_ERROR;
+	v->recs = 0;
+	v->synced = 0;
 	v->reg.buf = NULL;
 	const char *why = NULL;
 	if (!start)
@@ -771,6 +777,20 @@ brt_stream *brt_stream_domain(brt_stream *s, const unsigned *start,
 }
 
 /* --- synchronization ------------------------------------------------------- */
+/* OpenCL: the scatters a kernel dropped are read back not after each
+ * launch but here (brt.3, Accesses outside their array). */
+void brt_stream_settle(brt_stream *s)
+{
+	if (!s)
+		return;
+	if (s->recs) {
+		pthread_mutex_lock(&s->dev->lock);
+		brt_ocl_settle(s->dev, 0);
+		pthread_mutex_unlock(&s->dev->lock);
+	}
+	s->synced = s->log.len;
+}
+
 static int stream_sync(brt_stream *s, int wait, const char *op)
 {
 	if (!s) {
@@ -785,6 +805,8 @@ static int stream_sync(brt_stream *s, int wait, const char *op)
 			"events (the device was lost)", op);
 		return wait ? 0 : 1;
 	}
+	if (r)	/* its kernels are done: their records are there */
+		brt_stream_settle(s);
 	return r;
 }
 
@@ -901,6 +923,7 @@ void streamPrint(brt_stream *s)
 		brt_fail(s, BR_ERROR_WRITE, "streamPrint: out of host memory");
 		return;
 	}
+	brt_stream_settle(s);
 	size_t loglen = s->log.len;
 	brt_stream_write(s, tmp, NULL);
 	if (s->log.len == loglen) {

@@ -117,6 +117,17 @@ static const char rt_source[] = RT_CL_PRELUDE
 "  RT_POINT long k = (long)idx[rt_at(idx_v, dom, i)];\n"
 "  s[s_v.base + k * s_v.pitch[0]] = a[rt_at(a_v, dom, i)];\n"
 "}\n"
+/* kernel void put(float idx<>, float a<>, out float s[]): scatter that
+ * drops a write outside s and flags it (brt.h, brt_records) */
+"__kernel void put(__global float *idx, const brt_view idx_v,\n"
+"  __global float *a, const brt_view a_v, __global float *s,\n"
+"  const brt_view s_v, const long4 dom, const long4 off,\n"
+"  __global int *rec) {\n"
+"  RT_POINT long k = (long)idx[rt_at(idx_v, dom, i)];\n"
+"  if (k >= 0 && k < s_v.dims[0])\n"
+"    s[s_v.base + k * s_v.pitch[0]] = a[rt_at(a_v, dom, i)];\n"
+"  else atomic_or(&rec[1], 1 << s_v.map);\n"
+"}\n"
 /* kernel void rev4(float a<>, out float b<>), GroupSize(4): reverses each
  * group of 4 through shared memory */
 "__kernel void rev4(__global float *a, const brt_view a_v,\n"
@@ -245,6 +256,22 @@ static void scatter_cpu(const brt_cpu_call *c, int64_t b, int64_t e, int first)
 	}
 }
 
+static void put_cpu(const brt_cpu_call *c, int64_t b, int64_t e, int first)
+{
+	(void)first;
+	const brt_view *s = &c->views[2];
+	brt_records *r = c->errors;
+	for (int64_t i = b; i < e; i++) {
+		int64_t k = (int64_t)F(c, 0)[rt_at(&c->views[0], c->dims, i)];
+		if (k >= 0 && k < s->dims[0])
+			F(c, 2)[s->base + k * s->pitch[0]] =
+				F(c, 1)[rt_at(&c->views[1], c->dims, i)];
+		else
+			__atomic_fetch_or(&r->dropped, 1 << s->map,
+				__ATOMIC_RELAXED);
+	}
+}
+
 /* groups [b, e) of 4 threads; syncGroup falls between the two loops */
 static void rev4_cpu(const brt_cpu_call *c, int64_t b, int64_t e, int first)
 {
@@ -324,6 +351,10 @@ static const brt_kernel k_iter2 = KMAP(iter2, BRT_KERNEL_MAP);
 static const brt_kernel k_where = KMAP(where, BRT_KERNEL_MAP);
 static const brt_kernel k_gather = KMAP(gather, BRT_KERNEL_MAP);
 static const brt_kernel k_scatter = KMAP(scatter, BRT_KERNEL_SCATTER);
+static const brt_kernel k_put = { .name = "put", .program = &rt_program,
+	.kclass = BRT_KERNEL_SCATTER, .nargs = 3, .args = scatter_args,
+	.cpu = put_cpu, .records = 1, .src_file = "rt.br",
+	.src_line = __LINE__ };
 static const brt_kernel k_rev4 = { .name = "rev4", .program = &rt_program,
 	.kclass = BRT_KERNEL_GROUP, .nargs = 2, .args = copy_args,
 	.cpu = rev4_cpu, .group = { 4, 1, 1 }, .shared_bytes = 4 * sizeof(float),
