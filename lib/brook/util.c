@@ -90,7 +90,7 @@ void sb_puts(strbuf *b, const char *s)
 
 /* Formats into the room at the end of the buffer, and only when the text
  * does not fit there grows it and formats again. */
-void sb_vprintf(strbuf *b, const char *fmt, va_list ap)
+static void sb_vprintf_libc(strbuf *b, const char *fmt, va_list ap)
 {
 	va_list aq;
 	sb_reserve(b, 64);
@@ -107,6 +107,74 @@ void sb_vprintf(strbuf *b, const char *fmt, va_list ap)
 		vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
 	}
 	b->len += (size_t)n;
+}
+
+static void put_unsigned(strbuf *b, unsigned long long u, int neg)
+{
+	char buf[24], *p = buf + sizeof buf;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (neg)
+		*--p = '-';
+	sb_putn(b, p, (size_t)(buf + sizeof buf - p));
+}
+
+static void put_signed(strbuf *b, long long v)
+{
+	put_unsigned(b, v < 0 ? 0ull - (unsigned long long)v :
+		(unsigned long long)v, v < 0);
+}
+
+/* The conversions the generators use most (%s %c %d %u %ld %lu %lld
+ * %llu %zu %%) are written here; at the first other one (a width, a
+ * precision, a float) the rest of the format goes to vsnprintf. The code
+ * generator formats hundreds of thousands of pieces, and vsnprintf's
+ * set-up costs more than the text. */
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap)
+{
+	const char *f = fmt;
+
+	for (;;) {
+		const char *pct = strchr(f, '%');
+		if (!pct) {
+			sb_puts(b, f);
+			return;
+		}
+		sb_putn(b, f, (size_t)(pct - f));
+		f = pct + 1;
+		if (f[0] == 's') {
+			const char *s = va_arg(ap, const char *);
+			sb_puts(b, s ? s : "(null)");
+		} else if (f[0] == 'd') {
+			put_signed(b, va_arg(ap, int));
+		} else if (f[0] == 'u') {
+			put_unsigned(b, va_arg(ap, unsigned), 0);
+		} else if (f[0] == 'c') {
+			sb_putc(b, (unsigned char)va_arg(ap, int));
+		} else if (f[0] == '%') {
+			sb_putc(b, '%');
+		} else if (f[0] == 'z' && f[1] == 'u') {
+			put_unsigned(b, va_arg(ap, size_t), 0);
+			f++;
+		} else if (f[0] == 'l' && f[1] == 'd') {
+			put_signed(b, va_arg(ap, long));
+			f++;
+		} else if (f[0] == 'l' && f[1] == 'u') {
+			put_unsigned(b, va_arg(ap, unsigned long), 0);
+			f++;
+		} else if (f[0] == 'l' && f[1] == 'l' && f[2] == 'd') {
+			put_signed(b, va_arg(ap, long long));
+			f += 2;
+		} else if (f[0] == 'l' && f[1] == 'l' && f[2] == 'u') {
+			put_unsigned(b, va_arg(ap, unsigned long long), 0);
+			f += 2;
+		} else {
+			sb_vprintf_libc(b, pct, ap);
+			return;
+		}
+		f++;
+	}
 }
 
 void sb_printf(strbuf *b, const char *fmt, ...)
