@@ -46,11 +46,12 @@ void gen_cpu_prelude(gen_ctx *g, strbuf *b)
 	sb_puts(b, "/* the 32-bit instance of kernel code */\n"
 		"typedef struct brg_view32 {\n\tint32_t dims[4], pitch[4], "
 		"base, rank, map;\n} brg_view32;\n"
-		"BRG_FN brg_view32 brg_view32_of(const brt_view *v)\n{\n"
+		"/* BASE 0 for a gather whose pointer K__cpu moved to its base */\n"
+		"BRG_FN brg_view32 brg_view32_of(const brt_view *v, int base)\n{\n"
 		"\tbrg_view32 r;\n\tint k;\n\tfor (k = 0; k < 4; k++) {\n"
 		"\t\tr.dims[k] = (int32_t)v->dims[k];\n"
 		"\t\tr.pitch[k] = (int32_t)v->pitch[k];\n\t}\n"
-		"\tr.base = (int32_t)v->base;\n\tr.rank = v->rank;\n"
+		"\tr.base = base ? (int32_t)v->base : 0;\n\tr.rank = v->rank;\n"
 		"\tr.map = v->map;\n\treturn r;\n}\n"
 		"#undef BRG_L\n#undef BRG_LMAX\n#define BRG_L int32_t\n"
 		"#define BRG_LMAX 2147483647\n#define brt_view brg_view32\n");
@@ -342,9 +343,11 @@ static void wrappers(gen_ctx *g, strbuf *b, const json_t *fn)
 /* Everything PREFIX.c holds for kernel FN, at its place in the file. */
 void gen_cpu_kernel(gen_ctx *g, strbuf *b, const json_t *fn)
 {
+	gen_aff *a = NULL;
+
 	if (!gen_is_group(fn)) {
 		gen_body_function(g, GEN_CPU, b, fn);
-		gen_aff *a = gen_aff_scan(g, fn);
+		a = gen_aff_scan(g, fn);
 		/* K__body32 (brt.h, brt_cpu_call.index32), and with a row
 		 * interior K__bodyin32 and K__guard32 (gen_affine.c) */
 		g->i32 = 1;
@@ -356,14 +359,16 @@ void gen_cpu_kernel(gen_ctx *g, strbuf *b, const json_t *fn)
 			gen_guard_function(g, b, fn, a);
 		}
 		g->i32 = 0;
-		gen_aff_free(a);
 	}
-	if (!is_void_ret(fn))
-		return;
-	gen_entries(g, GEN_CPU, b, fn);
-	descriptor(g, b, fn, 0);
-	if (strcmp(gen_kclass(fn), "reduce") == 0)
-		descriptor(g, b, fn, 1);
-	sb_putc(b, '\n');
-	wrappers(g, b, fn);
+	if (is_void_ret(fn)) {
+		g->interior = a;
+		gen_entries(g, GEN_CPU, b, fn);
+		g->interior = NULL;
+		descriptor(g, b, fn, 0);
+		if (strcmp(gen_kclass(fn), "reduce") == 0)
+			descriptor(g, b, fn, 1);
+		sb_putc(b, '\n');
+		wrappers(g, b, fn);
+	}
+	gen_aff_free(a);
 }

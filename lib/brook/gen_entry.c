@@ -156,8 +156,8 @@ static void cpu_unpack(gen_ctx *g, strbuf *b, const json_t *fn, int what)
 		const json_t *el = gen_elem(g, ast_get(p, "type"));
 		if (is_buffer(p) && what == UNPACK_VIEWS && g->i32) {
 			sb_printf(b, "\tconst brg_view32 %s_v = brg_view32_of("
-				"&brg_c->views[%zu]);\n\t(void)%s_v;\n", name, i,
-				name);
+				"&brg_c->views[%zu], %d);\n\t(void)%s_v;\n", name,
+				i, !is_role(p, "gather"), name);
 		} else if (is_buffer(p) && what == UNPACK_VIEWS) {
 			sb_printf(b, "\tconst brt_view %s_v = brg_c->views[%zu];"
 				"\n\t(void)%s_v;\n", name, i, name);
@@ -455,7 +455,7 @@ static void cpu_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
 	json_t *p;
 	size_t i;
 	int pos = map_uses_position(g, fn);
-	gen_aff *aff = g->i32 && pos ? gen_aff_scan(g, fn) : NULL;
+	const gen_aff *aff = g->i32 && pos ? g->interior : NULL;
 
 	/* not inlined into K__cpu: there the restrict qualifiers, which
 	 * let gcc vectorize gathers beside stores, would be lost */
@@ -509,7 +509,6 @@ static void cpu_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
 		"brg_d[brg_k]; brg_k++)\n"
 		"\t\t\tbrg_c4[brg_k] = 0;\n"
 		"\t}\n}\n\n");
-	gen_aff_free(aff);
 }
 
 /* CPU: K__packed32's test: indices fit 32 bits (brt.h,
@@ -569,7 +568,9 @@ static void cpu_map_dispatch(gen_ctx *g, strbuf *b, const json_t *fn)
 			const char *name = ast_str(p, "name");
 			if (!is_buffer(p))
 				continue;
-			if (is_stream_param(p))
+			/* K__packed32's gathers from their base (its
+			   views have base 0: an add less per read) */
+			if (is_stream_param(p) || (!k && is_role(p, "gather")))
 				sb_printf(b, ", %s + %s_v.base", name, name);
 			else
 				sb_printf(b, ", %s", name);

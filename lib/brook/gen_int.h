@@ -47,6 +47,8 @@ typedef struct gen_ctx {
 	int i32;		/* printing the CPU's 32-bit instance of kernel
 				   code (brt.h, brt_cpu_call.index32) */
 	const struct gen_aff *aff; /* ... and its row interior (gen_affine.c) */
+	const struct gen_aff *interior; /* the row interior of the kernel
+				   whose CPU entries are printed */
 } gen_ctx;
 
 /* --- gen_affine.c: row interiors of the CPU's packed path ------------- */
