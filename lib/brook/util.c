@@ -68,9 +68,12 @@ void sb_reserve(strbuf *b, size_t extra)
 	b->cap = cap;
 }
 
+/* sb_putn and sb_putc test for room themselves: the generators put
+ * millions of small pieces, most of which fit. */
 void sb_putn(strbuf *b, const char *s, size_t n)
 {
-	sb_reserve(b, n);
+	if (b->cap - b->len <= n)
+		sb_reserve(b, n);
 	memcpy(b->s + b->len, s, n);
 	b->len += n;
 	b->s[b->len] = '\0';
@@ -78,7 +81,8 @@ void sb_putn(strbuf *b, const char *s, size_t n)
 
 void sb_putc(strbuf *b, int c)
 {
-	sb_reserve(b, 1);
+	if (b->cap - b->len <= 1)
+		sb_reserve(b, 1);
 	b->s[b->len++] = (char)c;
 	b->s[b->len] = '\0';
 }
