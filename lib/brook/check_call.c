@@ -78,7 +78,7 @@ chk_role chk_role_of(const json_t *p)
 {
 	const char *r = ast_str(p, "role");
 	for (int i = 1; i <= ROLE_REDUCE; i++)
-		if (strcmp(r, chk_role_names[i]) == 0)
+		if (ty_streq(r, chk_role_names[i]))
 			return (chk_role)i;
 	return ROLE_NONE;
 }

@@ -47,7 +47,7 @@ unsigned chk_quals(const json_t *quals)
 	json_array_foreach(quals, i, v) {
 		const char *q = json_string_value(v);
 		for (int j = 0; q && names[j]; j++)
-			if (strcmp(names[j], q) == 0)
+			if (ty_streq(names[j], q))
 				set |= 1u << j;
 	}
 	return set;
@@ -64,22 +64,22 @@ json_t *chk_resolve(chk_ctx *c, json_t *t)
 	 * a name to resolve; the first letter tells most others apart */
 	if (!k[0] || !strchr("tsupaf", k[0]))
 		return json_incref(t);
-	if (strcmp(k, "typedef") == 0) {
+	if (ty_streq(k, "typedef")) {
 		chk_sym *s = chk_lookup(&c->names, ast_str(t, "name"));
 		if (s && s->kind == SYM_TYPEDEF)
 			return json_incref(s->type);
 		return json_incref(t);
 	}
-	if ((strcmp(k, "struct") == 0 || strcmp(k, "union") == 0) &&
+	if ((ty_streq(k, "struct") || ty_streq(k, "union")) &&
 		!ast_get(t, "fields") && json_is_string(ast_get(t, "tag"))) {
 		chk_sym *s = chk_lookup(&c->tags, ast_str(t, "tag"));
 		if (s && s->type)
 			return json_incref(s->type);
 		return json_incref(t);
 	}
-	const char *child = strcmp(k, "ptr") == 0 ? "to" :
-		strcmp(k, "array") == 0 || strcmp(k, "stream") == 0 ? "of" :
-		strcmp(k, "func") == 0 ? "ret" : NULL;
+	const char *child = ty_streq(k, "ptr") ? "to" :
+		ty_streq(k, "array") || ty_streq(k, "stream") ? "of" :
+		ty_streq(k, "func") ? "ret" : NULL;
 	if (!child)
 		return json_incref(t);
 	json_t *old = ast_get(t, child);

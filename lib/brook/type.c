@@ -8,8 +8,9 @@
 #include "brook/type.h"
 #include "brook/util.h"
 
-/* The scalar types, in the order of the promotion table of spec 6.3.3 for
- * the ones it lists (rank > 0). "vec": the vector names exist (ast.h). */
+/* The scalar types, by name (scalar_findn stops at the first name past
+ * the one it looks for); "rank" orders the ones the promotion table of
+ * spec 6.3.3 lists. "vec": the vector names exist (ast.h). */
 static const struct scalar_info {
 	const char *name;
 	int rank;	/* spec 6.3.3 promotion order, 0: not in the table */
@@ -20,19 +21,19 @@ static const struct scalar_info {
 } scalars[] = {
 	{"bool", 0, 1, 8, 0, 0},
 	{"char", 1, 1, 8, 0, 1},
-	{"schar", 1, 1, 8, 0, 0},
-	{"uchar", 2, 1, 8, 0, 1},
-	{"short", 3, 1, 16, 0, 1},
-	{"ushort", 4, 1, 16, 0, 1},
-	{"int", 5, 1, 32, 0, 1},
-	{"uint", 6, 1, 32, 0, 1},
-	{"long", 0, 1, 64, 1, 1},
-	{"ulong", 0, 1, 64, 1, 1},
-	{"llong", 0, 1, 128, 1, 0},
-	{"ullong", 0, 1, 128, 1, 0},
-	{"float", 7, 0, 32, 0, 1},
 	{"double", 8, 0, 64, 0, 1},
+	{"float", 7, 0, 32, 0, 1},
+	{"int", 5, 1, 32, 0, 1},
 	{"ldouble", 0, 0, 128, 1, 0},
+	{"llong", 0, 1, 128, 1, 0},
+	{"long", 0, 1, 64, 1, 1},
+	{"schar", 1, 1, 8, 0, 0},
+	{"short", 3, 1, 16, 0, 1},
+	{"uchar", 2, 1, 8, 0, 1},
+	{"uint", 6, 1, 32, 0, 1},
+	{"ulong", 0, 1, 64, 1, 1},
+	{"ullong", 0, 1, 128, 1, 0},
+	{"ushort", 4, 1, 16, 0, 1},
 };
 #define NSCALARS (sizeof scalars / sizeof scalars[0])
 
@@ -41,7 +42,7 @@ static const struct scalar_info *scalar_findn(const char *s, size_t n)
 {
 	/* the first two letters rule out all names but one without a call
 	 * (S[1] is there: S is NUL-terminated) */
-	for (size_t i = 0; i < NSCALARS; i++)
+	for (size_t i = 0; i < NSCALARS && scalars[i].name[0] <= s[0]; i++)
 		if (scalars[i].name[0] == s[0] && scalars[i].name[1] == s[1] &&
 			strncmp(scalars[i].name, s, n) == 0 &&
 			scalars[i].name[n] == '\0')
@@ -119,34 +120,34 @@ int ty_is_arith(const json_t *t)
 
 int ty_is_stream(const json_t *t)
 {
-	return strcmp(ty_kind(t), "stream") == 0;
+	return ty_streq(ty_kind(t), "stream");
 }
 
 int ty_is_array(const json_t *t)
 {
-	return strcmp(ty_kind(t), "array") == 0;
+	return ty_streq(ty_kind(t), "array");
 }
 
 int ty_is_ptr(const json_t *t)
 {
-	return strcmp(ty_kind(t), "ptr") == 0;
+	return ty_streq(ty_kind(t), "ptr");
 }
 
 int ty_is_void(const json_t *t)
 {
-	return strcmp(ty_kind(t), "void") == 0;
+	return ty_streq(ty_kind(t), "void");
 }
 
 int ty_is_unknown(const json_t *t)
 {
 	const char *k = t ? ty_kind(t) : "unknown";
-	return strcmp(k, "unknown") == 0 || strcmp(k, "typedef") == 0;
+	return ty_streq(k, "unknown") || ty_streq(k, "typedef");
 }
 
 int ty_is_struct(const json_t *t)
 {
-	return strcmp(ty_kind(t), "struct") == 0 ||
-		strcmp(ty_kind(t), "union") == 0;
+	return ty_streq(ty_kind(t), "struct") ||
+		ty_streq(ty_kind(t), "union");
 }
 
 const json_t *ty_elem(const json_t *t)
@@ -266,24 +267,24 @@ int ty_equal(const json_t *a, const json_t *b)
 	if (!a || !b)
 		return 0;
 	const char *ta = ty_kind(a), *tb = ty_kind(b);
-	if (strcmp(ta, tb) != 0)
+	if (!ty_streq(ta, tb))
 		return 0;
-	if (strcmp(ta, "ptr") == 0)
+	if (ty_streq(ta, "ptr"))
 		return ty_equal(json_object_get(a, "to"), json_object_get(b, "to"));
-	if (strcmp(ta, "array") == 0 || strcmp(ta, "stream") == 0)
+	if (ty_streq(ta, "array") || ty_streq(ta, "stream"))
 		return ty_equal(json_object_get(a, "of"), json_object_get(b, "of"));
-	if (strcmp(ta, "struct") == 0 || strcmp(ta, "union") == 0 ||
-		strcmp(ta, "enum") == 0) {
+	if (ty_streq(ta, "struct") || ty_streq(ta, "union") ||
+		ty_streq(ta, "enum")) {
 		json_t *ga = json_object_get(a, "tag"), *gb = json_object_get(b, "tag");
 		if (json_is_string(ga) || json_is_string(gb))
 			return json_equal(ga, gb);
 		return fields_equal(json_object_get(a, "fields"),
 			json_object_get(b, "fields"));
 	}
-	if (strcmp(ta, "typedef") == 0)
+	if (ty_streq(ta, "typedef"))
 		return json_equal(json_object_get(a, "name"),
 			json_object_get(b, "name"));
-	if (strcmp(ta, "func") == 0)
+	if (ty_streq(ta, "func"))
 		return ty_equal(json_object_get(a, "ret"), json_object_get(b, "ret"));
 	return 1;
 }
@@ -309,13 +310,13 @@ static void name_to(strbuf *b, const json_t *t)
 	const char *k = ty_kind(t);
 	if (!t || !*k) {
 		sb_puts(b, "?");
-	} else if (strcmp(k, "ptr") == 0) {
+	} else if (ty_streq(k, "ptr")) {
 		name_to(b, json_object_get(t, "to"));
 		sb_puts(b, " *");
-	} else if (strcmp(k, "stream") == 0) {
+	} else if (ty_streq(k, "stream")) {
 		name_to(b, json_object_get(t, "of"));
 		name_dims(b, json_object_get(t, "dims"), "<", ">");
-	} else if (strcmp(k, "array") == 0) {
+	} else if (ty_streq(k, "array")) {
 		const json_t *e = t;
 		while (ty_is_array(e))
 			e = json_object_get(e, "of");
@@ -329,15 +330,15 @@ static void name_to(strbuf *b, const json_t *t)
 			else
 				sb_puts(b, "[]");
 		}
-	} else if (strcmp(k, "struct") == 0 || strcmp(k, "union") == 0 ||
-		strcmp(k, "enum") == 0) {
+	} else if (ty_streq(k, "struct") || ty_streq(k, "union") ||
+		ty_streq(k, "enum")) {
 		json_t *tag = json_object_get(t, "tag");
 		sb_printf(b, "%s %s", k,
 			json_is_string(tag) ? json_string_value(tag) : "<anonymous>");
-	} else if (strcmp(k, "typedef") == 0) {
+	} else if (ty_streq(k, "typedef")) {
 		json_t *n = json_object_get(t, "name");
 		sb_puts(b, json_is_string(n) ? json_string_value(n) : "?");
-	} else if (strcmp(k, "func") == 0) {
+	} else if (ty_streq(k, "func")) {
 		name_to(b, json_object_get(t, "ret"));
 		sb_puts(b, " ()");
 	} else {
@@ -376,14 +377,14 @@ int ty_op_accepts(const char *op, const char *s)
 	const struct scalar_info *si = scalar_find(s);
 	if (!si)
 		return 0;
-	if (strcmp(s, "bool") == 0)
+	if (ty_streq(s, "bool"))
 		return 1;
 	switch (op_class(op)) {
 	case OPS_MOD:
 	case OPS_LOGIC:
 		return si->integer;
 	case OPS_BITS:
-		return strcmp(s, "int") == 0 || strcmp(s, "uint") == 0;
+		return ty_streq(s, "int") || ty_streq(s, "uint");
 	default:
 		return 1;
 	}

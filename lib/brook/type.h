@@ -12,6 +12,14 @@
 #define BROOK_TYPE_H
 
 #include <jansson.h>
+#include <string.h>
+
+/* A == B for the short names of types, kinds and roles: the first letter
+ * rules out most others before a call. */
+static inline int ty_streq(const char *a, const char *b)
+{
+	return a[0] == b[0] && strcmp(a, b) == 0;
+}
 
 /* The kind of type T: its "t" string ("float4", "stream", "ptr"), or ""
  * when T is not a type object. */
