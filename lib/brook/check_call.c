@@ -83,10 +83,9 @@ chk_role chk_role_of(const json_t *p)
 	return ROLE_NONE;
 }
 
-/* An argument of a kernel call from host code. */
-static void host_arg(chk_ctx *c, json_t *a, json_t *p, int n)
+/* An argument of a kernel call from host code, to parameter P of ROLE. */
+static void host_arg(chk_ctx *c, json_t *a, json_t *p, chk_role role, int n)
 {
-	chk_role role = chk_role_of(p);
 	json_t *at = ast_get(a, "ty");
 	json_t *pt = chk_resolve(c, ast_get(p, "type"));
 	if (ty_is_unknown(at))
@@ -298,10 +297,11 @@ static json_t *user_call(chk_ctx *c, json_t *e, json_t *f, chk_sym *s)
 			sub_arg(c, a, p, (int)i + 1);
 			continue;
 		}
-		host_arg(c, a, p, (int)i + 1);
-		if (strcmp(ast_str(p, "role"), "in") == 0 && !in)
+		chk_role r = chk_role_of(p);
+		host_arg(c, a, p, r, (int)i + 1);
+		if (r == ROLE_IN && !in)
 			in = ast_get(a, "ty");
-		if (strcmp(ast_str(p, "role"), "reduce") == 0)
+		if (r == ROLE_REDUCE)
 			red = ast_get(a, "ty");
 	}
 	if (!c->kern && cf->cls == CLASS_REDUCE)

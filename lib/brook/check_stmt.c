@@ -131,7 +131,9 @@ static void stmt_kind(chk_ctx *c, json_t *s, const char *k)
 
 static void stmt(chk_ctx *c, json_t *s)
 {
-	if (!json_is_object(s) || !json_is_string(ast_get(s, "k"))) {
+	const char *k = ast_kind(s);
+	/* "k" may be there and empty: a node of no kind, not a missing one */
+	if (!*k && (!json_is_object(s) || !json_is_string(ast_get(s, "k")))) {
 		chk_bad(c, c->cur, "a statement is missing or not a node");
 		return;
 	}
@@ -146,7 +148,7 @@ static void stmt(chk_ctx *c, json_t *s)
 	if (ast_get(s, "at"))
 		c->cur = s;
 	c->depth++;
-	stmt_kind(c, s, ast_kind(s));
+	stmt_kind(c, s, k);
 	c->depth--;
 	c->cur = saved;
 }
