@@ -74,8 +74,9 @@ static void conv_parts(strbuf *b, conv_info ci, const char *side)
 void chk_convert(chk_ctx *c, json_t *at, json_t *e, json_t *from,
 	json_t *to, conv_site site, int n)
 {
-	if (!c->kern || ty_is_unknown(from) || ty_is_unknown(to) ||
-		ty_equal(from, to))
+	/* the same canonical type (most conversions) asks nothing more */
+	if (!c->kern || from == to || ty_is_unknown(from) ||
+		ty_is_unknown(to) || ty_equal(from, to))
 		return;
 	int arith = ty_is_arith(from) && ty_is_arith(to);
 	if (arith) {

@@ -329,6 +329,16 @@ static json_t *cast_expr(chk_ctx *c, json_t *e)
 static int operand_ok(chk_ctx *c, json_t *at, const char *op, json_t *t,
 	const char *side)
 {
+	const char *s = ty_scalar(t);
+	/* an arithmetic type (most operands) is neither unknown nor an array */
+	if (s && !ty_op_accepts(op, s)) {
+		chk_err(c, at, "E-operand-type", "%s%soperand is not an %s type "
+			"(operator %s on %s)", side ? side : "", side ? " " : "",
+			ty_op_needs(op), op, s);
+		return 0;
+	}
+	if (s)
+		return 1;
 	if (ty_is_unknown(t))
 		return 0;
 	if (ty_is_array(t)) {
@@ -340,18 +350,9 @@ static int operand_ok(chk_ctx *c, json_t *at, const char *op, json_t *t,
 				"Illegal to use array type as unary operand");
 		return 0;
 	}
-	if (!ty_is_arith(t)) {
-		chk_err(c, at, "E-operand-type", "%s%soperand is not an Arithmetic type",
-			side ? side : "", side ? " " : "");
-		return 0;
-	}
-	if (!ty_op_accepts(op, ty_scalar(t))) {
-		chk_err(c, at, "E-operand-type", "%s%soperand is not an %s type "
-			"(operator %s on %s)", side ? side : "", side ? " " : "",
-			ty_op_needs(op), op, ty_scalar(t));
-		return 0;
-	}
-	return 1;
+	chk_err(c, at, "E-operand-type", "%s%soperand is not an Arithmetic type",
+		side ? side : "", side ? " " : "");
+	return 0;
 }
 
 static int is_relational(const char *op)
