@@ -136,6 +136,17 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 	diff_golden "$top_srcdir/t/run/large.out" large.actual
 }
 
+@test "a float gather index stepped by constants (index += step) is read through integers on the CPU too, in both instances" {
+	brook_build "$top_srcdir/t/run/gather_float.br" gather_float
+	grep -q 'struct { int64_t x, y, z, w; } brg_sh_' gather_float.c
+	grep -q 'struct { int32_t x, y, z, w; } brg_sh_' gather_float.c
+	grep -q 'brg_lmin(brg_sh_' gather_float.c
+	BRT_RUNTIME=cpu ./gather_float > gf.32
+	BRT_RUNTIME=cpu BRT_INDEX64=1 ./gather_float > gf.64
+	diff_golden "$top_srcdir/t/run/gather_float.out" gf.32
+	diff_golden "$top_srcdir/t/run/gather_float.out" gf.64
+}
+
 @test "spec 4.2: gathers at x plus a constant read the same in a row's interior (K__bodyin32) as at its clamped edges" {
 	run_program interior
 	# each kernel has an interior body and its guard

@@ -40,6 +40,11 @@ void gen_cpu_prelude(gen_ctx *g, strbuf *b)
 	gen_prelude_common(GEN_CPU, b);
 	sb_puts(b, "BRG_FN brg_ctx brg_noctx(void)\n{\n\tbrg_ctx r;\n"
 		"\tmemset(&r, 0, sizeof r);\n\treturn r;\n}\n");
+	/* OpenCL's min and max of the integer copies of float indices
+	 * (gen_kcode.c, shadow_loop) */
+	sb_puts(b, "BRG_FN BRG_L brg_lmin(BRG_L a, BRG_L b) { return a < b ? "
+		"a : b; }\nBRG_FN BRG_L brg_lmax(BRG_L a, BRG_L b) { return a > "
+		"b ? a : b; }\n");
 	/* the 32-bit instance (brt.h, brt_cpu_call.index32): the index
 	 * helpers again over int32_t and a 32-bit view, renamed *32, as
 	 * OpenCL's -DBRG_I32 program variant has them */

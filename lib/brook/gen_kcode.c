@@ -1031,7 +1031,9 @@ static const json_t *counted_loop(gen_fn *f, const json_t *s, strbuf *cond)
  * twice, the copy that gathers through the integers (brg_sh_NAME) taken
  * when those extents are at most 2^24 and the moving components within
  * +-2^24 on entry. A component C leaves unchanged is converted as the
- * gather converts it, so it needs no test. OpenCL only. */
+ * gather converts it, so it needs no test. On the CPU the copy is a
+ * struct of four of the instance's index type, capped by brg_lmin and
+ * brg_lmax (gen_cpu.c). */
 #define SH_EXACT 16777216	/* 2^24 */
 #define SH_CAP 1073741824	/* 2^30 */
 
@@ -1305,7 +1307,7 @@ static const json_t *shadow_loop(gen_fn *f, const json_t *s, strbuf *cond,
 	int sign[4] = {0, 0, 0, 0}, k, nv;
 	strbuf name = {0};
 
-	if (f->t != GEN_CL || f->group || (f->g->o && f->g->o->checked) ||
+	if (f->group || (f->g->o && f->g->o->checked) ||
 			writes(f, ast_get(s, "body"), NULL, 0, 1))
 		return NULL;
 	v = sh_candidate(f, s, &id);
@@ -1330,15 +1332,22 @@ static const json_t *shadow_loop(gen_fn *f, const json_t *s, strbuf *cond,
 	sh_conds(f, s, v, sign, cond);
 	memmove(cond->s, cond->s + 5, cond->len - 4);	/* "1 && " */
 	cond->len -= 5;
-	sb_printf(init, "BRG_L4 brg_sh_%s = (BRG_L4)(", ast_str(v, "name"));
+	/* the CPU: a struct of four, truncations (|V| <= 2^24 here) */
+	if (f->t == GEN_CL)
+		sb_printf(init, "BRG_L4 brg_sh_%s = (BRG_L4)(", ast_str(v,
+			"name"));
+	else
+		sb_printf(init, "struct { %s x, y, z, w; } brg_sh_%s = { ",
+			long_name(f->g, f->t), ast_str(v, "name"));
 	for (k = 0; k < 4; k++) {
 		if (k >= nv)
 			sb_puts(init, ", 0");
 		else
-			sb_printf(init, "%sBRG_CVT(%s%s)", k ? ", " : "",
-				name.s, sfx[nv > 1 ? k : 4]);
+			sb_printf(init, "%s%s(%s%s)", k ? ", " : "", f->t ==
+				GEN_CL ? "BRG_CVT" : "(BRG_L)", name.s,
+				sfx[nv > 1 ? k : 4]);
 	}
-	sb_puts(init, ");\n");
+	sb_puts(init, f->t == GEN_CL ? ");\n" : " };\n");
 	sb_free(&name);
 	return v;
 }
@@ -1354,9 +1363,10 @@ static void sh_step(gen_fn *f, strbuf *b, const json_t *u)
 		return;
 	for (k = 0; k < m; k++)
 		if (c[k])
-			sb_printf(b, ", brg_sh_%s.%c = %s(brg_sh_%s.%c + "
+			sb_printf(b, ", brg_sh_%s.%c = %s%s(brg_sh_%s.%c + "
 				"(BRG_L)%lld, (BRG_L)%s%d)", ast_str(f->shadow,
-				"name"), comp[k], c[k] > 0 ? "min" : "max",
+				"name"), comp[k], f->t == GEN_CL ? "" : "brg_l",
+				c[k] > 0 ? "min" : "max",
 				ast_str(f->shadow, "name"), comp[k], c[k],
 				c[k] > 0 ? "" : "-", SH_CAP);
 }
@@ -1371,9 +1381,9 @@ static void gather_offset(gen_fn *f, strbuf *b, const json_t *p,
 		/* the integer copy (shadow_loop) */
 		sb_printf(b, "(%s_v.base", name);
 		for (k = 0; k < nc && k < 4; k++) {
-			sb_printf(b, " + brg_ci(brg_sh_%s.%c, %s_v.dims[%d])",
-				ast_str(f->shadow, "name"), comp[c[k]], name,
-				k);
+			sb_printf(b, " + brg_ci%s(brg_sh_%s.%c, %s_v.dims[%d])",
+				i32_sfx(f->g, f->t), ast_str(f->shadow, "name"),
+				comp[c[k]], name, k);
 			pitch_term(f->g, f->t, b, name, k);
 		}
 		sb_putc(b, ')');
@@ -1394,9 +1404,9 @@ static void gather_offset(gen_fn *f, strbuf *b, const json_t *p,
 		long long co;
 		long ac;
 		if (sh_comps(f, i, f->shadow, c) == 1) {
-			sb_printf(b, " + brg_ci(brg_sh_%s.%c, %s_v.dims[%d])",
-				ast_str(f->shadow, "name"), comp[c[0]], name,
-				k);
+			sb_printf(b, " + brg_ci%s(brg_sh_%s.%c, %s_v.dims[%d])",
+				i32_sfx(f->g, f->t), ast_str(f->shadow, "name"),
+				comp[c[0]], name, k);
 		} else if (ctr_off(f, f->fast_ctr, i, &co)) {
 			/* inside: the counted loop's test (counted_loop) */
 			sb_printf(b, " + (%s)(", long_name(f->g, f->t));
