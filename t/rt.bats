@@ -507,3 +507,34 @@ rt_error() {
 	[ "$output" = "$(printf '%s\n' '1 2 3 4' 'late: error 1' \
 		'  Stream Allocation: Failed to create buffer (16 bytes: the device was lost)')" ]
 }
+
+@test "make check-valgrind's wrappers: t/vgcc builds a program that t/vgrun runs; a leak exits 86 with its report in BROOK_VG_LOG" {
+	command -v valgrind > /dev/null || skip "no valgrind"
+	cd "$BATS_TEST_TMPDIR"
+	cat > leak.c <<-'END'
+	#include <stdio.h>
+	#include <stdlib.h>
+	int main(int argc, char **argv)
+	{
+		char *volatile p = malloc(64);
+		p = NULL;
+		printf("%d arguments, %s\n", argc - 1, argv[argc - 1]);
+		return 0;
+	}
+	END
+	"$top_srcdir/t/vgcc" cc -c leak.c -o leak.o
+	[ "$(head -c 4 leak.o | od -An -c | tr -d ' ')" = '177ELF' ]
+	"$top_srcdir/t/vgcc" cc leak.o -o leak
+	[ "$(head -c 2 leak)" = "#!" ]
+	[ -x leak.vg ]
+	mkdir vglog
+	BROOK_VG_LOG=$PWD/vglog run ./leak
+	[ "$status" -eq 86 ]
+	grep -q "definitely lost" vglog/*.log
+	# the arguments reach the program; without BROOK_VG_LOG the report
+	# goes to standard error
+	BROOK_VG_LOG= run ./leak 1 two
+	[ "$status" -eq 86 ]
+	[ "${lines[0]}" = "2 arguments, two" ]
+	grep -q "definitely lost" <<<"$output"
+}
