@@ -25,8 +25,8 @@ static void put(brt_stream *idx, brt_stream *a, brt_stream *s)
 
 int main(void)
 {
-	float x[N], z[N];
-	for (int i = 0; i < N; i++)
+	float x[2 * N], z[2 * N];
+	for (int i = 0; i < 2 * N; i++)
 		x[i] = (float)i;
 	brt_stream *in = rt_new1(4), *out = rt_new1(4), *a = filled(4, 7);
 	brt_stream_read(in, (float[]){ 0, 1, 2, 3 }, NULL);
