@@ -161,7 +161,25 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 	grep -q 'int xp = ((int)(brg_X + 1));' in.c
 	BRT_RUNTIME=cpu BRT_INDEX64=1 ./interior > interior.64
 	diff_golden "$top_srcdir/t/run/interior.out" interior.64
+	# OpenCL's K__grid: K__bodyin where K__guard holds at the work-item
+	brpp "$top_srcdir/t/run/interior.br" | brparse | brcheck |
+		brgen --target=opencl > interior.cl
+	[ "$(grep -c '^void [a-z_]*__bodyin(' interior.cl)" -eq 4 ]
+	[ "$(grep -c '^int [a-z_]*__guard(' interior.cl)" -eq 4 ]
+	sed -n '/^__kernel void stencil__grid(/,/^}/p' interior.cl > grid.cl
+	grep -q 'brg_ok = stencil__guard(' grid.cl
+	grep -q 'stencil__bodyin(.*, brg_X);' grid.cl
+	sed -n '/^void stencil__bodyin(/,/^}/p' interior.cl > in.cl
+	grep -q 'g\[(g_v.base + (brg_X + -1) + brg_ci((BRG_L)(y), g_v.dims\[1\])' in.cl
+	BRT_RUNTIME=opencl BRT_CACHE_DIR= BRT_LOG_FILE=interior.log ./interior > interior.cl.out
+	grep -q "runtime: 1 OpenCL devices" interior.log || skip "no OpenCL device"
+	grep -q "^brt: kernel: stencil__grid for " interior.log
+	diff_golden "$top_srcdir/t/run/interior.out" interior.cl.out
 	# no interior where a gather coordinate is not x plus a constant
 	brook_build "$top_srcdir/t/run/gather.br" gather
 	! grep -q '__bodyin32' gather.c
+	brpp "$top_srcdir/t/run/gather.br" | brparse | brcheck |
+		brgen --target=opencl > gather.cl
+	grep -q '^__kernel void g4__grid(' gather.cl
+	! grep -q '__bodyin(' gather.cl
 }

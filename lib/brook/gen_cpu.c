@@ -361,7 +361,7 @@ void gen_cpu_kernel(gen_ctx *g, strbuf *b, const json_t *fn)
 			g->aff = a;
 			gen_body_function(g, GEN_CPU, b, fn);
 			g->aff = NULL;
-			gen_guard_function(g, b, fn, a);
+			gen_guard_function(g, GEN_CPU, b, fn, a);
 		}
 		g->i32 = 0;
 	}

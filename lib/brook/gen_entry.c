@@ -245,7 +245,8 @@ static int needs_position(gen_ctx *g, const json_t *n, int depth)
  * (GEN_LANES: every stream is NAME_a[brg_k], a private array of four;
  * no position). On the CPU's 32-bit packed path, GEN_INTERIOR calls
  * K__bodyin32 and GEN_GUARD sets brg_ok from K__guard32, storing
- * nothing (gen_affine.c); both address as GEN_PACKED. */
+ * nothing (gen_affine.c); both address as GEN_PACKED. OpenCL's K__grid
+ * calls K__bodyin and K__guard alike. */
 enum { GEN_VIEW, GEN_PACKED, GEN_LANES, GEN_INTERIOR, GEN_GUARD };
 
 static int is_stream_param(const json_t *p)
@@ -733,8 +734,23 @@ static void cl_map_grid(gen_ctx *g, strbuf *b, const json_t *fn)
 		"\tconst BRG_L brg_px = brg_x + brg_o[0] - brg_i, brg_py = "
 		"brg_y + brg_o[1];\n"
 		"\tconst BRG_L brg_pz = brg_z + brg_o[2], brg_pw = brg_o[3];\n");
-	map_point(g, GEN_CL, b, fn, "\t", GEN_PACKED);
-	sb_puts(b, "}\n\n");
+	if (!g->interior) {
+		map_point(g, GEN_CL, b, fn, "\t", GEN_PACKED);
+		sb_puts(b, "}\n\n");
+		return;
+	}
+	/* a row interior (gen_affine.c): where K__guard holds at the
+	 * work-item's point, K__bodyin, gathers without clamps; x below
+	 * 2^23, so that x + c is exact as a float */
+	sb_puts(b, "\tconst int brg_X = (int)(brg_x + brg_o[0]);\n"
+		"\tint brg_ok = 0;\n"
+		"\tif (brg_x + brg_o[0] < (1 << 23)) {\n");
+	map_point(g, GEN_CL, b, fn, "\t\t", GEN_GUARD);
+	sb_puts(b, "\t}\n\tif (brg_ok) {\n");
+	map_point(g, GEN_CL, b, fn, "\t\t", GEN_INTERIOR);
+	sb_puts(b, "\t} else {\n");
+	map_point(g, GEN_CL, b, fn, "\t\t", GEN_PACKED);
+	sb_puts(b, "\t}\n}\n\n");
 }
 
 static void map_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)

@@ -139,9 +139,10 @@ const char *gen_helper_elem(gen_ctx *g, gen_target t, const char *op,
 /* The body function of every kernel and subkernel: "K__body(...)". */
 void gen_body_function(gen_ctx *g, gen_target t, strbuf *b,
 	const json_t *fn);
-/* K__guard32 of a row interior (gen_affine.c), with G->i32 set. */
-void gen_guard_function(gen_ctx *g, strbuf *b, const json_t *fn,
-	const gen_aff *a);
+/* K__guard32 of a row interior (gen_affine.c), with G->i32 set; on
+ * OpenCL K__guard. */
+void gen_guard_function(gen_ctx *g, gen_target t, strbuf *b,
+	const json_t *fn, const gen_aff *a);
 /* The parameters of the body function (without the ctx argument). */
 void gen_body_params(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn);
 /* Fixed prelude text shared by both targets (index arithmetic). */

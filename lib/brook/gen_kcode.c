@@ -2392,9 +2392,10 @@ static void unused_params(strbuf *b, const json_t *fn)
 }
 
 /* K__guard32 (gen_affine.c): whether every guard of the row interior
- * holds at a point; the locals the scan follows first. G->i32 is set. */
-void gen_guard_function(gen_ctx *g, strbuf *b, const json_t *fn,
-	const gen_aff *a)
+ * holds at a point; the locals the scan follows first. G->i32 is set on
+ * the CPU; OpenCL's is K__guard. */
+void gen_guard_function(gen_ctx *g, gen_target t, strbuf *b,
+	const json_t *fn, const gen_aff *a)
 {
 	gen_fn f;
 	size_t i, j, n;
@@ -2403,12 +2404,13 @@ void gen_guard_function(gen_ctx *g, strbuf *b, const json_t *fn,
 
 	memset(&f, 0, sizeof f);
 	f.g = g;
-	f.t = GEN_CPU;
+	f.t = t;
 	f.fn = fn;
 	f.names = gen_param_names(g, fn);
 	f.depth = 1;
-	sb_printf(b, "BRG_FN int %s__guard32(", ast_str(fn, "name"));
-	gen_body_params(g, GEN_CPU, b, fn);
+	sb_printf(b, "%sint %s__guard%s(", fnq(t), ast_str(fn, "name"),
+		i32_sfx(g, t));
+	gen_body_params(g, t, b, fn);
 	sb_puts(b, ")\n{\n");
 	unused_params(b, fn);
 	json_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it) {
@@ -2456,7 +2458,8 @@ void gen_body_function(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	sb_printf(b, " %s__body%s%s(", ast_str(fn, "name"), g->aff ? "in" : "",
 		i32_sfx(g, t));
 	gen_body_params(g, t, b, fn);
-	sb_puts(b, g->aff ? ", const int32_t brg_X)\n{\n" : ")\n{\n");
+	sb_puts(b, !g->aff ? ")\n{\n" : t == GEN_CL ? ", const int brg_X)\n{\n"
+		: ", const int32_t brg_X)\n{\n");
 	unused_params(b, fn);
 	f.depth = 1;
 	{
