@@ -584,12 +584,12 @@ static void cpu_map_dispatch(gen_ctx *g, strbuf *b, const json_t *fn)
 /* OpenCL: the head of map entry NAME SUFFIX (brt.h's parameters), up to
  * the domain and the constants. */
 static void cl_map_head(gen_ctx *g, strbuf *b, const json_t *fn,
-	const char *suffix)
+	const char *attr, const char *suffix)
 {
 	char cln[256];
 
-	sb_printf(b, "__kernel void %s%s(", gen_cl_name(ast_str(fn, "name"),
-		cln, sizeof cln), suffix);
+	sb_printf(b, "__kernel %svoid %s%s(", attr,
+		gen_cl_name(ast_str(fn, "name"), cln, sizeof cln), suffix);
 	cl_params(g, b, fn);
 	sb_puts(b, ",\n\tconst BRG_L4 dom, const BRG_L4 off");
 	rec_param(g, GEN_CL, b, fn);
@@ -691,7 +691,7 @@ static void cl_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
 	int lanes = cl_lanes(g, fn);
 	const char *sep = "";
 
-	cl_map_head(g, b, fn, "__packed");
+	cl_map_head(g, b, fn, "", "__packed");
 	sb_puts(b, "\tconst BRG_L brg_n = brg_d[0] * brg_d[1] * brg_d[2] * "
 		"brg_d[3];\n"
 		"\tconst BRG_L brg_j = get_global_id(0), brg_s = (brg_n + 3) "
@@ -724,7 +724,7 @@ static void cl_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
  * are the work-item's, no division. */
 static void cl_map_grid(gen_ctx *g, strbuf *b, const json_t *fn)
 {
-	cl_map_head(g, b, fn, "__grid");
+	cl_map_head(g, b, fn, "", "__grid");
 	sb_puts(b, "\tconst BRG_L brg_x = get_global_id(0), brg_y = "
 		"get_global_id(1), brg_z = get_global_id(2);\n"
 		"\tif (brg_x >= brg_d[0] || brg_y >= brg_d[1] || brg_z >= "
@@ -758,7 +758,7 @@ static void map_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	const char *name = ast_str(fn, "name");
 
 	if (t == GEN_CL) {
-		cl_map_head(g, b, fn, "");
+		cl_map_head(g, b, fn, "", "");
 		sb_puts(b, "\tconst BRG_L brg_i = get_global_id(0);\n"
 			"\tif (brg_i >= brg_d[0] * brg_d[1] * brg_d[2] * "
 			"brg_d[3])\n\t\treturn;\n");
@@ -879,7 +879,6 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	const char *name = ast_str(fn, "name");
 	long gs[3], n;
 	gen_fn f;
-	char cln[256];
 	json_t *p;
 	size_t i;
 
@@ -894,15 +893,11 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	if (gen_uses(ast_get(fn, "body"), "return"))
 		f.ret_flag = t == GEN_CL ? "brg_ret" : "brg_ret[brg_t]";
 	if (t == GEN_CL) {
-		sb_printf(b, "__kernel __attribute__((reqd_work_group_size("
-			"%ld, %ld, %ld))) void %s(", gs[0], gs[1], gs[2],
-			gen_cl_name(name, cln, sizeof cln));
-		cl_params(g, b, fn);
-		sb_puts(b, ",\n\tconst BRG_L4 dom, const BRG_L4 off");
-		rec_param(g, t, b, fn);
-		sb_puts(b, ")\n{\n");
-		dom_setup(t, b);
-		cl_unpack_values(g, b, fn);
+		char attr[96];
+		snprintf(attr, sizeof attr, "__attribute__(("
+			"reqd_work_group_size(%ld, %ld, %ld))) ", gs[0], gs[1],
+			gs[2]);
+		cl_map_head(g, b, fn, attr, "");
 		shared_decls(g, t, b, fn, "\t");
 		sb_printf(b,
 			"\tconst BRG_L brg_x = get_global_id(0), "
