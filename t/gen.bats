@@ -221,3 +221,34 @@ BR
 	brpp w.br | brparse | brcheck | brgen --target=opencl > w.cl
 	! grep -q brg_sh_ w.cl
 }
+
+@test "brgen: the guide's loop counted down by a float gets a copy on an integer count without clamps, taken when its reads lie inside" {
+	brpp "$top_srcdir/examples/simple_matmult.br" | brparse | brcheck 2>/dev/null |
+		brgen --target=opencl > sm.cl
+	sed -n '/^void simple_matmult__body(/,/^}/p' sm.cl > body.cl
+	grep -qF 'const BRG_L brg_trip = brg_trips(i0);' body.cl
+	# the test: A's z and B's y run from their start over brg_trip trips
+	grep -qF 'if (brg_trip >= 0 && (long)brg_sh_index.y + (long)1 * brg_trip <= 16777216 && (long)brg_sh_index.z + (long)1 * brg_trip <= 16777216 && (brg_trip == 0 || (brg_sh_index.z >= 0 && (long)brg_sh_index.z + (long)1 * (brg_trip - 1) < A_v.dims[0] && brg_sh_index.w >= 0 && brg_sh_index.w < A_v.dims[1] && brg_sh_index.x >= 0 && brg_sh_index.x < B_v.dims[0] && brg_sh_index.y >= 0 && (long)brg_sh_index.y + (long)1 * (brg_trip - 1) < B_v.dims[1]))) {' body.cl
+	# the copy: an integer count, no clamp, no cap, no float steps
+	grep -qF 'for (BRG_L brg_k = 0; brg_k < brg_trip; brg_k++)' body.cl
+	grep -qF 'accumulator += A[(A_v.base + brg_sh_index.z + brg_sh_index.w * A_v.pitch[1])] * B[(B_v.base + brg_sh_index.x + brg_sh_index.y * B_v.pitch[1])];' body.cl
+	grep -qxF '				brg_sh_index.y += 1, brg_sh_index.z += 1;' body.cl
+	# then the counter and the index as the float loop leaves them
+	grep -qF 'i0 = i0 - (float)brg_trip; index.y = (float)brg_sh_index.y; index.z = (float)brg_sh_index.z;' body.cl
+	# the other copies as before: three loops, two of them on i0
+	[ "$(grep -c 'while (i0 > 0)' body.cl)" -eq 2 ]
+	grep -q 'brg_ci(brg_sh_index.z, A_v.dims\[0\])' body.cl
+	# not counted: a do loop, a counter read in the body, a break, a
+	# step other than 1, a gather after the step
+	for loop in 'do { s += t[k]; k += 1.0f; i = i - 1.0f; } while (i > 0);' \
+		'while (i > 0) { s += t[k] + i; k += 1.0f; i = i - 1.0f; }' \
+		'while (i > 0) { s += t[k]; if (s > 9.0f) break; k += 1.0f; i--; }' \
+		'while (i > 0) { s += t[k]; k += 1.0f; i = i - 2.0f; }' \
+		'while (i > 0) { k += 1.0f; s += t[k]; i -= 1.0f; }' \
+		'while (i > 0) { s += t[k]; k += 1.0f; i = i - 1.0f; i = i - 1.0f; }'; do
+		printf 'kernel void k(float t[], float n, out float o<>)\n{\n\tfloat i = n, k = 0.0f, s = 0.0f;\n\t%s\n\to = s;\n}\n' "$loop" > n.br
+		brpp n.br | brparse | brcheck | brgen --target=opencl > n.cl
+		grep -q 'brg_sh_k' n.cl
+		! grep -q brg_trip n.cl
+	done
+}

@@ -147,6 +147,18 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 	diff_golden "$top_srcdir/t/run/gather_float.out" gf.64
 }
 
+@test "guide 1.3.1: a loop counted down by a float gathers without clamps where its reads lie inside, in both CPU instances" {
+	run_program float_counter
+	# fwd, back, odd, keep and many have the counted copy, late not
+	[ "$(grep -c '^		const int32_t brg_trip = brg_trips32(' float_counter.c)" -eq 5 ]
+	[ "$(grep -c '^		const int64_t brg_trip = brg_trips(' float_counter.c)" -eq 5 ]
+	sed -n '/^BRG_FN void fwd__body32(/,/^}/p' float_counter.c > fwd.c
+	grep -qF 'for (int32_t brg_k = 0; brg_k < brg_trip; brg_k++)' fwd.c
+	grep -qF 's = s * 2.0f + t[(t_v.base + brg_sh_index.x + brg_sh_index.y * t_v.pitch[1])];' fwd.c
+	BRT_RUNTIME=cpu BRT_INDEX64=1 ./float_counter > fc.64
+	diff_golden "$top_srcdir/t/run/float_counter.out" fc.64
+}
+
 @test "spec 4.2: gathers at x plus a constant read the same in a row's interior (K__bodyin32) as at its clamped edges" {
 	run_program interior
 	# each kernel has an interior body and its guard

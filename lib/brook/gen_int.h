@@ -94,6 +94,11 @@ typedef struct gen_fn {
 	const json_t *shadow;	/* a float local (its decl) that gathers
 				   read as the integers brg_sh_NAME in
 				   this copy of a loop (shadow_loop) */
+	int sh_fast;		/* ... without clamps nor cap, in the loop's
+				   counted copy (sh_counted) */
+	int sh_keepf;		/* ... which keeps the float's own steps */
+	const json_t *skip;	/* a statement that copy leaves out: the
+				   float counter's step */
 } gen_fn;
 
 /* --- gen_kcode.c: the table of --checked accesses (brt.h, brt_site) ---- */

@@ -1353,22 +1353,339 @@ static const json_t *shadow_loop(gen_fn *f, const json_t *s, strbuf *cond,
 }
 
 /* After the statement V += C in the integer copy: the same steps on
- * brg_sh_V, capped (shadow_loop). */
-static void sh_step(gen_fn *f, strbuf *b, const json_t *u)
+ * brg_sh_V, capped (shadow_loop); in the counted copy (sh_counted)
+ * uncapped, SEP before the first. */
+static void sh_step(gen_fn *f, strbuf *b, const json_t *u, const char *sep)
 {
+	const char *v = ast_str(f->shadow, "name");
 	long long c[4];
 	int m, k;
 
 	if (!const_vals(f, ast_get(u, "r"), c, &m, 0))
 		return;
-	for (k = 0; k < m; k++)
-		if (c[k])
-			sb_printf(b, ", brg_sh_%s.%c = %s%s(brg_sh_%s.%c + "
-				"(BRG_L)%lld, (BRG_L)%s%d)", ast_str(f->shadow,
-				"name"), comp[k], f->t == GEN_CL ? "" : "brg_l",
-				c[k] > 0 ? "min" : "max",
-				ast_str(f->shadow, "name"), comp[k], c[k],
-				c[k] > 0 ? "" : "-", SH_CAP);
+	for (k = 0; k < m; k++) {
+		if (!c[k])
+			continue;
+		if (f->sh_fast)
+			sb_printf(b, "%sbrg_sh_%s.%c += %lld", sep, v,
+				comp[k], c[k]);
+		else
+			sb_printf(b, "%sbrg_sh_%s.%c = %s%s(brg_sh_%s.%c + "
+				"(BRG_L)%lld, (BRG_L)%s%d)", sep, v, comp[k],
+				f->t == GEN_CL ? "" : "brg_l", c[k] > 0 ?
+				"min" : "max", v, comp[k], c[k], c[k] > 0 ?
+				"" : "-", SH_CAP);
+		sep = ", ";
+	}
+}
+
+/* ---- the guide's counter: the integer copy without clamps ------------- */
+
+/* The guide's loops count down a float (simple_matmult, 1.3.1):
+ * "float i0 = E; while (i0 > 0) { ...; i0 = i0 - 1.0f; }". When i0 is
+ * read only by that test and changed only by that statement (or i0 -= 1,
+ * i0--, --i0) at the top of a body without break, continue or return,
+ * the loop runs T = ceil(E) times for 0 < E <= 2^24 (every difference is
+ * exact there down to the last, which is <= 0 either way) and 0 times for
+ * E <= 0 or NaN, and leaves i0 = E - T (rounded once, as the last
+ * difference is). If the body also steps the integer copy's float V by
+ * one statement V += C after its gathers through V, a gather coordinate
+ * runs from its start S to S + C (T - 1); when every such range lies
+ * inside its array, a third copy of the loop counts T on an integer and
+ * gathers without clamps and without the 2^30 cap; after it i0 and V
+ * take their final values (V's moving components S + C T, exact while
+ * within 2^24, tested). V's float steps are left out of that copy when
+ * nothing else in the loop reads V. Reads outside an array still take
+ * the other copies and their clamps (issue 10). */
+
+static int is_lit(const json_t *e, double v)
+{
+	e = strip(e);
+	if (ast_is(e, "int"))
+		return (double)ast_int(e, "value") == v;
+	return ast_is(e, "float") && json_number_value(ast_get(e, "value")) ==
+		v;
+}
+
+static int is_id_of(gen_fn *f, const json_t *e, const json_t *d)
+{
+	e = strip(e);
+	return ast_is(e, "id") && gen_decl(f->g, e) == d;
+}
+
+/* The number of names of D in N. */
+static int refs(gen_fn *f, const json_t *n, const json_t *d)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+	int r = 0;
+
+	if (json_is_array(n))
+		json_array_foreach(n, i, v)
+			r += refs(f, v, d);
+	if (!json_is_object(n))
+		return r;
+	if (ast_is(n, "id"))
+		return gen_decl(f->g, n) == d;
+	json_object_foreach((json_t *)n, key, v)
+		if (strcmp(key, "ty") != 0)
+			r += refs(f, v, d);
+	return r;
+}
+
+/* Whether statement S is "D = D - 1", "D -= 1", "D--" or "--D". */
+static int ctr_dec(gen_fn *f, const json_t *s, const json_t *d)
+{
+	const json_t *e = ast_is(s, "expr") ? strip(ast_get(s, "e")) : NULL;
+	const json_t *r = strip(ast_get(e, "r"));
+	const char *op = ast_str(e, "op");
+
+	if (ast_is(e, "postfix") || ast_is(e, "unop"))
+		return strcmp(op, "--") == 0 && is_id_of(f, ast_get(e, "e"), d);
+	if (!ast_is(e, "assign") || !is_id_of(f, ast_get(e, "l"), d))
+		return 0;
+	if (strcmp(op, "-=") == 0)
+		return is_lit(r, 1.0);
+	return strcmp(op, "=") == 0 && ast_is(r, "binop") &&
+		strcmp(ast_str(r, "op"), "-") == 0 &&
+		is_id_of(f, ast_get(r, "l"), d) && is_lit(ast_get(r, "r"), 1.0);
+}
+
+/* While loop S counted down by a float local as above: the counter's id
+ * in the test, its decrement into *DEC; else NULL. */
+static const json_t *float_counter(gen_fn *f, const json_t *s,
+	const json_t **dec)
+{
+	const json_t *c = strip(ast_get(s, "cond")), *body = ast_get(s, "body");
+	const json_t *x = strip(ast_get(c, "l")), *d, *ty;
+	json_t *it;
+	size_t i;
+
+	*dec = NULL;
+	if (!ast_is(s, "while") || !ast_is(c, "binop") ||
+			strcmp(ast_str(c, "op"), ">") != 0 ||
+			!is_lit(ast_get(c, "r"), 0.0) || !ast_is(body, "block") ||
+			!ast_is(x, "id"))
+		return NULL;
+	d = gen_decl(f->g, x);
+	ty = ast_is(d, "var") ? gen_resolve(f->g, ast_get(d, "type")) : NULL;
+	if (!ty || !gen_scalar(ty) || strcmp(gen_scalar(ty), "float") != 0 ||
+			gen_ncomp(ty) != 1)
+		return NULL;
+	json_array_foreach(ast_arr(body, "items"), i, it)
+		if (ctr_dec(f, it, d)) {
+			if (*dec)
+				return NULL;
+			*dec = it;
+		}
+	if (!*dec || refs(f, body, d) != refs(f, *dec, d) ||
+			gen_uses(body, "break") || gen_uses(body, "continue") ||
+			gen_uses(body, "return"))
+		return NULL;
+	return x;
+}
+
+/* Whether index IDX[M] of a gather with N indices is read through the
+ * integer copy of V, as gather_offset prints it. */
+static int sh_via(gen_fn *f, const json_t **idx, int n, int m,
+	const json_t *v)
+{
+	int c[4];
+
+	if (n == 1 && sh_comps(f, idx[0], v, c) > 1)
+		return 1;
+	if (n == 1 && gen_ncomp(ety(idx[0])) > 1)
+		return 0;
+	return n - 1 - m < 4 && sh_comps(f, idx[m], v, c) == 1;
+}
+
+/* What N does with V besides its steps V += C: 1 when it reads V other
+ * than through the integer copy's gathers; with GATHERS, 1 when it
+ * gathers through that copy. */
+static int sh_uses(gen_fn *f, const json_t *n, const json_t *v, int gathers)
+{
+	const char *key;
+	json_t *x;
+	size_t i;
+
+	if (json_is_array(n)) {
+		json_array_foreach(n, i, x)
+			if (sh_uses(f, x, v, gathers))
+				return 1;
+		return 0;
+	}
+	if (!json_is_object(n) || sh_update(f, n, v))
+		return 0;
+	if (ast_is(n, "index")) {
+		const json_t *idx[8], *p;
+		int cnt, m;
+		p = param_of(f, index_base(n, idx, &cnt));
+		for (m = 0; p && strcmp(gen_role(p), "gather") == 0 && m < cnt;
+				m++) {
+			if (!sh_via(f, idx, cnt, m, v))
+				continue;
+			if (gathers)
+				return 1;
+			idx[m] = NULL;
+		}
+		if (p && strcmp(gen_role(p), "gather") == 0) {
+			for (m = 0; m < cnt; m++)
+				if (idx[m] && sh_uses(f, idx[m], v, gathers))
+					return 1;
+			return 0;
+		}
+	}
+	if (ast_is(n, "id"))
+		return !gathers && gen_decl(f->g, n) == v;
+	json_object_foreach((json_t *)n, key, x)
+		if (strcmp(key, "ty") != 0 && sh_uses(f, x, v, gathers))
+			return 1;
+	return 0;
+}
+
+/* Appends to COND the range tests of the gathers in N through V stepped
+ * by C per trip over brg_trip trips: each coordinate inside its axis. */
+static void sh_range_conds(gen_fn *f, const json_t *n, const json_t *v,
+	const long long *c, strbuf *cond)
+{
+	const char *key, *L = f->t == GEN_CL ? "long" : "long long";
+	const char *vn = ast_str(v, "name");
+	json_t *x;
+	size_t i;
+
+	if (json_is_array(n)) {
+		json_array_foreach(n, i, x)
+			sh_range_conds(f, x, v, c, cond);
+		return;
+	}
+	if (!json_is_object(n))
+		return;
+	if (ast_is(n, "index")) {
+		const json_t *idx[8], *p;
+		int cnt, m, cs[4], nc, k;
+		p = param_of(f, index_base(n, idx, &cnt));
+		for (m = 0; p && strcmp(gen_role(p), "gather") == 0 && m < cnt;
+				m++) {
+			if (!sh_via(f, idx, cnt, m, v))
+				continue;
+			nc = sh_comps(f, idx[m], v, cs);
+			for (k = 0; k < nc; k++) {
+				int ax = cnt == 1 ? k : cnt - 1 - m;
+				long long s = c[cs[k]];
+				strbuf t[2] = {{0}, {0}}, first = {0}, last = {0};
+				int e;
+				if (ax >= 4)
+					continue;
+				/* the coordinates of the first and last trips */
+				sb_printf(&first, "brg_sh_%s.%c", vn, comp[cs[k]]);
+				sb_printf(&last, "(%s)brg_sh_%s.%c + (%s)%lld * "
+					"(brg_trip - 1)", L, vn, comp[cs[k]], L, s);
+				sb_printf(&t[0], "%s >= 0", s < 0 ? last.s :
+					first.s);
+				sb_printf(&t[1], "%s < %s_v.dims[%d]", s > 0 ?
+					last.s : first.s, ast_str(p, "name"), ax);
+				for (e = 0; e < 2; e++) {
+					if (!cond->s || !strstr(cond->s, t[e].s))
+						sb_printf(cond, " && %s", t[e].s);
+					sb_free(&t[e]);
+				}
+				sb_free(&first);
+				sb_free(&last);
+			}
+		}
+	}
+	json_object_foreach((json_t *)n, key, x)
+		if (strcmp(key, "ty") != 0)
+			sh_range_conds(f, x, v, c, cond);
+}
+/* The helper giving T of a counter at the loop's entry (-1 past 2^24,
+ * where the loop is not counted). */
+static const char *trips_helper(gen_ctx *g, gen_target t)
+{
+	static char fname[32];
+	const char *L = long_name(g, t);
+
+	snprintf(fname, sizeof fname, "brg_trips%s", i32_sfx(g, t));
+	if (need(g, t, fname))
+		sb_printf(&g->help[t], "/* the trips of \"while (f > 0) { ...; "
+			"f -= 1; }\": ceil(f), 0 for f <= 0 or NaN, -1 past "
+			"2^24 */\n%s%s %s(float f)\n{\n\t%s n;\n"
+			"\tif (!(f > 0.0f))\n\t\treturn 0;\n"
+			"\tif (!(f <= %d.0f))\n\t\treturn -1;\n"
+			"\tn = (%s)f;\n\treturn (float)n < f ? n + 1 : n;\n}\n",
+			fnq(t), L, fname, L, SH_EXACT, L);
+	return fname;
+}
+
+/* Shadowed while loop S (shadow_loop, V its float) counted by a float as
+ * above: the test of its counted copy in COND, the statements that set
+ * i0 and V after it in POST, the counter's decrement into *DEC; 0 when
+ * not such a loop. *KEEPF when the copy keeps V's float steps. */
+static int sh_counted(gen_fn *f, const json_t *s, const json_t *v,
+	strbuf *cond, strbuf *post, const json_t **dec, int *keepf)
+{
+	static const char *const sfx[5] = {".x", ".y", ".z", ".w", ""};
+	const char *L = f->t == GEN_CL ? "long" : "long long";
+	const json_t *ctr = float_counter(f, s, dec), *u = NULL, *body;
+	long long c[4];
+	json_t *it;
+	size_t i;
+	int m, k, after = 0, nv = gen_ncomp(ast_get(v, "type"));
+	strbuf name = {0}, ends = {0};
+
+	if (!ctr)
+		return 0;
+	body = ast_get(s, "body");
+	json_array_foreach(ast_arr(body, "items"), i, it) {
+		if (sh_update(f, it, v)) {
+			if (u)
+				return 0;
+			u = it;
+		} else if (u && sh_uses(f, it, v, 1)) {
+			after = 1;	/* a gather after the step */
+		}
+	}
+	/* the one step of V at the top of the body, after its gathers */
+	if (!u || after || !const_vals(f, ast_get(strip(ast_get(u, "e")),
+			"r"), c, &m, 0) || m != nv)
+		return 0;
+	*keepf = sh_uses(f, body, v, 0);
+	sb_puts(cond, "brg_trip >= 0");
+	gen_kexpr(f, &name, ctr);
+	sb_printf(post, "%s = %s - (float)brg_trip;", name.s, name.s);
+	sb_free(&name);
+	gen_kexpr(f, &name, ast_get(strip(ast_get(u, "e")), "l"));
+	for (k = 0; !*keepf && k < nv; k++) {
+		if (!c[k])
+			continue;
+		sb_printf(&ends, " && (%s)brg_sh_%s.%c + (%s)%lld * brg_trip %s "
+			"%s%d", L, ast_str(v, "name"), comp[k], L, c[k], c[k] > 0 ?
+			"<=" : ">=", c[k] > 0 ? "" : "-", SH_EXACT);
+		sb_printf(post, " %s%s = (float)brg_sh_%s.%c;", name.s,
+			sfx[nv > 1 ? k : 4], ast_str(v, "name"), comp[k]);
+	}
+	sb_puts(cond, ends.len ? ends.s : "");
+	sb_free(&ends);
+	sb_free(&name);
+	sh_range_conds(f, body, v, c, &ends);
+	if (ends.len)	/* " && ..." */
+		sb_printf(cond, " && (brg_trip == 0 || (%s))", ends.s + 4);
+	sb_free(&ends);
+	return 1;
+}
+
+/* " + " component C of the integer copy as the coordinate on axis K of
+ * gather NAME: clamped, or as it is in the counted copy (sh_counted). */
+static void sh_coord(gen_fn *f, strbuf *b, int c, const char *name, int k)
+{
+	if (f->sh_fast)
+		sb_printf(b, " + brg_sh_%s.%c", ast_str(f->shadow, "name"),
+			comp[c]);
+	else
+		sb_printf(b, " + brg_ci%s(brg_sh_%s.%c, %s_v.dims[%d])",
+			i32_sfx(f->g, f->t), ast_str(f->shadow, "name"),
+			comp[c], name, k);
 }
 
 static void gather_offset(gen_fn *f, strbuf *b, const json_t *p,
@@ -1381,9 +1698,7 @@ static void gather_offset(gen_fn *f, strbuf *b, const json_t *p,
 		/* the integer copy (shadow_loop) */
 		sb_printf(b, "(%s_v.base", name);
 		for (k = 0; k < nc && k < 4; k++) {
-			sb_printf(b, " + brg_ci%s(brg_sh_%s.%c, %s_v.dims[%d])",
-				i32_sfx(f->g, f->t), ast_str(f->shadow, "name"),
-				comp[c[k]], name, k);
+			sh_coord(f, b, c[k], name, k);
 			pitch_term(f->g, f->t, b, name, k);
 		}
 		sb_putc(b, ')');
@@ -1404,9 +1719,7 @@ static void gather_offset(gen_fn *f, strbuf *b, const json_t *p,
 		long long co;
 		long ac;
 		if (sh_comps(f, i, f->shadow, c) == 1) {
-			sb_printf(b, " + brg_ci%s(brg_sh_%s.%c, %s_v.dims[%d])",
-				i32_sfx(f->g, f->t), ast_str(f->shadow, "name"),
-				comp[c[0]], name, k);
+			sh_coord(f, b, c[0], name, k);
 		} else if (ctr_off(f, f->fast_ctr, i, &co)) {
 			/* inside: the counted loop's test (counted_loop) */
 			sb_printf(b, " + (%s)(", long_name(f->g, f->t));
@@ -2120,14 +2433,52 @@ static void loop_once(gen_fn *f, strbuf *b, const json_t *s,
 	sub_stmt(f, b, ast_get(s, "body"));
 }
 
+/* The counted copy of shadowed loop S (sh_counted), under the test
+ * FCOND, and the shadowed copy in its else. */
+static void print_counted(gen_fn *f, strbuf *b, const json_t *s,
+	const json_t *dec, int keepf, const char *fcond, const char *post)
+{
+	const char *L = long_name(f->g, f->t);
+
+	sb_printf(b, "const %s brg_trip = %s(", L, trips_helper(f->g, f->t));
+	gen_kexpr(f, b, strip(ast_get(strip(ast_get(s, "cond")), "l")));
+	sb_puts(b, ");\n");
+	gen_indent(b, f->depth);
+	sb_printf(b, "if (%s) {\n", fcond);
+	f->depth++;
+	gen_indent(b, f->depth);
+	sb_printf(b, "for (%s brg_k = 0; brg_k < brg_trip; brg_k++)\n", L);
+	f->skip = dec;
+	f->sh_fast = 1;
+	f->sh_keepf = keepf;
+	sub_stmt(f, b, ast_get(s, "body"));
+	f->skip = NULL;
+	f->sh_fast = 0;
+	gen_indent(b, f->depth);
+	sb_printf(b, "%s\n", post);
+	f->depth--;
+	gen_indent(b, f->depth);
+	sb_puts(b, "} else {\n");
+	f->depth++;
+	gen_indent(b, f->depth);
+	loop_once(f, b, s, NULL);
+	f->depth--;
+	gen_indent(b, f->depth);
+	sb_puts(b, "}\n");
+}
+
 /* Loop S; twice under a test when a copy of it can gather without
- * clamps (counted_loop) or through integers (shadow_loop). */
+ * clamps (counted_loop) or through integers (shadow_loop), the latter
+ * three times when the loop is also counted (sh_counted). */
 static void print_loop(gen_fn *f, strbuf *b, const json_t *s,
 	const json_t *init)
 {
-	strbuf cond = {0}, pre = {0};
+	strbuf cond = {0}, pre = {0}, fcond = {0}, post = {0};
 	const json_t *ctr = ast_is(s, "for") ? counted_loop(f, s, &cond) : NULL;
 	const json_t *sh = ctr ? NULL : shadow_loop(f, s, &cond, &pre);
+	const json_t *dec = NULL;
+	int keepf = 0;
+	int counted = sh && sh_counted(f, s, sh, &fcond, &post, &dec, &keepf);
 
 	if (ctr || sh) {
 		sb_printf(b, "if (%s) {\n", cond.s);
@@ -2139,7 +2490,10 @@ static void print_loop(gen_fn *f, strbuf *b, const json_t *s,
 		gen_indent(b, f->depth);
 		f->fast_ctr = ctr;
 		f->shadow = sh;
-		loop_once(f, b, s, init);
+		if (counted)
+			print_counted(f, b, s, dec, keepf, fcond.s, post.s);
+		else
+			loop_once(f, b, s, init);
 		f->fast_ctr = NULL;
 		f->shadow = NULL;
 		f->depth--;
@@ -2156,6 +2510,8 @@ static void print_loop(gen_fn *f, strbuf *b, const json_t *s,
 	}
 	sb_free(&cond);
 	sb_free(&pre);
+	sb_free(&fcond);
+	sb_free(&post);
 }
 
 void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
@@ -2164,6 +2520,8 @@ void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
 	size_t i;
 	json_t *it;
 
+	if (s == f->skip)
+		return;	/* the float counter in the counted copy */
 	if (!ast_is(s, "block") && !ast_is(s, "decl"))
 		line_directive(f, b, s);
 	if (strcmp(k, "block") == 0) {
@@ -2187,9 +2545,14 @@ void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
 	}
 	gen_indent(b, f->depth);
 	if (strcmp(k, "expr") == 0) {
-		gen_kexpr(f, b, ast_get(s, "e"));
-		if (f->shadow && sh_update(f, s, f->shadow))
-			sh_step(f, b, sh_update(f, s, f->shadow));
+		const json_t *u = f->shadow ? sh_update(f, s, f->shadow) : NULL;
+		if (u && f->sh_fast && !f->sh_keepf) {
+			sh_step(f, b, u, "");	/* the integers alone */
+		} else {
+			gen_kexpr(f, b, ast_get(s, "e"));
+			if (u)
+				sh_step(f, b, u, ", ");
+		}
 		sb_puts(b, ";\n");
 	} else if (strcmp(k, "empty") == 0) {
 		sb_puts(b, ";\n");
