@@ -11,7 +11,9 @@
 # only; --cpu adds the CPU rows) and prints the table and the CSV. With
 # OUT set, the results are also left in $OUT. --diagnose then times the
 # hand-written mandel and nbody again with "#pragma OPENCL FP_CONTRACT OFF"
-# put before them, as brgen's OpenCL has it (lines in $OUT/diagnose.txt).
+# put before them, as brgen's OpenCL has it, and every hand-written case
+# with the build options libbrt gives NVIDIA's compiler (lines in
+# $OUT/diagnose.txt).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 export LD_LIBRARY_PATH="$here${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -74,4 +76,15 @@ if [ -n "$diagnose" ]; then
 		BENCH_CL_PRELUDE='#pragma OPENCL FP_CONTRACT OFF
 ' "$here/bench-opencl" $c 10
 	done | tee "$res/diagnose.txt"
+	echo "== the hand-written kernels with libbrt's build options" \
+		"on NVIDIA (-cl-nv-maxrregcount=64):"
+	for c in "copy 67108864" "saxpy 67108864" "sum 67108864" \
+		"rowsum 4096" "matmult_simple 2048" "matmult_simple 4096" \
+		"matmult_opt 2048" "matmult_opt 4096" "matmult_tiled 2048" \
+		"matmult_tiled 4096" "bsearch 16777216" "mandel 8192" \
+		"nbody 65536" "stencil 8192"; do
+		# shellcheck disable=SC2086
+		BENCH_CL_OPTIONS=-cl-nv-maxrregcount=64 \
+			"$here/bench-opencl" $c 10
+	done | tee -a "$res/diagnose.txt"
 fi

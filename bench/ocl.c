@@ -63,7 +63,9 @@ static int ocl_pick(struct ocl *o)
 
 /* BENCH_CL_PRELUDE, when set, is put before kernels.cl: for measuring
  * what a line of generated code costs, e.g. "#pragma OPENCL FP_CONTRACT
- * OFF" (diagnosis only; the table's runs leave it unset). */
+ * OFF"; BENCH_CL_OPTIONS are the build options (default none), e.g. the
+ * ones libbrt passes (diagnosis only; the table's runs leave both
+ * unset). */
 static int ocl_open(struct ocl *o, struct bench *b)
 {
 	const char *pre = getenv("BENCH_CL_PRELUDE");
@@ -85,7 +87,8 @@ static int ocl_open(struct ocl *o, struct bench *b)
 	o->prog = clCreateProgramWithSource(o->ctx, 2, src, NULL, &err);
 	if (!ocl_ok(o, err, "clCreateProgramWithSource"))
 		return 0;
-	err = clBuildProgram(o->prog, 1, &o->dev, "", NULL, NULL);
+	err = clBuildProgram(o->prog, 1, &o->dev, getenv("BENCH_CL_OPTIONS") ?
+		getenv("BENCH_CL_OPTIONS") : "", NULL, NULL);
 	if (err != CL_SUCCESS) {
 		char log[4096] = "";
 

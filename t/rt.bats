@@ -401,6 +401,36 @@ rt_error() {
 	grep -q "BRT_RUNTIME=gpu is not cpu, opencl or cal; ignored" "$RT/bad.log"
 }
 
+@test "BRT_CL_OPTIONS: added to the build options, logged, part of the cache key" {
+	rt_build basic
+	export BRT_CACHE_DIR=$RT/opt-cache BRT_RUNTIME=opencl
+	rm -rf "$BRT_CACHE_DIR"
+	BRT_LOG_FILE=$RT/opt0.log "$RT/basic" > /dev/null
+	grep -q "runtime: 1 OpenCL devices" "$RT/opt0.log" ||
+		skip "no OpenCL device"
+	BRT_CL_OPTIONS=-DBRT_TEST_OPTION BRT_LOG_FILE=$RT/opt1.log \
+		"$RT/basic" > "$RT/opt1.out"
+	diff_golden "$top_srcdir/t/rt/basic.out" "$RT/opt1.out"
+	# other options: compiled again, not taken from the cache
+	grep -q '^brt: compiled: rt.br for .*, options ".*-DBRT_TEST_OPTION"' \
+		"$RT/opt1.log"
+	BRT_CL_OPTIONS=-DBRT_TEST_OPTION BRT_LOG_FILE=$RT/opt2.log \
+		"$RT/basic" > /dev/null
+	grep -q "^brt: cache hit: rt.br for " "$RT/opt2.log"
+	! grep -q "compiled" "$RT/opt2.log"
+	# an option the driver rejects: a stream error with the driver's
+	# error and the options, never a crash
+	BRT_CL_OPTIONS=-no-such-option-at-all BRT_LOG_FILE=$RT/opt3.log \
+		run "$RT/basic"
+	[ "$status" -eq 0 ]	# basic prints its streams' errors, no crash
+	grep -q "^errors 4 4 4$" <<<"$output"
+	grep -qF "Invalid build option" "$RT/opt3.log" ||
+		grep -qF "CL_INVALID_BUILD_OPTIONS" "$RT/opt3.log"
+	grep -qF "Kernel Execution: Failed to create Program rt.br for" \
+		"$RT/opt3.log"
+	grep -qF -- 'options "-no-such-option-at-all"' "$RT/opt3.log"
+}
+
 @test "program cache: the second run compiles nothing (BRT_LOG_FILE, BRT_CACHE_DIR)" {
 	rt_build basic
 	export BRT_CACHE_DIR=$RT/fresh-cache BRT_RUNTIME=opencl

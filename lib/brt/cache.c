@@ -14,10 +14,14 @@
 #include "internal.h"
 
 /* No options that change arithmetic: both backends then round alike.
- * The 32-bit variant of a program (brt.h) is built with -DBRG_I32. */
-static const char *build_options(int i32)
+ * The 32-bit variant of a program (brt.h) is built with -DBRG_I32, then
+ * the device's options (opencl.c, device_options). */
+static const char *build_options(const brt_device *d, int i32,
+	char buf[600])
 {
-	return i32 ? "-DBRG_I32" : "";
+	snprintf(buf, 600, "%s%s%s", i32 ? "-DBRG_I32" : "",
+		i32 && d->options[0] ? " " : "", d->options);
+	return buf;
 }
 
 /* FNV-1a, 64 bits, over each part and its length. */
@@ -38,7 +42,8 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n)
 static void cache_key(const brt_device *d, const brt_program *p, int i32,
 	char out[33])
 {
-	const char *opt = build_options(i32);
+	char ob[600];
+	const char *opt = build_options(d, i32, ob);
 	uint64_t h[2] = { 0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL };
 	for (int i = 0; i < 2; i++) {
 		h[i] = fnv(h[i], p->source, p->length);
@@ -125,8 +130,9 @@ static cl_program from_binary(brt_device *d, const unsigned char *bin,
 		&bin, &st, &err);
 	if (!prog)
 		return NULL;
+	char ob[600];
 	if (st != CL_SUCCESS || cl->clBuildProgram(prog, 1, &d->id,
-		    build_options(i32), NULL, NULL) != CL_SUCCESS) {
+		    build_options(d, i32, ob), NULL, NULL) != CL_SUCCESS) {
 		cl->clReleaseProgram(prog);
 		return NULL;
 	}
@@ -201,16 +207,26 @@ cl_program brt_cache_build(brt_device *d, const brt_program *p, int i32,
 		*blog = s.p;
 		return NULL;
 	}
-	err = cl->clBuildProgram(prog, 1, &d->id, build_options(i32), NULL,
-		NULL);
+	char ob[600];
+	err = cl->clBuildProgram(prog, 1, &d->id, build_options(d, i32, ob),
+		NULL, NULL);
 	if (err != CL_SUCCESS) {
-		*blog = build_log(d, prog);
+		/* the driver's error, then its log (empty for options it
+		   rejects) */
+		char *log = build_log(d, prog);
+		brt_str s = {0};
+		brt_str_printf(&s, "%s, options \"%s\"%s%s", brt_cl_error(err),
+			build_options(d, i32, ob), log && *log ? "\n" : "",
+			log ? log : "");
+		free(log);
+		*blog = s.p;
 		cl->clReleaseProgram(prog);
 		brt_log("build failed: %s for %s", name, d->name);
 		return NULL;
 	}
-	brt_log("compiled: %s for %s in %.0f ms%s", name, d->name,
-		now_ms() - t0, i32 ? " (32-bit indices)" : "");
+	brt_log("compiled: %s for %s in %.0f ms%s%s%s%s", name, d->name,
+		now_ms() - t0, d->options[0] ? ", options \"" : "", d->options,
+		d->options[0] ? "\"" : "", i32 ? " (32-bit indices)" : "");
 	if (path[0])
 		save_binary(prog, rt->cache_dir, path);
 	return prog;

@@ -107,6 +107,8 @@ struct brt_device {
 	char name[256];
 	char platform[256];
 	char version[256];	/* driver and device version, for the cache */
+	char options[512];	/* OpenCL build options (cache.c), without
+				   the 32-bit variant's -DBRG_I32 */
 	uint64_t memory;
 	unsigned units;
 	int fp64;
