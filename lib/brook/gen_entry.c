@@ -839,7 +839,8 @@ static void set_name(json_t *names, const json_t *decl, const char *fmt,
 /* Top-level locals of a group kernel live across phases: declared before
  * the first phase (per thread on the CPU). */
 static void hoisted_decls(gen_ctx *g, gen_target t, strbuf *b,
-	const json_t *blk, json_t *names, long nthreads, const char *ind)
+	const json_t *blk, json_t *names, long nthreads, const char *ind,
+	const gen_gplan *plan)
 {
 	size_t i, j;
 	json_t *it, *v;
@@ -850,7 +851,7 @@ static void hoisted_decls(gen_ctx *g, gen_target t, strbuf *b,
 			const json_t *body = ast_get(it, "body");
 			if (ast_is(body, "block"))
 				hoisted_decls(g, t, b, body, names, nthreads,
-					ind);
+					ind, plan);
 			continue;
 		}
 		if (!ast_is(it, "decl"))
@@ -858,8 +859,9 @@ static void hoisted_decls(gen_ctx *g, gen_target t, strbuf *b,
 		json_array_foreach(ast_arr(it, "vars"), j, v) {
 			char nm[160];
 			const char *name = ast_str(v, "name");
-			if (gen_has_qual(v, "shared"))
-				continue;
+			if (gen_has_qual(v, "shared") ||
+					gen_gplan_local(plan, v))
+				continue;	/* a uniform loop's (gen_group.c) */
 			if (t == GEN_CPU) {
 				snprintf(nm, sizeof nm, "%s[%ld]", name,
 					nthreads);
@@ -923,7 +925,8 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 			sb_puts(b, ";\n");
 			set_name(f.names, p, "%s_e", ast_str(p, "name"));
 		}
-		hoisted_decls(g, t, b, ast_get(fn, "body"), f.names, n, "\t");
+		hoisted_decls(g, t, b, ast_get(fn, "body"), f.names, n, "\t",
+			NULL);
 		if (f.ret_flag)
 			sb_puts(b, "\tint brg_ret = 0;\n");
 		f.depth = 1;
@@ -962,7 +965,11 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		sb_printf(b, " %s_e[%ld];\n", ast_str(p, "name"), n);
 		set_name(f.names, p, "%s_e[brg_t]", ast_str(p, "name"));
 	}
-	hoisted_decls(g, t, b, ast_get(fn, "body"), f.names, n, "\t\t");
+	if (!g->o || !g->o->checked)
+		f.gplan = gen_gplan_new(g, fn, n, gs[1] == 1 && gs[2] == 1 ?
+			gs[0] : 0);
+	hoisted_decls(g, t, b, ast_get(fn, "body"), f.names, n, "\t\t",
+		f.gplan);
 	sb_printf(b,
 		"\t\tfor (brg_t = 0; brg_t < %ld; brg_t++) {\n"
 		"\t\t\tconst BRG_L brg_x = brg_g %% brg_gd[0] * brg_gs[0] + "
@@ -988,23 +995,27 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	}
 	sb_puts(b, "\t\t}\n");
 	{
-		char open[512];
-		snprintf(open, sizeof open,
-			"for (brg_t = 0; brg_t < %ld; brg_t++) if "
-			"(brg_act[brg_t]%s) {\n"
+		char open[768], mask[64], prolog[512];
+		snprintf(mask, sizeof mask, "brg_act[brg_t]%s",
+			f.ret_flag ? " && !brg_ret[brg_t]" : "");
+		snprintf(prolog, sizeof prolog,
 			"\t\t\tconst brg_ctx brg_cx = brg_withrec(brg_mkctx("
 			"brg_ti[brg_t], brg_d, brg_o), %s);\n"
 			"\t\t\tconst int4 brg_ing = int4_((int)(brg_t %% "
 			"brg_gs[0]), (int)(brg_t / brg_gs[0] %% brg_gs[1]), "
 			"(int)(brg_t / brg_gs[0] / brg_gs[1]), 0);\n"
-			"\t\t\t(void)brg_cx;\n\t\t\t(void)brg_ing;\n", n,
-			f.ret_flag ? " && !brg_ret[brg_t]" : "",
+			"\t\t\t(void)brg_cx;\n\t\t\t(void)brg_ing;\n",
 			gen_records(g, fn) ? "brg_rec" : "0");
+		snprintf(open, sizeof open, "for (brg_t = 0; brg_t < %ld; "
+			"brg_t++) if (%s) {\n%s", n, mask, prolog);
+		f.tmask = mask;
+		f.tprolog = prolog;
 		f.depth = 2;
 		gen_group_split(&f, b, ast_get(fn, "body"), open, "}\n",
 			"/* syncGroup() */\n");
 	}
 	sb_puts(b, "\t}\n}\n\n");
+	gen_gplan_free(f.gplan);
 	json_decref(f.names);
 }
 

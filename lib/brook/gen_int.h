@@ -99,6 +99,12 @@ typedef struct gen_fn {
 	int sh_keepf;		/* ... which keeps the float's own steps */
 	const json_t *skip;	/* a statement that copy leaves out: the
 				   float counter's step */
+	struct gen_gplan *gplan; /* a group kernel on the CPU: its uniform
+				   loops (gen_group.c), else NULL */
+	const char *tmask;	/* ... the test of a thread that runs a phase */
+	const char *tprolog;	/* ... the lines that start a thread's phase */
+	int tloop;		/* ... printing a uniform loop's body */
+	long tsplit;		/* ... whose thread loop is split by this */
 } gen_fn;
 
 /* --- gen_kcode.c: the table of --checked accesses (brt.h, brt_site) ---- */
@@ -159,9 +165,28 @@ extern const char gen_record_helpers[];
 /* Host layout loads for OpenCL structs. */
 int gen_is_group(const json_t *fn);
 int gen_is_sync_loop(const json_t *s);
+int gen_is_sync_stmt(const json_t *s);
 void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
 	const char *thread_loop_open, const char *thread_loop_close,
 	const char *barrier);
+
+/* --- gen_group.c: uniform loops of a group kernel on the CPU ---------- */
+typedef struct gen_gplan gen_gplan;
+/* The plan of group kernel FN of N threads a group, GS0 of them along x
+ * (0 when the group has more dimensions); NULL without memory. */
+gen_gplan *gen_gplan_new(gen_ctx *g, const json_t *fn, long n, long gs0);
+void gen_gplan_free(gen_gplan *p);
+/* 1 when VAR (a "var" node) is a variable of a uniform loop's iteration:
+ * no per-thread array for it */
+int gen_gplan_local(const gen_gplan *p, const json_t *var);
+/* 1 when S, a statement at the top of a phase, is a uniform loop of
+ * plan P (P may be NULL): the phase that holds it ends before it, and
+ * gen_group_loop prints it. */
+int gen_gplan_loop(const gen_gplan *p, const json_t *s);
+int gen_group_loop(gen_fn *f, strbuf *b, const json_t *s);
+/* Prints E when it has another form in a uniform loop's thread loop: 1,
+ * else 0. */
+int gen_group_expr(gen_fn *f, strbuf *b, const json_t *e);
 
 /* --- gen_ops.c: streamGatherOp, streamScatterOp ------------------------ */
 void gen_ops_scan(gen_ctx *g);

@@ -2239,6 +2239,8 @@ void gen_kexpr(gen_fn *f, strbuf *b, const json_t *e)
 
 	if (f->g->aff && interior_expr(f, b, e))
 		return;
+	if (f->tloop && gen_group_expr(f, b, e))
+		return;
 	if (strcmp(k, "id") == 0) {
 		print_name(f, b, e);
 	} else if (strcmp(k, "int") == 0 || strcmp(k, "float") == 0 ||
@@ -2836,7 +2838,7 @@ void gen_body_function(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 
 /* ---- group kernels: phases between top-level syncGroup() calls --------- */
 
-static int is_sync_stmt(const json_t *s)
+int gen_is_sync_stmt(const json_t *s)
 {
 	const json_t *e = strip(ast_get(s, "e"));
 	return ast_is(s, "expr") && ast_is(e, "call") &&
@@ -2985,7 +2987,7 @@ void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
 	int inphase = 0;
 
 	json_array_foreach(ast_arr(body, "items"), i, it) {
-		if (is_sync_stmt(it)) {
+		if (gen_is_sync_stmt(it)) {
 			if (inphase) {
 				phase_close(f, b, close);
 				inphase = 0;
@@ -3000,6 +3002,15 @@ void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
 				inphase = 0;
 			}
 			sync_loop(f, b, it, open, close, barrier);
+			continue;
+		}
+		if (gen_gplan_loop(f->gplan, it)) {
+			/* a uniform loop: its own thread loops (gen_group.c) */
+			if (inphase) {
+				phase_close(f, b, close);
+				inphase = 0;
+			}
+			gen_group_loop(f, b, it);
 			continue;
 		}
 		if (!ast_is(it, "decl") && gen_uses(it, "syncGroup")) {

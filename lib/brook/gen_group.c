@@ -1,0 +1,827 @@
+/* gen_group.c - uniform loops of a GroupSize kernel on the CPU backend.
+ *
+ * The CPU runs a group's threads phase by phase between syncGroup()
+ * calls (gen_kcode.c, gen_group_split), each phase a loop over the
+ * threads. A for loop at the top of a phase whose bounds are the same for
+ * every thread (a "uniform" loop: its start, condition and step read only
+ * constants, value parameters and its own variable, and its body does not
+ * write that variable) runs here with the thread loop inside it: each
+ * step of the loop runs for every thread before the next step. That is
+ * the order of a GPU, where the threads of a group run side by side; in
+ * the phase's own order each thread runs the whole loop before the next
+ * thread starts. Both orders give the same result when the threads do not
+ * see each other's writes within the phase, which is what brgen checks
+ * (spec 1.17.2-1.17.7: the threads of a group share memory, and only
+ * syncGroup() orders their accesses to it; guide 1.17.7: a loop around a
+ * barrier has the same trip count for the whole group):
+ *   - the loop's body writes only the thread's own variables (no shared
+ *     array, no gather, scatter or output parameter, no call of a kernel
+ *     function), and leaves it only at its end (no return, break,
+ *     continue);
+ *   - in the phase that holds it, no array that is written (a shared
+ *     array, a scatter or output parameter) is also read, and all such
+ *     writes are in one of the pieces the loops cut the phase into: the
+ *     pieces run one after the other for the whole group, each in thread
+ *     order, so that only the order of a thread's reads against another
+ *     thread's writes changes, and there are none;
+ *   - not under --checked, whose records keep the order of the accesses.
+ *
+ * In such a loop gcc vectorizes the body across threads, as a GPU runs
+ * it. To let it:
+ *   - a variable that the loop's body sets before reading it, and that
+ *     nothing outside the loop reads, is a variable of the thread's
+ *     iteration (C's scalar, not the per-thread array of the phases);
+ *   - a variable set once, where it is declared at the top of the kernel,
+ *     to an expression of instanceInGroup().x, constants and value
+ *     parameters, is printed as that expression;
+ *   - in a one-dimensional group, instanceInGroup().x / C and % C, for
+ *     the smallest such C that divides the group size, come from a thread
+ *     loop split in two, t = t1 * C + t0: t1 and t0 (and for a multiple
+ *     of C, their quotient and remainder), so that indices such as
+ *     s[(tid / 16) * 8 + k] or s[k * 32 + tid % 16] are the same for C
+ *     threads or step by one, which gcc loads as vectors;
+ *   - when every thread of the group is active (no edge of the domain,
+ *     no thread returned), the thread loop tests no mask.
+ * The OpenCL code of group kernels does not change. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "brook/ast.h"
+#include "brook/gen_int.h"
+
+#define UL_MAX 64	/* uniform loops per kernel that the plan keeps */
+
+struct gen_gplan {
+	gen_ctx *g;
+	const json_t *fn;
+	long n, gs0;		/* threads per group, the group's x size
+				   (0 when the group has more than one
+				   dimension: no split) */
+	const json_t *loops[UL_MAX];	/* the loops printed here */
+	int nloops;
+	json_t *locals;		/* "id" -> true: variables of an iteration */
+	json_t *remat;		/* "id" -> the var node of a variable
+				   printed as its initializer */
+	int nprinted;		/* for the names of loop variables */
+};
+
+static const json_t *strip(const json_t *e)
+{
+	while (ast_is(e, "paren"))
+		e = ast_get(e, "e");
+	return e;
+}
+
+static void id_key(char *k, size_t n, const json_t *d)
+{
+	snprintf(k, n, "%lld", ast_int(d, "id"));
+}
+
+static int in_set(const json_t *set, const json_t *d)
+{
+	char k[32];
+
+	if (!d)
+		return 0;
+	id_key(k, sizeof k, d);
+	return json_object_get(set, k) != NULL;
+}
+
+/* A local variable of the kernel that is not shared: the thread's own. */
+static int is_private(const json_t *d)
+{
+	return ast_is(d, "var") && !gen_has_qual(d, "shared");
+}
+
+/* A parameter passed by value (the same for every thread). */
+static int is_value_param(const json_t *d)
+{
+	return ast_is(d, "param") && strcmp(gen_role(d), "value") == 0;
+}
+
+/* The name under an assignment target (v, v.x, v[i]), if any. */
+static const json_t *target_decl(gen_ctx *g, const json_t *e)
+{
+	e = strip(e);
+	while (ast_is(e, "member") || ast_is(e, "index"))
+		e = strip(ast_get(e, ast_is(e, "member") ? "e" : "a"));
+	return ast_is(e, "id") ? gen_decl(g, e) : NULL;
+}
+
+static int is_step_op(const json_t *n)
+{
+	return (ast_is(n, "unop") || ast_is(n, "postfix")) &&
+		(strcmp(ast_str(n, "op"), "++") == 0 ||
+		strcmp(ast_str(n, "op"), "--") == 0);
+}
+
+/* The number of names under N that refer to declaration D. */
+static int refs(gen_ctx *g, const json_t *n, const json_t *d)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+	int c = 0;
+
+	if (json_is_array(n)) {
+		json_array_foreach(n, i, v)
+			c += refs(g, v, d);
+		return c;
+	}
+	if (!json_is_object(n))
+		return 0;
+	if (ast_is(n, "id") && gen_decl(g, n) == d)
+		return 1;
+	json_object_foreach((json_t *)n, key, v)
+		if (strcmp(key, "ty") != 0 && strcmp(key, "at") != 0)
+			c += refs(g, v, d);
+	return c;
+}
+
+/* ---- what a piece of code writes and reads ------------------------------ */
+
+/* Whether N writes something other than the thread's own variables, or
+ * writes declaration D (when not NULL), or calls a function that could. */
+static int writes_other(gen_ctx *g, const json_t *n, const json_t *d)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	if (json_is_array(n)) {
+		json_array_foreach(n, i, v)
+			if (writes_other(g, v, d))
+				return 1;
+		return 0;
+	}
+	if (!json_is_object(n))
+		return 0;
+	if (ast_is(n, "assign") || is_step_op(n)) {
+		const json_t *t = target_decl(g, ast_get(n,
+			ast_is(n, "assign") ? "l" : "e"));
+		if (!is_private(t) || (d && t == d))
+			return 1;
+	}
+	if (ast_is(n, "call") && strcmp(ast_str(n, "callee"), "builtin") != 0)
+		return 1;
+	json_object_foreach((json_t *)n, key, v)
+		if (strcmp(key, "ty") != 0 && writes_other(g, v, d))
+			return 1;
+	return 0;
+}
+
+/* The arrays other than the thread's own that N writes (into W) and
+ * reads (into R), by declaration id. */
+static void mem_access(gen_ctx *g, const json_t *n, json_t *w, json_t *r)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	if (json_is_array(n)) {
+		json_array_foreach(n, i, v)
+			mem_access(g, v, w, r);
+		return;
+	}
+	if (!json_is_object(n))
+		return;
+	if (ast_is(n, "assign") || is_step_op(n)) {
+		const json_t *l = ast_get(n, ast_is(n, "assign") ? "l" : "e");
+		const json_t *t = target_decl(g, l);
+		char k[32];
+		if (t && !is_private(t) && !is_value_param(t)) {
+			id_key(k, sizeof k, t);
+			json_object_set_new(w, k, json_true());
+			if (!ast_is(n, "assign") ||
+					strcmp(ast_str(n, "op"), "=") != 0)
+				json_object_set_new(r, k, json_true());
+		}
+		/* the target's indices are read; its name is not */
+		for (l = strip(l); ast_is(l, "member") || ast_is(l, "index");
+				l = strip(ast_get(l, ast_is(l, "member") ?
+				"e" : "a")))
+			if (ast_is(l, "index"))
+				mem_access(g, ast_get(l, "i"), w, r);
+		if (ast_is(n, "assign"))
+			mem_access(g, ast_get(n, "r"), w, r);
+		return;
+	}
+	if (ast_is(n, "id")) {
+		const json_t *d = gen_decl(g, n);
+		char k[32];
+		if (d && !is_private(d) && !is_value_param(d) &&
+				!(ast_is(d, "param") &&
+				strcmp(gen_role(d), "in") == 0)) {
+			id_key(k, sizeof k, d);
+			json_object_set_new(r, k, json_true());
+		}
+		return;
+	}
+	json_object_foreach((json_t *)n, key, v)
+		if (strcmp(key, "ty") != 0)
+			mem_access(g, v, w, r);
+}
+
+/* Whether N writes declaration D (or passes it to a function, which may
+ * take it as an out parameter). */
+static int writes_decl(gen_ctx *g, const json_t *n, const json_t *d)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	if (json_is_array(n)) {
+		json_array_foreach(n, i, v)
+			if (writes_decl(g, v, d))
+				return 1;
+		return 0;
+	}
+	if (!json_is_object(n))
+		return 0;
+	if ((ast_is(n, "assign") && target_decl(g, ast_get(n, "l")) == d) ||
+			(is_step_op(n) && target_decl(g, ast_get(n, "e")) ==
+			d))
+		return 1;
+	if (ast_is(n, "call"))
+		json_array_foreach(ast_get(n, "args"), i, v)
+			if (target_decl(g, v) == d)
+				return 1;
+	json_object_foreach((json_t *)n, key, v)
+		if (strcmp(key, "ty") != 0 && writes_decl(g, v, d))
+			return 1;
+	return 0;
+}
+
+/* ---- uniform loops -------------------------------------------------------- */
+
+/* Whether E reads only constants, value parameters and V, and writes
+ * nothing. */
+static int uniform(gen_ctx *g, const json_t *e, const json_t *v)
+{
+	const char *k;
+
+	e = strip(e);
+	k = ast_kind(e);
+	if (strcmp(k, "int") == 0 || strcmp(k, "float") == 0 ||
+			strcmp(k, "char") == 0)
+		return 1;
+	if (strcmp(k, "id") == 0) {
+		const json_t *d = gen_decl(g, e);
+		return d && (d == v || is_value_param(d));
+	}
+	if (strcmp(k, "binop") == 0)
+		return uniform(g, ast_get(e, "l"), v) &&
+			uniform(g, ast_get(e, "r"), v);
+	if (strcmp(k, "unop") == 0)
+		return !is_step_op(e) && uniform(g, ast_get(e, "e"), v);
+	if (strcmp(k, "cast") == 0 || (strcmp(k, "member") == 0 &&
+			json_is_array(ast_get(e, "swizzle"))))
+		return uniform(g, ast_get(e, "e"), v);
+	if (strcmp(k, "cond") == 0)
+		return uniform(g, ast_get(e, "c"), v) &&
+			uniform(g, ast_get(e, "t"), v) &&
+			uniform(g, ast_get(e, "f"), v);
+	return 0;
+}
+
+/* The variable of loop S when S is uniform (above), with its start in
+ * *INIT; NULL otherwise. */
+static const json_t *uloop_var(gen_ctx *g, const json_t *s,
+	const json_t **init)
+{
+	const json_t *in = ast_get(s, "init"), *cond = ast_get(s, "cond");
+	const json_t *step = ast_get(s, "step"), *body = ast_get(s, "body");
+	const json_t *v;
+
+	if (!ast_is(s, "for") || !json_is_object(cond) ||
+			!json_is_object(step) || !json_is_object(in))
+		return NULL;
+	if (ast_is(in, "decl")) {
+		if (json_array_size(ast_arr(in, "vars")) != 1)
+			return NULL;
+		v = json_array_get(ast_arr(in, "vars"), 0);
+		*init = ast_get(v, "init");
+	} else {
+		in = strip(in);
+		if (!ast_is(in, "assign") || strcmp(ast_str(in, "op"), "="))
+			return NULL;
+		v = target_decl(g, ast_get(in, "l"));
+		if (!ast_is(strip(ast_get(in, "l")), "id"))
+			return NULL;
+		*init = ast_get(in, "r");
+	}
+	if (!is_private(v) || !gen_scalar(gen_resolve(g, ast_get(v,
+			"type"))) || gen_ncomp(gen_resolve(g, ast_get(v,
+			"type"))) != 1 || !json_is_object(*init) ||
+			!uniform(g, *init, NULL) || !uniform(g, cond, v))
+		return NULL;
+	step = strip(step);
+	if (is_step_op(step)) {
+		if (!ast_is(strip(ast_get(step, "e")), "id") ||
+				gen_decl(g, strip(ast_get(step, "e"))) != v)
+			return NULL;
+	} else if (!ast_is(step, "assign") || !ast_is(strip(ast_get(step,
+			"l")), "id") || gen_decl(g, strip(ast_get(step,
+			"l"))) != v || !uniform(g, ast_get(step, "r"), v)) {
+		return NULL;
+	}
+	if (gen_uses(body, "return") || gen_uses(body, "break") ||
+			gen_uses(body, "continue") || gen_uses(body, "goto") ||
+			gen_uses(body, "syncGroup") ||
+			writes_other(g, body, v))
+		return NULL;
+	return v;
+}
+
+/* The statements of a loop's body. */
+static const json_t *body_items(const json_t *body, json_t **tmp)
+{
+	*tmp = NULL;
+	if (ast_is(body, "block"))
+		return ast_arr(body, "items");
+	*tmp = json_pack("[O]", body);
+	return *tmp;
+}
+
+/* Whether private variable D is a variable of an iteration of loop S:
+ * not given a value where declared, named only in the body of S, and set
+ * there (V = e at the top of the body) before anything else names it. */
+static int iter_local(gen_gplan *p, const json_t *s, const json_t *d)
+{
+	const json_t *init = ast_get(d, "init");
+	json_t *tmp, *it;
+	const json_t *items;
+	size_t i;
+	int n, ok = 0;
+
+	if ((init && !json_is_null(init)) || json_is_array(ast_get(d,
+			"dims")) || ast_is(gen_resolve(p->g, ast_get(d,
+			"type")), "array"))
+		return 0;
+	n = refs(p->g, ast_get(s, "body"), d);
+	if (n == 0 || n != refs(p->g, ast_get(p->fn, "body"), d))
+		return 0;
+	items = body_items(ast_get(s, "body"), &tmp);
+	json_array_foreach(items, i, it) {
+		const json_t *e = strip(ast_get(it, "e"));
+		if (refs(p->g, it, d) == 0)
+			continue;
+		ok = ast_is(it, "expr") && ast_is(e, "assign") &&
+			strcmp(ast_str(e, "op"), "=") == 0 &&
+			ast_is(strip(ast_get(e, "l")), "id") &&
+			gen_decl(p->g, strip(ast_get(e, "l"))) == d &&
+			refs(p->g, ast_get(e, "r"), d) == 0;
+		break;
+	}
+	json_decref(tmp);
+	return ok;
+}
+
+/* The hoisted variables (those of the phases, gen_entry.c) of BLK, into
+ * OUT, as gen_entry.c's hoisted_decls walks them. */
+static void hoisted(const json_t *blk, json_t *out)
+{
+	size_t i, j;
+	json_t *it, *v;
+
+	json_array_foreach(ast_arr(blk, "items"), i, it) {
+		if (gen_is_sync_loop(it)) {
+			if (ast_is(ast_get(it, "body"), "block"))
+				hoisted(ast_get(it, "body"), out);
+			continue;
+		}
+		if (!ast_is(it, "decl"))
+			continue;
+		json_array_foreach(ast_arr(it, "vars"), j, v)
+			if (!gen_has_qual(v, "shared"))
+				json_array_append(out, v);
+	}
+}
+
+/* Decides the loops of the phase made of ITEMS[LO..HI). */
+static void plan_phase(gen_gplan *p, const json_t *items, size_t lo,
+	size_t hi, const json_t *vars)
+{
+	const json_t *cand[UL_MAX];
+	size_t i, j, nc = 0;
+	json_t *w = json_object(), *r = json_object(), *seg_w;
+	const char *key;
+	json_t *v;
+	int wsegs = 0, segw = 0, ok = 1;
+
+	for (i = lo; i < hi; i++) {
+		const json_t *it = json_array_get(items, i), *init;
+		seg_w = json_object();
+		mem_access(p->g, it, seg_w, r);
+		if (nc < UL_MAX && p->nloops + (int)nc < UL_MAX &&
+				uloop_var(p->g, it, &init)) {
+			/* it writes nothing but its thread's variables */
+			cand[nc++] = it;
+			wsegs += segw;
+			segw = 0;
+		} else if (json_object_size(seg_w)) {
+			segw = 1;
+		}
+		json_object_update(w, seg_w);
+		json_decref(seg_w);
+	}
+	wsegs += segw;
+	json_object_foreach(w, key, v)
+		if (json_object_get(r, key))
+			ok = 0;
+	if (wsegs > 1)
+		ok = 0;
+	for (i = 0; ok && i < nc; i++) {
+		p->loops[p->nloops++] = cand[i];
+		json_array_foreach(vars, j, v) {
+			char k[32];
+			if (!iter_local(p, cand[i], v))
+				continue;
+			id_key(k, sizeof k, v);
+			json_object_set_new(p->locals, k, json_true());
+		}
+	}
+	json_decref(w);
+	json_decref(r);
+}
+
+/* Walks BLK as gen_group_split does: phases between syncGroup() calls
+ * and loops with syncGroup(). */
+static void plan_block(gen_gplan *p, const json_t *blk, const json_t *vars)
+{
+	const json_t *items = ast_arr(blk, "items");
+	size_t i, lo = 0, n = json_array_size(items);
+
+	for (i = 0; i <= n; i++) {
+		const json_t *it = i < n ? json_array_get(items, i) : NULL;
+		if (it && !gen_is_sync_stmt(it) && !gen_is_sync_loop(it))
+			continue;
+		plan_phase(p, items, lo, i, vars);
+		lo = i + 1;
+		if (it && gen_is_sync_loop(it) && ast_is(ast_get(it, "body"),
+				"block"))
+			plan_block(p, ast_get(it, "body"), vars);
+	}
+}
+
+/* ---- variables printed as their value ----------------------------------- */
+
+static int is_thread_x(const gen_gplan *p, const json_t *e);
+
+/* instanceInGroup().x, directly or through a variable set to it. */
+static int is_thread_x(const gen_gplan *p, const json_t *e)
+{
+	const json_t *c;
+
+	e = strip(e);
+	if (ast_is(e, "id")) {
+		const json_t *d = gen_decl(p->g, e);
+		return in_set(p->remat, d) &&
+			is_thread_x(p, ast_get(d, "init"));
+	}
+	if (!ast_is(e, "member") || strcmp(ast_str(e, "name"), "x") != 0)
+		return 0;
+	c = strip(ast_get(e, "e"));
+	return ast_is(c, "call") && strcmp(ast_str(c, "builtin"),
+		"instanceInGroup") == 0;
+}
+
+/* Whether E is an int expression of instanceInGroup().x, constants, value
+ * parameters and variables already in P->remat. */
+static int thread_expr(const gen_gplan *p, const json_t *e)
+{
+	const char *k;
+
+	e = strip(e);
+	if (!gen_scalar(ast_get(e, "ty")) ||
+			strcmp(gen_scalar(ast_get(e, "ty")), "int") != 0)
+		return 0;
+	k = ast_kind(e);
+	if (strcmp(k, "int") == 0)
+		return 1;
+	if (strcmp(k, "id") == 0) {
+		const json_t *d = gen_decl(p->g, e);
+		return is_value_param(d) || in_set(p->remat, d);
+	}
+	if (strcmp(k, "member") == 0)
+		return is_thread_x(p, e);
+	if (strcmp(k, "binop") == 0) {
+		const char *op = ast_str(e, "op");
+		return (strcmp(op, "+") == 0 || strcmp(op, "-") == 0 ||
+			strcmp(op, "*") == 0 || strcmp(op, "/") == 0 ||
+			strcmp(op, "%") == 0) &&
+			thread_expr(p, ast_get(e, "l")) &&
+			thread_expr(p, ast_get(e, "r"));
+	}
+	return 0;
+}
+
+/* The kernel's top-level int variables set where declared to a thread
+ * expression and never written again. */
+static void plan_remat(gen_gplan *p)
+{
+	const json_t *body = ast_get(p->fn, "body");
+	size_t i, j;
+	json_t *it, *v;
+
+	json_array_foreach(ast_arr(body, "items"), i, it) {
+		if (!ast_is(it, "decl"))
+			continue;
+		json_array_foreach(ast_arr(it, "vars"), j, v) {
+			const json_t *init = ast_get(v, "init");
+			const json_t *ty = gen_resolve(p->g, ast_get(v,
+				"type"));
+			char k[32];
+			if (!is_private(v) || !init || json_is_null(init) ||
+					!gen_scalar(ty) || strcmp(gen_scalar(ty),
+					"int") != 0 || !thread_expr(p, init) ||
+					writes_decl(p->g, body, v))
+				continue;
+			id_key(k, sizeof k, v);
+			json_object_set_new(p->remat, k, json_incref(v));
+		}
+	}
+}
+
+/* ---- the plan ------------------------------------------------------------- */
+
+gen_gplan *gen_gplan_new(gen_ctx *g, const json_t *fn, long n, long gs0)
+{
+	gen_gplan *p = calloc(1, sizeof *p);
+	json_t *vars;
+
+	if (!p)
+		return NULL;
+	p->g = g;
+	p->fn = fn;
+	p->n = n;
+	p->gs0 = gs0;
+	p->locals = json_object();
+	p->remat = json_object();
+	vars = json_array();
+	hoisted(ast_get(fn, "body"), vars);
+	plan_remat(p);
+	plan_block(p, ast_get(fn, "body"), vars);
+	json_decref(vars);
+	return p;
+}
+
+void gen_gplan_free(gen_gplan *p)
+{
+	if (!p)
+		return;
+	json_decref(p->locals);
+	json_decref(p->remat);
+	free(p);
+}
+
+int gen_gplan_local(const gen_gplan *p, const json_t *var)
+{
+	return p && in_set(p->locals, var);
+}
+
+int gen_gplan_loop(const gen_gplan *p, const json_t *s)
+{
+	int i;
+
+	for (i = 0; p && i < p->nloops; i++)
+		if (p->loops[i] == s)
+			return 1;
+	return 0;
+}
+
+/* ---- printing ------------------------------------------------------------- */
+
+/* The divisors C of instanceInGroup().x / C and % C under N (through
+ * the variables printed as their value): the smallest that divides the
+ * group's x size, else 0. */
+static long split_of(const gen_gplan *p, const json_t *n, long best)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	if (json_is_array(n)) {
+		json_array_foreach(n, i, v)
+			best = split_of(p, v, best);
+		return best;
+	}
+	if (!json_is_object(n))
+		return best;
+	if (ast_is(n, "id")) {
+		const json_t *d = gen_decl(p->g, n);
+		return in_set(p->remat, d) ? split_of(p, ast_get(d, "init"),
+			best) : best;
+	}
+	if (ast_is(n, "binop") && (strcmp(ast_str(n, "op"), "/") == 0 ||
+			strcmp(ast_str(n, "op"), "%") == 0) &&
+			is_thread_x(p, ast_get(n, "l")) &&
+			ast_is(strip(ast_get(n, "r")), "int")) {
+		long c = (long)ast_int(strip(ast_get(n, "r")), "value");
+		if (c > 1 && c < p->gs0 && p->gs0 % c == 0 &&
+				(best == 0 || c < best))
+			best = c;
+	}
+	json_object_foreach((json_t *)n, key, v)
+		if (strcmp(key, "ty") != 0)
+			best = split_of(p, v, best);
+	return best;
+}
+
+int gen_group_expr(gen_fn *f, strbuf *b, const json_t *e)
+{
+	const gen_gplan *p = f->gplan;
+	long c, t = f->tsplit;
+	const char *op;
+
+	if (!p || !f->tloop)
+		return 0;
+	if (ast_is(e, "id") && in_set(p->remat, gen_decl(p->g, e))) {
+		const json_t *d = gen_decl(p->g, e);
+		sb_putc(b, '(');
+		gen_kconv(f, b, ast_get(d, "init"), gen_resolve(p->g,
+			ast_get(d, "type")));
+		sb_putc(b, ')');
+		return 1;
+	}
+	if (!t || !ast_is(e, "binop") || !is_thread_x(p, ast_get(e, "l")) ||
+			!ast_is(strip(ast_get(e, "r")), "int"))
+		return 0;
+	op = ast_str(e, "op");
+	c = (long)ast_int(strip(ast_get(e, "r")), "value");
+	if (c <= 0 || (c % t != 0 && t % c != 0))
+		return 0;
+	/* t = brg_t1 * T + brg_t0, 0 <= brg_t0 < T */
+	if (strcmp(op, "/") == 0) {
+		if (c == t)
+			sb_puts(b, "brg_t1");
+		else if (c % t == 0)
+			sb_printf(b, "(brg_t1 / %ld)", c / t);
+		else
+			sb_printf(b, "(brg_t1 * %ld + brg_t0 / %ld)", t / c,
+				c);
+	} else if (strcmp(op, "%") == 0) {
+		if (c == t)
+			sb_puts(b, "brg_t0");
+		else if (c % t == 0)
+			sb_printf(b, "(brg_t1 %% %ld * %ld + brg_t0)", c / t,
+				t);
+		else
+			sb_printf(b, "(brg_t0 %% %ld)", c);
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* Prints the name of declaration D as F prints it. */
+static const char *name_of(gen_fn *f, const json_t *d)
+{
+	char k[32];
+	const json_t *m;
+
+	id_key(k, sizeof k, d);
+	m = json_object_get(f->names, k);
+	return json_is_string(m) ? json_string_value(m) : ast_str(d, "name");
+}
+
+/* The thread loop around the body of loop S, split by T (0: not split),
+ * the mask tested when MASKED. */
+static void thread_loop(gen_fn *f, strbuf *b, long t, int masked,
+	const char *body)
+{
+	const gen_gplan *p = f->gplan;
+
+	gen_indent(b, f->depth);
+	if (t) {
+		sb_printf(b, "for (brg_t1 = 0; brg_t1 < %ld; brg_t1++)\n",
+			p->n / t);
+		gen_indent(b, f->depth);
+		sb_printf(b, "for (brg_t0 = 0; brg_t0 < %ld; brg_t0++) {\n",
+			t);
+		gen_indent(b, f->depth + 1);
+		sb_printf(b, "brg_t = brg_t1 * %ld + brg_t0;\n", t);
+		if (masked) {
+			gen_indent(b, f->depth + 1);
+			sb_printf(b, "if (!(%s))\n", f->tmask);
+			gen_indent(b, f->depth + 2);
+			sb_puts(b, "continue;\n");
+		}
+	} else if (masked) {
+		sb_printf(b, "for (brg_t = 0; brg_t < %ld; brg_t++) if (%s) "
+			"{\n", p->n, f->tmask);
+	} else {
+		sb_printf(b, "for (brg_t = 0; brg_t < %ld; brg_t++) {\n",
+			p->n);
+	}
+	sb_puts(b, body);
+	gen_indent(b, f->depth);
+	sb_puts(b, "}\n");
+}
+
+int gen_group_loop(gen_fn *f, strbuf *b, const json_t *s)
+{
+	gen_gplan *p = f->gplan;
+	gen_ctx *g = f->g;
+	const json_t *init, *v, *items, *it;
+	const json_t *vty;
+	json_t *tmp, *saved, *vars;
+	strbuf body = { 0 };
+	char uname[32], k[32];
+	int id, back, d = f->depth;
+	long t;
+	size_t i;
+
+	if (!gen_gplan_loop(p, s) || !(v = uloop_var(g, s, &init)))
+		return 0;
+	id = p->nprinted++;
+	vty = gen_resolve(g, ast_get(v, "type"));
+	snprintf(uname, sizeof uname, "brg_u%d", id);
+	id_key(k, sizeof k, v);
+	saved = json_incref(json_object_get(f->names, k));
+	back = !ast_is(ast_get(s, "init"), "decl") && refs(g, ast_get(f->fn,
+		"body"), v) > refs(g, s, v);
+	t = split_of(p, ast_get(s, "body"), 0);
+
+	/* the body, for one thread at one step */
+	json_object_set_new(f->names, k, json_string(uname));
+	f->depth = d + 4;
+	sb_puts(&body, f->tprolog);
+	vars = json_array();
+	hoisted(ast_get(f->fn, "body"), vars);
+	json_array_foreach(vars, i, it) {
+		if (!gen_gplan_local(p, it) || !refs(g, s, it))
+			continue;
+		gen_indent(&body, f->depth);
+		gen_type(g, f->t, &body, gen_resolve(g, ast_get(it, "type")),
+			ast_str(it, "name"));
+		sb_puts(&body, ";\n");
+	}
+	json_decref(vars);
+	f->tloop = 1;
+	f->tsplit = t;
+	items = body_items(ast_get(s, "body"), &tmp);
+	json_array_foreach(items, i, it)
+		gen_kstmt(f, &body, it);
+	json_decref(tmp);
+	f->tloop = 0;
+	f->tsplit = 0;
+
+	/* the loop, with the thread loop inside */
+	f->depth = d;
+	gen_indent(b, d);
+	sb_puts(b, "{\n");
+	gen_indent(b, d + 1);
+	gen_type(g, f->t, b, vty, uname);
+	sb_printf(b, ";\n");
+	gen_indent(b, d + 1);
+	sb_printf(b, "int brg_full%d = 1;\n", id);
+	if (t) {
+		gen_indent(b, d + 1);
+		sb_puts(b, "int brg_t1, brg_t0;\n");
+	}
+	gen_indent(b, d + 1);
+	sb_printf(b, "for (brg_t = 0; brg_t < %ld; brg_t++)\n", p->n);
+	gen_indent(b, d + 2);
+	sb_printf(b, "brg_full%d &= (%s) != 0;\n", id, f->tmask);
+	gen_indent(b, d + 1);
+	sb_printf(b, "for (%s = ", uname);
+	gen_kconv(f, b, init, vty);
+	sb_puts(b, "; ");
+	gen_kexpr(f, b, ast_get(s, "cond"));
+	sb_puts(b, "; ");
+	gen_kexpr(f, b, ast_get(s, "step"));
+	sb_puts(b, ") {\n");
+	gen_indent(b, d + 2);
+	sb_printf(b, "if (brg_full%d) {\n", id);
+	f->depth = d + 3;
+	thread_loop(f, b, t, 0, body.s ? body.s : "");
+	gen_indent(b, d + 2);
+	sb_puts(b, "} else {\n");
+	thread_loop(f, b, t, 1, body.s ? body.s : "");
+	gen_indent(b, d + 2);
+	sb_puts(b, "}\n");
+	gen_indent(b, d + 1);
+	sb_puts(b, "}\n");
+	if (saved)
+		json_object_set(f->names, k, saved);
+	else
+		json_object_del(f->names, k);
+	if (back) {
+		/* the variable is read after the loop: each thread's copy */
+		gen_indent(b, d + 1);
+		sb_printf(b, "for (brg_t = 0; brg_t < %ld; brg_t++) if (%s)\n",
+			p->n, f->tmask);
+		gen_indent(b, d + 2);
+		sb_printf(b, "%s = %s;\n", name_of(f, v), uname);
+	}
+	gen_indent(b, d);
+	sb_puts(b, "}\n");
+	f->depth = d;
+	json_decref(saved);
+	sb_free(&body);
+	return 1;
+}
