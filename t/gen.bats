@@ -245,12 +245,21 @@ BR
 		'while (i > 0) { s += t[k]; if (s > 9.0f) break; k += 1.0f; i--; }' \
 		'while (i > 0) { s += t[k]; k += 1.0f; i = i - 2.0f; }' \
 		'while (i > 0) { k += 1.0f; s += t[k]; i -= 1.0f; }' \
-		'while (i > 0) { s += t[k]; k += 1.0f; i = i - 1.0f; i = i - 1.0f; }'; do
+		'while (i > 0) { s += t[k]; k += 1.0f; i = i - 1.0f; i = i - 1.0f; }' \
+		'while (i > 0) { s += t[k]; if (s > 2.0f) k += 1.0f; k += 1.0f; i--; }'; do
 		printf 'kernel void k(float t[], float n, out float o<>)\n{\n\tfloat i = n, k = 0.0f, s = 0.0f;\n\t%s\n\to = s;\n}\n' "$loop" > n.br
 		brpp n.br | brparse | brcheck | brgen --target=opencl > n.cl
 		grep -q 'brg_sh_k' n.cl
 		! grep -q brg_trip n.cl
 	done
+	# the index read in the loop: its float steps stay, and its integers
+	# are bounded all the same
+	brpp "$top_srcdir/t/run/float_counter.br" | brparse | brcheck 2>/dev/null |
+		brgen --target=opencl > fc.cl
+	sed -n '/^void keep__body(/,/^}/p' fc.cl > keep.cl
+	grep -qF 'if (brg_trip >= 0 && (long)brg_sh_index.x + (long)1 * brg_trip <= 16777216 && (long)brg_sh_index.y + (long)1 * brg_trip <= 16777216 && (brg_trip == 0' keep.cl
+	grep -qF 'index += step, brg_sh_index.x += 1, brg_sh_index.y += 1;' keep.cl
+	grep -qxF '			i0 = i0 - (float)brg_trip;' keep.cl
 }
 
 @test "brgen: a group-uniform loop runs the group's threads inside it on the CPU (gen_group.c)" {

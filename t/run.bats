@@ -150,7 +150,8 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 
 @test "guide 1.3.1: a loop counted down by a float gathers without clamps where its reads lie inside, in both CPU instances" {
 	run_program float_counter
-	# fwd, back, odd, keep and many have the counted copy, late not
+	# fwd, back, odd, keep and many have the counted copy, late and
+	# skip not
 	[ "$(grep -c '^		const int32_t brg_trip = brg_trips32(' float_counter.c)" -eq 5 ]
 	[ "$(grep -c '^		const int64_t brg_trip = brg_trips(' float_counter.c)" -eq 5 ]
 	sed -n '/^BRG_FN void fwd__body32(/,/^}/p' float_counter.c > fwd.c

@@ -1544,6 +1544,27 @@ static int sh_uses(gen_fn *f, const json_t *n, const json_t *v, int gathers)
 	return 0;
 }
 
+/* The number of statements V += C in N. */
+static int sh_nsteps(gen_fn *f, const json_t *n, const json_t *v)
+{
+	const char *key;
+	json_t *x;
+	size_t i;
+	int r = 0;
+
+	if (json_is_array(n))
+		json_array_foreach(n, i, x)
+			r += sh_nsteps(f, x, v);
+	if (!json_is_object(n))
+		return r;
+	if (sh_update(f, n, v))
+		return 1;
+	json_object_foreach((json_t *)n, key, x)
+		if (strcmp(key, "ty") != 0)
+			r += sh_nsteps(f, x, v);
+	return r;
+}
+
 /* Appends to COND the range tests of the gathers in N through V stepped
  * by C per trip over brg_trip trips: each coordinate inside its axis. */
 static void sh_range_conds(gen_fn *f, const json_t *n, const json_t *v,
@@ -1647,8 +1668,9 @@ static int sh_counted(gen_fn *f, const json_t *s, const json_t *v,
 		}
 	}
 	/* the one step of V at the top of the body, after its gathers */
-	if (!u || after || !const_vals(f, ast_get(strip(ast_get(u, "e")),
-			"r"), c, &m, 0) || m != nv)
+	if (!u || after || sh_nsteps(f, body, v) != 1 || !const_vals(f,
+			ast_get(strip(ast_get(u, "e")), "r"), c, &m, 0) ||
+			m != nv)
 		return 0;
 	*keepf = sh_uses(f, body, v, 0);
 	sb_puts(cond, "brg_trip >= 0");
@@ -1656,14 +1678,18 @@ static int sh_counted(gen_fn *f, const json_t *s, const json_t *v,
 	sb_printf(post, "%s = %s - (float)brg_trip;", name.s, name.s);
 	sb_free(&name);
 	gen_kexpr(f, &name, ast_get(strip(ast_get(u, "e")), "l"));
-	for (k = 0; !*keepf && k < nv; k++) {
+	for (k = 0; k < nv; k++) {
 		if (!c[k])
 			continue;
+		/* the integers stay within 2^24 (exact as floats, no
+		   overflow), which also bounds a component no gather reads */
 		sb_printf(&ends, " && (%s)brg_sh_%s.%c + (%s)%lld * brg_trip %s "
 			"%s%d", L, ast_str(v, "name"), comp[k], L, c[k], c[k] > 0 ?
 			"<=" : ">=", c[k] > 0 ? "" : "-", SH_EXACT);
-		sb_printf(post, " %s%s = (float)brg_sh_%s.%c;", name.s,
-			sfx[nv > 1 ? k : 4], ast_str(v, "name"), comp[k]);
+		if (!*keepf)
+			sb_printf(post, " %s%s = (float)brg_sh_%s.%c;", name.s,
+				sfx[nv > 1 ? k : 4], ast_str(v, "name"),
+				comp[k]);
 	}
 	sb_puts(cond, ends.len ? ends.s : "");
 	sb_free(&ends);
