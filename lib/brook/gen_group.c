@@ -316,7 +316,8 @@ static const json_t *uloop_var(gen_ctx *g, const json_t *s,
 	if (!is_private(v) || !gen_scalar(gen_resolve(g, ast_get(v,
 			"type"))) || gen_ncomp(gen_resolve(g, ast_get(v,
 			"type"))) != 1 || !json_is_object(*init) ||
-			!uniform(g, *init, NULL) || !uniform(g, cond, v))
+			!uniform(g, *init, NULL) || !uniform(g, cond, v) ||
+			gen_ncomp(ast_get(cond, "ty")) > 1)
 		return NULL;
 	step = strip(step);
 	if (is_step_op(step)) {
@@ -357,10 +358,9 @@ static int iter_local(gen_gplan *p, const json_t *s, const json_t *d)
 	size_t i;
 	int n, ok = 0;
 
-	if ((init && !json_is_null(init)) || json_is_array(ast_get(d,
-			"dims")) || ast_is(gen_resolve(p->g, ast_get(d,
-			"type")), "array"))
-		return 0;
+	if ((init && !json_is_null(init)) || gen_ncomp(gen_resolve(p->g,
+			ast_get(d, "type"))) < 1)
+		return 0;	/* an array or a struct is set in parts */
 	n = refs(p->g, ast_get(s, "body"), d);
 	if (n == 0 || n != refs(p->g, ast_get(p->fn, "body"), d))
 		return 0;
