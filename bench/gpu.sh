@@ -77,14 +77,14 @@ if [ -n "$diagnose" ]; then
 ' "$here/bench-opencl" $c 10
 	done | tee "$res/diagnose.txt"
 	echo "== the hand-written kernels with libbrt's build options" \
-		"on NVIDIA (-cl-nv-maxrregcount=64):"
+		"on NVIDIA (-cl-nv-maxrregcount=128):"
 	for c in "copy 67108864" "saxpy 67108864" "sum 67108864" \
 		"rowsum 4096" "matmult_simple 2048" "matmult_simple 4096" \
 		"matmult_opt 2048" "matmult_opt 4096" "matmult_tiled 2048" \
 		"matmult_tiled 4096" "bsearch 16777216" "mandel 8192" \
 		"nbody 65536" "stencil 8192"; do
 		# shellcheck disable=SC2086
-		BENCH_CL_OPTIONS=-cl-nv-maxrregcount=64 \
+		BENCH_CL_OPTIONS=-cl-nv-maxrregcount=128 \
 			"$here/bench-opencl" $c 10
 	done | tee -a "$res/diagnose.txt"
 fi

@@ -79,11 +79,13 @@ static int type_rank(cl_device_type t)
 
 /* The build options of device D's programs (brt.3, "OpenCL build
  * options"): NVIDIA's compiler (cl_nv_compiler_options) may give each
- * work-item up to 64 registers, then BRT_CL_OPTIONS. Left alone, it
+ * work-item up to 128 registers, then BRT_CL_OPTIONS. Left alone, it
  * held nbody's kernel to 32 registers, two loads in flight instead of
- * four (H100, 65,536 bodies: 6.75 ms, 4.34 with the option; the
- * guide's optimized_matmult at 4096: 10.6 -> 7.4 ms; 255 instead of 64
- * made optimized_matmult slower: 7.4 -> 10.9 ms). */
+ * four (H100, 65,536 bodies: 6.75 ms; 4.42 with the option; the
+ * hand-written kernel 5.19). The guide's optimized_matmult at 2048 and
+ * 4096, by the cap: none 0.85 and 6.69 ms, 64: 0.90 and 7.03, 80: 1.18
+ * and 7.42, 96: 0.83 and 6.52, 128: 0.74 and 5.71, 255: 1.13 and 10.8;
+ * the other bench cases alike with each. */
 static void device_options(brt_cl *cl, cl_device_id id, brt_device *d)
 {
 	size_t n = 0;
@@ -96,7 +98,7 @@ static void device_options(brt_cl *cl, cl_device_id id, brt_device *d)
 		ext[n] = '\0';
 		if (strstr(ext, "cl_nv_compiler_options"))
 			snprintf(d->options, sizeof d->options,
-				"-cl-nv-maxrregcount=64");
+				"-cl-nv-maxrregcount=128");
 	}
 	free(ext);
 	if (user && *user) {
