@@ -102,15 +102,6 @@ static int is_value_param(const json_t *d)
 	return ast_is(d, "param") && strcmp(gen_role(d), "value") == 0;
 }
 
-/* The name under an assignment target (v, v.x, v[i]), if any. */
-static const json_t *target_decl(gen_ctx *g, const json_t *e)
-{
-	e = strip(e);
-	while (ast_is(e, "member") || ast_is(e, "index"))
-		e = strip(ast_get(e, ast_is(e, "member") ? "e" : "a"));
-	return ast_is(e, "id") ? gen_decl(g, e) : NULL;
-}
-
 static int is_step_op(const json_t *n)
 {
 	return (ast_is(n, "unop") || ast_is(n, "postfix")) &&
@@ -160,7 +151,7 @@ static int writes_other(gen_ctx *g, const json_t *n, const json_t *d)
 	if (!json_is_object(n))
 		return 0;
 	if (ast_is(n, "assign") || is_step_op(n)) {
-		const json_t *t = target_decl(g, ast_get(n,
+		const json_t *t = gen_target_decl(g, ast_get(n,
 			ast_is(n, "assign") ? "l" : "e"));
 		if (!is_private(t) || (d && t == d))
 			return 1;
@@ -190,7 +181,7 @@ static void mem_access(gen_ctx *g, const json_t *n, json_t *w, json_t *r)
 		return;
 	if (ast_is(n, "assign") || is_step_op(n)) {
 		const json_t *l = ast_get(n, ast_is(n, "assign") ? "l" : "e");
-		const json_t *t = target_decl(g, l);
+		const json_t *t = gen_target_decl(g, l);
 		char k[32];
 		if (t && !is_private(t) && !is_value_param(t)) {
 			id_key(k, sizeof k, t);
@@ -241,13 +232,13 @@ static int writes_decl(gen_ctx *g, const json_t *n, const json_t *d)
 	}
 	if (!json_is_object(n))
 		return 0;
-	if ((ast_is(n, "assign") && target_decl(g, ast_get(n, "l")) == d) ||
-			(is_step_op(n) && target_decl(g, ast_get(n, "e")) ==
+	if ((ast_is(n, "assign") && gen_target_decl(g, ast_get(n, "l")) == d) ||
+			(is_step_op(n) && gen_target_decl(g, ast_get(n, "e")) ==
 			d))
 		return 1;
 	if (ast_is(n, "call"))
 		json_array_foreach(ast_get(n, "args"), i, v)
-			if (target_decl(g, v) == d)
+			if (gen_target_decl(g, v) == d)
 				return 1;
 	json_object_foreach((json_t *)n, key, v)
 		if (strcmp(key, "ty") != 0 && writes_decl(g, v, d))
@@ -255,7 +246,7 @@ static int writes_decl(gen_ctx *g, const json_t *n, const json_t *d)
 	return 0;
 }
 
-/* ---- uniform loops -------------------------------------------------------- */
+/* ---- uniform loops ------------------------------------------------------ */
 
 /* Whether E reads only constants, value parameters and V, and writes
  * nothing. */
@@ -308,7 +299,7 @@ static const json_t *uloop_var(gen_ctx *g, const json_t *s,
 		in = strip(in);
 		if (!ast_is(in, "assign") || strcmp(ast_str(in, "op"), "="))
 			return NULL;
-		v = target_decl(g, ast_get(in, "l"));
+		v = gen_target_decl(g, ast_get(in, "l"));
 		if (!ast_is(strip(ast_get(in, "l")), "id"))
 			return NULL;
 		*init = ast_get(in, "r");
@@ -469,8 +460,6 @@ static void plan_block(gen_gplan *p, const json_t *blk, const json_t *vars)
 
 /* ---- variables printed as their value ----------------------------------- */
 
-static int is_thread_x(const gen_gplan *p, const json_t *e);
-
 /* instanceInGroup().x, directly or through a variable set to it. */
 static int is_thread_x(const gen_gplan *p, const json_t *e)
 {
@@ -536,8 +525,9 @@ static void plan_remat(gen_gplan *p)
 				"type"));
 			char k[32];
 			if (!is_private(v) || !init || json_is_null(init) ||
-					!gen_scalar(ty) || strcmp(gen_scalar(ty),
-					"int") != 0 || !thread_expr(p, init) ||
+					!gen_scalar(ty) ||
+					strcmp(gen_scalar(ty), "int") != 0 ||
+					!thread_expr(p, init) ||
 					writes_decl(p->g, body, v))
 				continue;
 			id_key(k, sizeof k, v);
@@ -546,7 +536,7 @@ static void plan_remat(gen_gplan *p)
 	}
 }
 
-/* ---- the plan ------------------------------------------------------------- */
+/* ---- the plan ----------------------------------------------------------- */
 
 gen_gplan *gen_gplan_new(gen_ctx *g, const json_t *fn, long n, long gs0)
 {
@@ -593,7 +583,7 @@ int gen_gplan_loop(const gen_gplan *p, const json_t *s)
 	return 0;
 }
 
-/* ---- printing ------------------------------------------------------------- */
+/* ---- printing ----------------------------------------------------------- */
 
 /* The divisors C of instanceInGroup().x / C and % C under N (through
  * the variables printed as their value): the smallest that divides the

@@ -140,6 +140,8 @@ void gen_kexpr(gen_fn *f, strbuf *b, const json_t *e);
 /* E converted to type TO (an arithmetic type): casts, splats, conversions. */
 void gen_kconv(gen_fn *f, strbuf *b, const json_t *e, const json_t *to);
 void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s);
+/* The name under an assignment target (v, v.x, v[i]), if any. */
+const json_t *gen_target_decl(gen_ctx *g, const json_t *e);
 void gen_indent(strbuf *b, int depth);
 /* Whether the kernel code under N calls instance() (or indexof in a
  * subkernel), syncGroup(), or indexof on a parameter. */

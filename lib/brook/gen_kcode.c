@@ -840,12 +840,17 @@ static int pure_expr(gen_fn *f, const json_t *e, const json_t **ds, int *nd)
 }
 
 /* The name under an assignment target (v, v.x, v[i]), if any. */
-static const json_t *target_decl(gen_fn *f, const json_t *e)
+const json_t *gen_target_decl(gen_ctx *g, const json_t *e)
 {
 	e = strip(e);
 	while (ast_is(e, "member") || ast_is(e, "index"))
 		e = strip(ast_get(e, ast_is(e, "member") ? "e" : "a"));
-	return ast_is(e, "id") ? gen_decl(f->g, e) : NULL;
+	return ast_is(e, "id") ? gen_decl(g, e) : NULL;
+}
+
+static const json_t *target_decl(gen_fn *f, const json_t *e)
+{
+	return gen_target_decl(f->g, e);
 }
 
 static int is_decl_of(const json_t *d, const json_t **ds, int nd)
