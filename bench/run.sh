@@ -87,6 +87,7 @@ cases_gpu() {
 copy 67108864 20 3
 saxpy 67108864 20 3
 sum 67108864 20 3
+sum 268435456 10 3
 rowsum 4096 20 3
 matmult_simple 2048 10 3
 matmult_simple 4096 5 3
