@@ -270,6 +270,13 @@ static int run_matmult_tiled(struct bench *b, struct par *p)
 	return run_matmult(b, p, 2);
 }
 
+/* matmult_reg: the same C as matmult_tiled (the register blocks are the
+ * GPU's concern; the C loop is already blocked for the CPU's caches) */
+static int run_matmult_reg(struct bench *b, struct par *p)
+{
+	return run_matmult(b, p, 2);
+}
+
 /* --- binary search (guide 1.10) -------------------------------------------- */
 #define SEARCH_LG 22
 
@@ -501,6 +508,7 @@ static const struct {
 	{ "matmult_simple", run_matmult_simple, 2048 },
 	{ "matmult_opt", run_matmult_opt, 2048 },
 	{ "matmult_tiled", run_matmult_tiled, 2048 },
+	{ "matmult_reg", run_matmult_reg, 2048 },
 	{ "bsearch", run_bsearch, 1L << 20 },
 	{ "mandel", run_mandel, 2048 },
 	{ "nbody", run_nbody, 8192 },

@@ -58,10 +58,12 @@ for n in (2048, 4096):
         ts.append(s.elapsed_time(e))
     ts.sort()
     med = (ts[9] + ts[10]) / 2
-    print(f'case=matmult_tiled size={n} impl=cublas backend=opencl '
-          f'device="{dev} (cuBLAS through torch)" runs=20 '
-          f'median_ms={med:.4f} min_ms={ts[0]:.4f} gbs=0 '
-          f'gflops={2 * n**3 / med * 1e-6:.3f} ok=1')
+    # the reference of both matrix multiplies with groups and shared memory
+    for case in ('matmult_tiled', 'matmult_reg'):
+        print(f'case={case} size={n} impl=cublas backend=opencl '
+              f'device="{dev} (cuBLAS through torch)" runs=20 '
+              f'median_ms={med:.4f} min_ms={ts[0]:.4f} gbs=0 '
+              f'gflops={2 * n**3 / med * 1e-6:.3f} ok=1')
 PY
 [ -s "$res/cublas.err" ] || rm -f "$res/cublas.err"
 sh "$here/run.sh" --profile gpu --bin "$here" --out "$res" \
@@ -81,7 +83,8 @@ if [ -n "$diagnose" ]; then
 	for c in "copy 67108864" "saxpy 67108864" "sum 67108864" \
 		"rowsum 4096" "matmult_simple 2048" "matmult_simple 4096" \
 		"matmult_opt 2048" "matmult_opt 4096" "matmult_tiled 2048" \
-		"matmult_tiled 4096" "bsearch 16777216" "mandel 8192" \
+		"matmult_tiled 4096" "matmult_reg 2048" "matmult_reg 4096" \
+		"bsearch 16777216" "mandel 8192" \
 		"nbody 65536" "stencil 8192"; do
 		# shellcheck disable=SC2086
 		BENCH_CL_OPTIONS=-cl-nv-maxrregcount=128 \

@@ -135,6 +135,58 @@ __kernel void matmult_tiled(const int n, __global const float4 *A,
 	C[(y0 + ty + 16) * n + x0 + tx + 16] = c11;
 }
 
+/* matmult_reg.br by hand: a group of 256 work-items computes a 128 x 128
+ * tile of C, each an 8 x 8 block in sixteen float4 accumulators (rows
+ * 4 ty.. and 64+4 ty.., columns 4 tx.. and 64+4 tx..), k in slabs of 8
+ * staged in local memory as float4: As[m4 * 8 + k] holds rows 4 m4..4 m4+3
+ * of column k of A, Bs[k * 32 + c4] columns 4 c4..4 c4+3 of row k of B.
+ * The next slab is fetched into registers while the current one is used. */
+__kernel void matmult_reg(const int n, __global const float *A,
+	__global const float4 *B, __global float4 *C)
+{
+	__local float4 As[256], Bs[256];
+	int tid = get_local_id(0), grp = get_group_id(0), tiles = n / 128;
+	int w = n / 4, y0 = grp / tiles * 128, x4 = grp % tiles * 32;
+	int ty = tid / 16, tx = tid % 16;
+	__global const float *ap = A + (y0 + 4 * (tid / 8)) * n + tid % 8;
+	__global const float4 *bp = B + (tid / 32) * w + x4 + tid % 32;
+	float4 c[8][2], sa, sb;
+
+	for (int r = 0; r < 8; r++)
+		c[r][0] = c[r][1] = (float4)(0.0f);
+	sa = (float4)(ap[0], ap[n], ap[2 * n], ap[3 * n]);
+	sb = bp[0];
+	for (int k0 = 0; k0 < n; k0 += 8) {
+		As[tid] = sa;
+		Bs[tid] = sb;
+		barrier(CLK_LOCAL_MEM_FENCE);
+		if (k0 + 8 < n) {
+			ap += 8;
+			bp += 8 * w;
+			sa = (float4)(ap[0], ap[n], ap[2 * n], ap[3 * n]);
+			sb = bp[0];
+		}
+		for (int k = 0; k < 8; k++) {
+			float4 a0 = As[ty * 8 + k], a1 = As[(ty + 16) * 8 + k];
+			float4 b0 = Bs[k * 32 + tx], b1 = Bs[k * 32 + tx + 16];
+			float a[8] = { a0.x, a0.y, a0.z, a0.w,
+				a1.x, a1.y, a1.z, a1.w };
+
+			for (int r = 0; r < 8; r++) {
+				c[r][0] += a[r] * b0;
+				c[r][1] += a[r] * b1;
+			}
+		}
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	for (int r = 0; r < 8; r++) {
+		int row = y0 + (r < 4 ? 4 * ty + r : 64 + 4 * ty + r - 4);
+
+		C[row * w + x4 + tx] = c[r][0];
+		C[row * w + x4 + tx + 16] = c[r][1];
+	}
+}
+
 /* guide 1.10, the C++ API version of the kernel */
 __kernel void bsearch(__global const float *keys, __global const float *arr,
 	__global float *index, const float size, const int lg)

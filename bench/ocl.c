@@ -292,7 +292,8 @@ static void run_rowsum(struct ocl *o, struct bench *b)
 }
 
 /* KIND: "matmult_simple" (a point per element), "matmult_opt" (per 8 x 4
- * block) or "matmult_tiled" (32 x 32 tiles, groups of 256) */
+ * block), "matmult_tiled" (32 x 32 tiles, groups of 256) or "matmult_reg"
+ * (128 x 128 tiles, groups of 256, 8 x 8 per work-item) */
 static void run_matmult_kind(struct ocl *o, struct bench *b,
 	const char *kind)
 {
@@ -305,6 +306,7 @@ static void run_matmult_kind(struct ocl *o, struct bench *b,
 	cl_kernel k = ocl_kernel(o, kind);
 	struct karg a[] = { ARG(n), ARG(dA), ARG(dB), ARG(dC) };
 	size_t g[2] = { (size_t)n, (size_t)n }, l[2] = { 256, 1 };
+	const size_t *local = NULL;	/* groups of 256 for the tiled kinds */
 
 	if (!strcmp(kind, "matmult_opt")) {
 		g[0] = (size_t)n / 4;
@@ -312,9 +314,14 @@ static void run_matmult_kind(struct ocl *o, struct bench *b,
 	} else if (!strcmp(kind, "matmult_tiled")) {
 		g[0] = nn / 4;
 		g[1] = 1;
+		local = l;
+	} else if (!strcmp(kind, "matmult_reg")) {
+		g[0] = nn / 64;
+		g[1] = 1;
+		local = l;
 	}
 	ocl_args(o, k, a, NARGS(a));
-	ocl_time(o, k, 2, g, strcmp(kind, "matmult_tiled") ? NULL : l);
+	ocl_time(o, k, 2, g, local);
 	ocl_read(o, dC, 4 * nn, C);
 	bench_work(b, 12.0 * nn, 2.0 * nn * n);
 	ref_matmult(b, n, A, B, C);
@@ -340,6 +347,11 @@ static void run_matmult_opt(struct ocl *o, struct bench *b)
 static void run_matmult_tiled(struct ocl *o, struct bench *b)
 {
 	run_matmult_kind(o, b, "matmult_tiled");
+}
+
+static void run_matmult_reg(struct ocl *o, struct bench *b)
+{
+	run_matmult_kind(o, b, "matmult_reg");
 }
 
 #define SEARCH_LG 22
@@ -481,6 +493,7 @@ static const struct {
 	{ "matmult_simple", run_matmult_simple, 2048 },
 	{ "matmult_opt", run_matmult_opt, 2048 },
 	{ "matmult_tiled", run_matmult_tiled, 2048 },
+	{ "matmult_reg", run_matmult_reg, 2048 },
 	{ "bsearch", run_bsearch, 1L << 20 },
 	{ "mandel", run_mandel, 2048 },
 	{ "nbody", run_nbody, 8192 },

@@ -11,6 +11,9 @@
 # against on the same device and data: hand-written OpenCL on the OpenCL
 # device, plain C on the CPU (median time of the other / median time of
 # the Brook program; above 1 the Brook program is faster).
+# cuBLAS: where a case has a "cublas" row (gpu.sh adds them for
+# matmult_tiled and matmult_reg), its Brook row also says whether it
+# reaches half of cuBLAS's speed (the stretch target).
 # copy: a bandwidth case's GB/s over the copy case's GB/s of the
 # reference version on the same backend, in the same run.
 

@@ -74,6 +74,7 @@ rowsum 4096 9 9
 matmult_simple 512 1 1
 matmult_opt 1024 1 1
 matmult_tiled 1024 1 1
+matmult_reg 1024 1 1
 bsearch 262144 3 3
 mandel 2048 3 3
 nbody 4096 3 3
@@ -95,6 +96,8 @@ matmult_opt 2048 10 3
 matmult_opt 4096 5 3
 matmult_tiled 2048 10 3
 matmult_tiled 4096 10 3
+matmult_reg 2048 10 3
+matmult_reg 4096 10 3
 bsearch 16777216 20 3
 mandel 8192 10 3
 nbody 65536 10 3

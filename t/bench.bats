@@ -59,7 +59,7 @@ build_c() {
 @test "bench-c: every case computes the right result and reports it" {
 	build_c
 	for c in copy:4096 saxpy:4099 sum:4099 rowsum:64 matmult_simple:64 matmult_tiled:64 \
-		matmult_opt:64 bsearch:5000 mandel:64 nbody:100 stencil:67 \
+		matmult_reg:128 matmult_opt:64 bsearch:5000 mandel:64 nbody:100 stencil:67 \
 		chain:100 startup:100; do
 		run "$work/bench-c" "${c%%:*}" "${c#*:}" 2
 		[ "$status" -eq 0 ]
@@ -91,6 +91,23 @@ build_c() {
 		[ "$status" -eq 0 ]
 		[[ "$output" == "case=saxpy size=10007 impl=brook "*" ok=1" ]]
 	done
+}
+
+@test "bench: the Brook matmult_reg (groups, shared, 8 x 8 per thread) is right on both backends" {
+	brpp -I "$bench" "$bench/br/matmult_reg.br" | brparse | brcheck |
+		brgen --fast-math -o "$work/mm"
+	$BROOK_CC $BROOK_CFLAGS -I"$bench" "$work/mm.c" "$bench/bench.c" \
+		"$bench/ref.c" "$bench/brook_device.c" -o "$work/mm" \
+		$BROOK_LIBS -lm
+	# 256: four groups, each its own 128 x 128 tile of C
+	for rt in cpu opencl; do
+		run env BRT_RUNTIME=$rt "$work/mm" 256 1
+		[ "$status" -eq 0 ]
+		[[ "$output" == "case=matmult_reg size=256 impl=brook "*" ok=1" ]]
+	done
+	run "$work/mm" 200 1
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"SIZE must be a multiple of 128"* ]]
 }
 
 @test "run.sh --no-opencl runs only the CPU rows, --no-cpu only the OpenCL ones" {
