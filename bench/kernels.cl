@@ -140,7 +140,9 @@ __kernel void matmult_tiled(const int n, __global const float4 *A,
  * 4 ty.. and 64+4 ty.., columns 4 tx.. and 64+4 tx..), k in slabs of 8
  * staged in local memory as float4: As[m4 * 8 + k] holds rows 4 m4..4 m4+3
  * of column k of A, Bs[k * 32 + c4] columns 4 c4..4 c4+3 of row k of B.
- * The next slab is fetched into registers while the current one is used. */
+ * The next slab is fetched into registers while the current one is used,
+ * without a branch: past the last slab the last one is fetched again and
+ * never stored (the Brook version's gathers clamp instead). */
 __kernel void matmult_reg(const int n, __global const float *A,
 	__global const float4 *B, __global float4 *C)
 {
@@ -160,12 +162,11 @@ __kernel void matmult_reg(const int n, __global const float *A,
 		As[tid] = sa;
 		Bs[tid] = sb;
 		barrier(CLK_LOCAL_MEM_FENCE);
-		if (k0 + 8 < n) {
-			ap += 8;
-			bp += 8 * w;
-			sa = (float4)(ap[0], ap[n], ap[2 * n], ap[3 * n]);
-			sb = bp[0];
-		}
+		int kn = min(k0 + 8, n - 8);
+
+		sa = (float4)(ap[kn], ap[kn + n], ap[kn + 2 * n],
+			ap[kn + 3 * n]);
+		sb = bp[kn * w];
 		for (int k = 0; k < 8; k++) {
 			float4 a0 = As[ty * 8 + k], a1 = As[(ty + 16) * 8 + k];
 			float4 b0 = Bs[k * 32 + tx], b1 = Bs[k * 32 + tx + 16];
