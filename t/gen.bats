@@ -262,31 +262,41 @@ BR
 	grep -qxF '			i0 = i0 - (float)brg_trip;' keep.cl
 }
 
-@test "brgen: a group-uniform loop runs the group's threads inside it on the CPU (gen_group.c)" {
+@test "brgen: a group-uniform loop runs the group's threads inside it on the CPU; a phase dividing the thread id splits its thread loop (gen_group.c)" {
 	brpp "$top_srcdir/t/run/group_uniform.br" | brparse | brcheck |
 		brgen -o gu
 	# uni: the counter's loop around the thread loop, split by tid % 2;
 	# t0 and t1 variables of a step; the variables of tid as their values;
 	# the counter written back for the statement after the loop
-	grep -qF 'for (brg_u0 = 0; brg_u0 < n; brg_u0++) {' gu.c
+	grep -qF 'for (brg_u1 = 0; brg_u1 < n; brg_u1++) {' gu.c
 	grep -qF 'brg_t = brg_t1 * 2 + brg_t0;' gu.c
 	grep -qF 'acc[brg_t] += t0 * t1 + (float)(((brg_t1 % 4 * 2 + brg_t0)) * 100 + (brg_t1) * 10 + (brg_t0) + ((brg_t1 / 8)));' gu.c
-	grep -qF 'k[brg_t] = brg_u0;' gu.c
-	grep -qF 'for (brg_u1 = 8; brg_u1 > 0; brg_u1 -= 3) {' gu.c
+	grep -qF 'k[brg_t] = brg_u1;' gu.c
+	grep -qF 'for (brg_u2 = 8; brg_u2 > 0; brg_u2 -= 3) {' gu.c
+	# a phase that divides the thread id has the split thread loop too:
+	# uni's first (row = tid / 4 as brg_t1 / 2)
+	grep -qF 'row[brg_t] = (brg_t1 / 2);' gu.c
+	# tiles' and edge's gathers: each coordinate tested for the group,
+	# then read without clamps when all lie inside
+	grep -qF 'brg_in1 &= (unsigned)(y0[brg_t] + (brg_t1)) < (unsigned)(A_v.dims[1] < 2147483647 ? A_v.dims[1] : 2147483647);' gu.c
+	[ "$(grep -c 'brg_in1 &= (unsigned)(bc\[brg_t\])' gu.c)" -eq 1 ]
+	grep -qF 'A[(A_v.base + (int64_t)(k0[brg_t] / 4 + (brg_t0)) + (int64_t)(y0[brg_t] + (brg_t1)) * A_v.pitch[1])];' gu.c
+	grep -qF 'A[(A_v.base + brg_ci((int64_t)(k0[brg_t] / 4 + (brg_t0)), A_v.dims[0]) + brg_ci((int64_t)(y0[brg_t] + (brg_t1)), A_v.dims[1]) * A_v.pitch[1])];' gu.c
+	grep -qF 'brg_in1 &= (unsigned)(i[brg_t] / 8 + (brg_t1) - 1) < (unsigned)(g_v.dims[1] < 2147483647 ? g_v.dims[1] : 2147483647);' gu.c
 	# nonuni: a bound of tid, a counter moved in the body, break: the
 	# thread loop stays outside; the loop after a return tests brg_ret
 	grep -qF 'for (k[brg_t] = 0; k[brg_t] < tid[brg_t]; k[brg_t]++)' gu.c
 	[ "$(grep -cF 'for (k[brg_t] = 0; k[brg_t] < 8; k[brg_t]++)' gu.c)" -eq 2 ]
 	grep -qF 'brg_full0 &= (brg_act[brg_t] && !brg_ret[brg_t]) != 0;' gu.c
 	# tiles: float4 variables of a step, without per-thread arrays
-	grep -qF 'a0 = As[(int64_t)((brg_t1) * 4 + brg_u0)];' gu.c
-	grep -qF 'b1 = Bs[(int64_t)(brg_u0 * 16 + (brg_t0) + 8)];' gu.c
+	grep -qF 'a0 = As[(int64_t)((brg_t1) * 4 + brg_u2)];' gu.c
+	grep -qF 'b1 = Bs[(int64_t)(brg_u2 * 16 + (brg_t0) + 8)];' gu.c
 	! grep -qF 'float4 a0[' gu.c
 	# OpenCL's code does not change; --checked keeps the phases' order
-	! grep '^	"' gu.c | grep -q 'brg_u0'
+	! grep '^	"' gu.c | grep -q 'brg_u0\|brg_t1'
 	brpp "$top_srcdir/t/run/group_uniform.br" | brparse | brcheck |
 		brgen --checked -o guc
-	! grep -q 'brg_u0' guc.c
+	! grep -q 'brg_u0\|brg_t1' guc.c
 	# a phase that writes shared memory it reads keeps its order
 	cat > rw.br <<'BR'
 Attribute[GroupSize(8, 1, 1)]
@@ -314,7 +324,7 @@ BR
 	$BROOK_CC -std=c99 -O3 -I"$top_srcdir/lib/brt" -fopt-info-vec-optimized \
 		-c gu.c -o gu.o 2> vec.txt
 	local line
-	line=$(grep -nF 'a0 = As[(int64_t)((brg_t1) * 4 + brg_u0)];' gu.c | head -1)
+	line=$(grep -nF 'a0 = As[(int64_t)((brg_t1) * 4 + brg_u2)];' gu.c | head -1)
 	line=${line%%:*}
 	grep 'loop vectorized' vec.txt | cut -d: -f2 | while read -r l; do
 		[ "$l" -gt $((line - 12)) ] && [ "$l" -lt "$line" ] && echo yes

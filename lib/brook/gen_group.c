@@ -42,6 +42,9 @@
  *     threads or step by one, which gcc loads as vectors;
  *   - when every thread of the group is active (no edge of the domain,
  *     no thread returned), the thread loop tests no mask.
+ * A phase (or a piece of one between uniform loops) that divides the
+ * thread id by a constant gets the same split thread loop, in the same
+ * order, and may read its gathers without clamps (gen_group_segment).
  * The OpenCL code of group kernels does not change. */
 #include "config.h"
 
@@ -65,6 +68,8 @@ struct gen_gplan {
 	json_t *locals;		/* "id" -> true: variables of an iteration */
 	json_t *remat;		/* "id" -> the var node of a variable
 				   printed as its initializer */
+	json_t *vars;		/* "id" -> true: the variables of the
+				   phases (per thread) */
 	int nprinted;		/* for the names of loop variables */
 };
 
@@ -553,6 +558,16 @@ gen_gplan *gen_gplan_new(gen_ctx *g, const json_t *fn, long n, long gs0)
 	p->remat = json_object();
 	vars = json_array();
 	hoisted(ast_get(fn, "body"), vars);
+	p->vars = json_object();
+	{
+		size_t i;
+		json_t *v;
+		json_array_foreach(vars, i, v) {
+			char k[32];
+			id_key(k, sizeof k, v);
+			json_object_set_new(p->vars, k, json_true());
+		}
+	}
 	plan_remat(p);
 	plan_block(p, ast_get(fn, "body"), vars);
 	json_decref(vars);
@@ -565,6 +580,7 @@ void gen_gplan_free(gen_gplan *p)
 		return;
 	json_decref(p->locals);
 	json_decref(p->remat);
+	json_decref(p->vars);
 	free(p);
 }
 
@@ -813,5 +829,254 @@ int gen_group_loop(gen_fn *f, strbuf *b, const json_t *s)
 	f->depth = d;
 	json_decref(saved);
 	sb_free(&body);
+	return 1;
+}
+
+/* ---- phases whose thread loop is split -------------------------------- */
+
+/* A phase (or the part of one between uniform loops) that divides
+ * instanceInGroup().x by a constant gets the split thread loop above
+ * too, in the same thread order: the variables of the thread id are
+ * printed as their values. When the whole group runs it, the gathers of
+ * its statements (outside conditions and loops) whose coordinates the
+ * threads can compute beforehand (from constants, value parameters, the
+ * thread id and variables the phase does not write, through + - * and
+ * / % by constants) are tested first for every thread; when all lie
+ * inside their arrays, the phase reads them without clamps (spec 4.2:
+ * a clamp changes nothing inside the array). */
+
+#define GUARD_MAX 16
+
+typedef struct guard {
+	const json_t *e;	/* a coordinate */
+	const char *param;	/* of this gather */
+	int k;			/* its axis (0 = x) */
+} guard;
+
+/* Whether int expression E of the phase ITEMS[LO..HI) can be computed
+ * before it (above). */
+static int guardable(const gen_gplan *p, const json_t *items, size_t lo,
+	size_t hi, const json_t *e)
+{
+	const char *k;
+	size_t i;
+
+	e = strip(e);
+	if (!gen_scalar(ast_get(e, "ty")) ||
+			strcmp(gen_scalar(ast_get(e, "ty")), "int") != 0)
+		return 0;
+	k = ast_kind(e);
+	if (strcmp(k, "int") == 0)
+		return 1;
+	if (strcmp(k, "member") == 0)
+		return is_thread_x(p, e);
+	if (strcmp(k, "id") == 0) {
+		const json_t *d = gen_decl(p->g, e);
+		if (is_value_param(d) || in_set(p->remat, d))
+			return 1;
+		if (!in_set(p->vars, d))
+			return 0;
+		for (i = lo; i < hi; i++) {
+			const json_t *it = json_array_get(items, i), *v;
+			size_t j;
+			if (writes_decl(p->g, it, d))
+				return 0;
+			/* a declaration here gives it its value */
+			json_array_foreach(ast_arr(it, "vars"), j, v)
+				if (v == d)
+					return 0;
+		}
+		return 1;
+	}
+	if (strcmp(k, "cast") == 0)
+		return guardable(p, items, lo, hi, ast_get(e, "e"));
+	if (strcmp(k, "binop") == 0) {
+		const char *op = ast_str(e, "op");
+		const json_t *r = strip(ast_get(e, "r"));
+		if (strcmp(op, "/") == 0 || strcmp(op, "%") == 0)
+			return ast_is(r, "int") && ast_int(r, "value") != 0 &&
+				guardable(p, items, lo, hi, ast_get(e, "l"));
+		return (strcmp(op, "+") == 0 || strcmp(op, "-") == 0 ||
+			strcmp(op, "*") == 0) &&
+			guardable(p, items, lo, hi, ast_get(e, "l")) &&
+			guardable(p, items, lo, hi, r);
+	}
+	return 0;
+}
+
+/* The gathers under N that every thread of the phase reads (not under a
+ * condition or in a loop) with coordinates it can compute beforehand,
+ * into GS. */
+static void guards(const gen_gplan *p, const json_t *items, size_t lo,
+	size_t hi, const json_t *n, guard *gs, int *ng)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	if (json_is_array(n)) {
+		json_array_foreach(n, i, v)
+			guards(p, items, lo, hi, v, gs, ng);
+		return;
+	}
+	if (!json_is_object(n) || ast_is(n, "for") || ast_is(n, "while") ||
+			ast_is(n, "do") || ast_is(n, "switch"))
+		return;
+	if (ast_is(n, "if")) {
+		guards(p, items, lo, hi, ast_get(n, "cond"), gs, ng);
+		return;
+	}
+	if (ast_is(n, "cond")) {
+		guards(p, items, lo, hi, ast_get(n, "c"), gs, ng);
+		return;
+	}
+	if (ast_is(n, "binop") && (strcmp(ast_str(n, "op"), "&&") == 0 ||
+			strcmp(ast_str(n, "op"), "||") == 0)) {
+		guards(p, items, lo, hi, ast_get(n, "l"), gs, ng);
+		return;
+	}
+	if (ast_is(n, "index")) {
+		const json_t *idx[4], *e = n, *d;
+		int c = 0, k;
+		while (ast_is(e, "index") && c < 4) {
+			idx[c++] = ast_get(e, "i");
+			e = strip(ast_get(e, "a"));
+		}
+		d = ast_is(e, "id") ? gen_decl(p->g, e) : NULL;
+		if (d && ast_is(d, "param") && strcmp(gen_role(d),
+				"gather") == 0 && !ast_is(e, "index") &&
+				gen_rank(p->g, ast_get(d, "type")) == c &&
+				*ng + c <= GUARD_MAX) {
+			for (k = 0; k < c; k++)
+				if (!guardable(p, items, lo, hi, idx[k]))
+					break;
+			/* idx[0] is the last subscript: axis 0 (x) */
+			for (k = k == c ? 0 : c; k < c; k++) {
+				gs[*ng].e = idx[k];
+				gs[*ng].param = ast_str(d, "name");
+				gs[*ng].k = k;
+				++*ng;
+			}
+		}
+	}
+	json_object_foreach((json_t *)n, key, v)
+		if (strcmp(key, "ty") != 0)
+			guards(p, items, lo, hi, v, gs, ng);
+}
+
+int gen_group_inside(const gen_fn *f, const json_t *coord)
+{
+	char k[32];
+
+	snprintf(k, sizeof k, "%p", (const void *)coord);
+	return f->gin && json_object_get(f->gin, k) != NULL;
+}
+
+/* The statements ITEMS[LO..HI) for one thread. */
+static void phase_body(gen_fn *f, strbuf *b, const json_t *items, size_t lo,
+	size_t hi)
+{
+	size_t i;
+
+	sb_puts(b, f->tprolog);
+	for (i = lo; i < hi; i++)
+		gen_phase_stmt(f, b, json_array_get(items, i));
+}
+
+int gen_group_segment(gen_fn *f, strbuf *b, const json_t *items, size_t lo,
+	size_t hi)
+{
+	gen_gplan *p = f->gplan;
+	guard gs[GUARD_MAX];
+	strbuf fast = { 0 }, slow = { 0 };
+	long t = 0;
+	int id, ng = 0, i, d = f->depth;
+	size_t j;
+
+	if (!p || (f->g->o && f->g->o->checked))
+		return 0;
+	for (j = lo; j < hi; j++) {
+		const json_t *it = json_array_get(items, j);
+		if (gen_uses(it, "return") || gen_uses(it, "syncGroup"))
+			return 0;
+		t = split_of(p, it, t);
+	}
+	if (!t)
+		return 0;
+	for (j = lo; j < hi; j++)
+		guards(p, items, lo, hi, json_array_get(items, j), gs, &ng);
+	id = p->nprinted++;
+
+	f->tloop = 1;
+	f->tsplit = t;
+	f->depth = d + 3;
+	phase_body(f, &slow, items, lo, hi);
+	if (ng) {
+		f->gin = json_object();
+		for (i = 0; i < ng; i++) {
+			char k[32];
+			snprintf(k, sizeof k, "%p", (const void *)gs[i].e);
+			json_object_set_new(f->gin, k, json_true());
+		}
+		phase_body(f, &fast, items, lo, hi);
+	}
+
+	gen_indent(b, d);
+	sb_puts(b, "{\n");
+	gen_indent(b, d + 1);
+	sb_printf(b, "int brg_full%d = 1, brg_in%d = 1;\n", id, id);
+	gen_indent(b, d + 1);
+	sb_puts(b, "int brg_t1, brg_t0;\n");
+	gen_indent(b, d + 1);
+	sb_printf(b, "for (brg_t = 0; brg_t < %ld; brg_t++)\n", p->n);
+	gen_indent(b, d + 2);
+	sb_printf(b, "brg_full%d &= (%s) != 0;\n", id, f->tmask);
+	f->depth = d + 2;
+	if (ng) {
+		/* every thread's coordinates of the gathers, inside? (in
+		 * 32 bits, each test once: gcc vectorizes the loop) */
+		strbuf g = { 0 };
+		json_t *gin = f->gin, *seen = json_object();
+		f->gin = NULL;
+		sb_puts(&g, f->tprolog);
+		for (i = 0; i < ng; i++) {
+			strbuf c = { 0 };
+			sb_printf(&c, "brg_in%d &= (unsigned)(", id);
+			gen_kexpr(f, &c, gs[i].e);
+			sb_printf(&c, ") < (unsigned)(%s_v.dims[%d] < "
+				"2147483647 ? %s_v.dims[%d] : 2147483647);\n",
+				gs[i].param, gs[i].k, gs[i].param, gs[i].k);
+			if (!json_object_get(seen, c.s)) {
+				json_object_set_new(seen, c.s, json_true());
+				gen_indent(&g, d + 4);
+				sb_puts(&g, c.s);
+			}
+			sb_free(&c);
+		}
+		json_decref(seen);
+		f->gin = gin;
+		gen_indent(b, d + 1);
+		sb_printf(b, "if (brg_full%d)\n", id);
+		f->depth = d + 2;
+		thread_loop(f, b, t, 0, g.s);
+		sb_free(&g);
+	}
+	gen_indent(b, d + 1);
+	sb_printf(b, "if (brg_full%d && brg_in%d) {\n", id, id);
+	thread_loop(f, b, t, 0, ng ? fast.s : slow.s);
+	gen_indent(b, d + 1);
+	sb_puts(b, "} else {\n");
+	thread_loop(f, b, t, 1, slow.s);
+	gen_indent(b, d + 1);
+	sb_puts(b, "}\n");
+	gen_indent(b, d);
+	sb_puts(b, "}\n");
+	json_decref(f->gin);
+	f->gin = NULL;
+	f->tloop = 0;
+	f->tsplit = 0;
+	f->depth = d;
+	sb_free(&fast);
+	sb_free(&slow);
 	return 1;
 }

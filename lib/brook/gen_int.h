@@ -105,6 +105,8 @@ typedef struct gen_fn {
 	const char *tprolog;	/* ... the lines that start a thread's phase */
 	int tloop;		/* ... printing a uniform loop's body */
 	long tsplit;		/* ... whose thread loop is split by this */
+	json_t *gin;		/* ... "%p" of the gather coordinates known
+				   to lie inside their arrays */
 } gen_fn;
 
 /* --- gen_kcode.c: the table of --checked accesses (brt.h, brt_site) ---- */
@@ -189,6 +191,15 @@ int gen_group_loop(gen_fn *f, strbuf *b, const json_t *s);
 /* Prints E when it has another form in a uniform loop's thread loop: 1,
  * else 0. */
 int gen_group_expr(gen_fn *f, strbuf *b, const json_t *e);
+/* Prints the phase ITEMS[LO..HI) when its thread loop is split: 1, else
+ * 0 (nothing printed). */
+int gen_group_segment(gen_fn *f, strbuf *b, const json_t *items, size_t lo,
+	size_t hi);
+/* 1 when gather coordinate COORD is known to lie inside its array */
+int gen_group_inside(const gen_fn *f, const json_t *coord);
+/* A statement of a phase (gen_kcode.c): a declaration gives its variable
+ * its value (it is declared per thread before the phases). */
+void gen_phase_stmt(gen_fn *f, strbuf *b, const json_t *s);
 
 /* --- gen_ops.c: streamGatherOp, streamScatterOp ------------------------ */
 void gen_ops_scan(gen_ctx *g);

@@ -1759,6 +1759,11 @@ static void gather_offset(gen_fn *f, strbuf *b, const json_t *p,
 		} else if (f->unclamped && gen_aff_value(f->g->aff, i, &ac)) {
 			/* a row interior: inside the array (gen_affine.c) */
 			sb_printf(b, " + (brg_X + %ld)", ac);
+		} else if (gen_group_inside(f, i)) {
+			/* a group's phase that tested it (gen_group.c) */
+			sb_printf(b, " + (%s)(", long_name(f->g, f->t));
+			gen_kexpr(f, b, i);
+			sb_putc(b, ')');
 		} else {
 			sb_printf(b, " + brg_c%s%s((%s)(", flt ? "f" : "i",
 				i32_sfx(f->g, f->t), flt ? "float" :
@@ -3010,14 +3015,42 @@ static void phase_close(gen_fn *f, strbuf *b, const char *close)
 	sb_puts(b, close);
 }
 
+void gen_phase_stmt(gen_fn *f, strbuf *b, const json_t *s)
+{
+	if (ast_is(s, "decl"))
+		local_decl(f, b, s, 1);
+	else
+		gen_kstmt(f, b, s);
+}
+
+/* Where the phase that starts at ITEMS[I] ends: a syncGroup(), a loop
+ * with one, or a uniform loop (gen_group.c). */
+static size_t phase_end(gen_fn *f, const json_t *items, size_t i)
+{
+	size_t n = json_array_size(items);
+	const json_t *it;
+
+	for (; i < n; i++) {
+		it = json_array_get(items, i);
+		if (gen_is_sync_stmt(it) || gen_is_sync_loop(it) ||
+				gen_gplan_loop(f->gplan, it) ||
+				(!ast_is(it, "decl") &&
+				gen_uses(it, "syncGroup")))
+			break;
+	}
+	return i;
+}
+
 void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
 	const char *open, const char *close, const char *barrier)
 {
-	size_t i;
+	const json_t *items = ast_arr(body, "items");
+	size_t i, n = json_array_size(items);
 	json_t *it;
 	int inphase = 0;
 
-	json_array_foreach(ast_arr(body, "items"), i, it) {
+	for (i = 0; i < n; i++) {
+		it = json_array_get(items, i);
 		if (gen_is_sync_stmt(it)) {
 			if (inphase) {
 				phase_close(f, b, close);
@@ -3052,6 +3085,12 @@ void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
 			continue;
 		}
 		if (!inphase) {
+			size_t e = phase_end(f, items, i);
+			if (gen_group_segment(f, b, items, i, e)) {
+				/* its thread loop split (gen_group.c) */
+				i = e - 1;
+				continue;
+			}
 			gen_indent(b, f->depth);
 			sb_puts(b, open);
 			f->depth++;
@@ -3059,10 +3098,7 @@ void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
 			f->phase_ret = 0;
 			inphase = 1;
 		}
-		if (ast_is(it, "decl"))
-			local_decl(f, b, it, 1);
-		else
-			gen_kstmt(f, b, it);
+		gen_phase_stmt(f, b, it);
 	}
 	if (inphase)
 		phase_close(f, b, close);
