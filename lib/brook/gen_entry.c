@@ -372,8 +372,10 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 			sb_printf(b, "brg_idxof(&%s_v, brg_i, brg_d, brg_o)",
 				name);
 	}
-	sb_printf(b, "%sbrg_cx%s);\n", first ? "" : ", ", mode == GEN_INTERIOR ?
-		", brg_X" : "");
+	/* K__guard: x of the point, as brg_X in K__bodyin */
+	sb_printf(b, "%sbrg_cx%s);\n", first ? "" : ", ", mode == GEN_INTERIOR
+		|| (mode == GEN_GUARD && t == GEN_CL) ? ", brg_X" : mode ==
+		GEN_GUARD ? ", (int32_t)(brg_px + brg_i)" : "");
 	json_array_foreach(params_of(fn), i, p) {
 		const char *name = ast_str(p, "name");
 		if (!is_role(p, "out") || mode == GEN_GUARD)

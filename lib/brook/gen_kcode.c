@@ -2812,8 +2812,14 @@ void gen_guard_function(gen_ctx *g, gen_target t, strbuf *b,
 	sb_printf(b, "%sint %s__guard%s(", fnq(t), ast_str(fn, "name"),
 		i32_sfx(g, t));
 	gen_body_params(g, t, b, fn);
-	sb_puts(b, ")\n{\n");
+	/* x as brg_X, as K__bodyin has it: no float round trip. Its
+	   conditionals then read their interior branches, which is what
+	   the point's values are when every guard holds (the conjunction
+	   below), and the result does not matter when one does not */
+	sb_puts(b, t == GEN_CL ? ", const int brg_X)\n{\n"
+		: ", const int32_t brg_X)\n{\n");
 	unused_params(b, fn);
+	g->aff = a;
 	json_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it) {
 		int all = ast_is(it, "decl");
 		json_array_foreach(ast_arr(it, "vars"), j, v)
@@ -2836,6 +2842,7 @@ void gen_guard_function(gen_ctx *g, gen_target t, strbuf *b,
 		sb_free(&ix);
 	}
 	sb_puts(b, ";\n}\n\n");
+	g->aff = NULL;
 	json_decref(f.names);
 }
 
