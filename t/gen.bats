@@ -288,10 +288,17 @@ BR
 	grep -qF 'for (k[brg_t] = 0; k[brg_t] < tid[brg_t]; k[brg_t]++)' gu.c
 	[ "$(grep -cF 'for (k[brg_t] = 0; k[brg_t] < 8; k[brg_t]++)' gu.c)" -eq 2 ]
 	grep -qF 'brg_full0 &= (brg_act[brg_t] && !brg_ret[brg_t]) != 0;' gu.c
-	# tiles: float4 variables of a step, without per-thread arrays
-	grep -qF 'a0 = As[(int64_t)((brg_t1) * 4 + brg_u2)];' gu.c
-	grep -qF 'b1 = Bs[(int64_t)(brg_u2 * 16 + (brg_t0) + 8)];' gu.c
+	# tiles: float4 variables of a step, without per-thread arrays, read
+	# from shared memory component by component
+	grep -qF 'a0 = float4_(As[(int64_t)((brg_t1) * 4 + brg_u2)].x, As[(int64_t)((brg_t1) * 4 + brg_u2)].y, As[(int64_t)((brg_t1) * 4 + brg_u2)].z, As[(int64_t)((brg_t1) * 4 + brg_u2)].w);' gu.c
+	grep -qF 'b1 = float4_(Bs[(int64_t)(brg_u2 * 16 + (brg_t0) + 8)].x,' gu.c
 	! grep -qF 'float4 a0[' gu.c
+	# flat: a per-thread vector copied in and out of the step (t is
+	# only read: copied in)
+	grep -qF 'brg_p_v = brg_add_float2(brg_p_v, float2_(' gu.c
+	grep -qF 'v[brg_t].y = brg_p_v.y;' gu.c
+	[ "$(grep -c 'brg_p_t\.x = t\[brg_t\]\.x;' gu.c)" -eq 2 ]
+	! grep -q 't\[brg_t\]\.x = brg_p_t' gu.c
 	# OpenCL's code does not change; --checked keeps the phases' order
 	! grep '^	"' gu.c | grep -q 'brg_u0\|brg_t1'
 	brpp "$top_srcdir/t/run/group_uniform.br" | brparse | brcheck |
@@ -324,7 +331,7 @@ BR
 	$BROOK_CC -std=c99 -O3 -I"$top_srcdir/lib/brt" -fopt-info-vec-optimized \
 		-c gu.c -o gu.o 2> vec.txt
 	local line
-	line=$(grep -nF 'a0 = As[(int64_t)((brg_t1) * 4 + brg_u2)];' gu.c | head -1)
+	line=$(grep -nF 'a0 = float4_(As[(int64_t)((brg_t1) * 4 + brg_u2)].x' gu.c | head -1)
 	line=${line%%:*}
 	grep 'loop vectorized' vec.txt | cut -d: -f2 | while read -r l; do
 		[ "$l" -gt $((line - 12)) ] && [ "$l" -lt "$line" ] && echo yes

@@ -637,6 +637,60 @@ static long split_of(const gen_gplan *p, const json_t *n, long best)
 	return best;
 }
 
+/* Whether N has no side effect (no assignment, step or call of a kernel
+ * function). */
+static int pure(const json_t *n)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	if (json_is_array(n)) {
+		json_array_foreach(n, i, v)
+			if (!pure(v))
+				return 0;
+		return 1;
+	}
+	if (!json_is_object(n))
+		return 1;
+	if (ast_is(n, "assign") || is_step_op(n) || (ast_is(n, "call") &&
+			strcmp(ast_str(n, "callee"), "builtin") != 0))
+		return 0;
+	json_object_foreach((json_t *)n, key, v)
+		if (strcmp(key, "ty") != 0 && !pure(v))
+			return 0;
+	return 1;
+}
+
+/* V = S[i], V a variable and S a shared array of vectors: read component
+ * by component, as gcc vectorizes no copy of a whole struct element. */
+static int shared_vec(gen_fn *f, strbuf *b, const json_t *e)
+{
+	const json_t *l = strip(ast_get(e, "l")), *r = strip(ast_get(e, "r"));
+	const json_t *a = strip(ast_get(r, "a")), *d;
+	const json_t *lt = ast_get(l, "ty"), *rt = ast_get(r, "ty");
+	int n = gen_ncomp(rt), c;
+
+	d = ast_is(a, "id") ? gen_decl(f->g, a) : NULL;
+	if (!ast_is(e, "assign") || strcmp(ast_str(e, "op"), "=") != 0 ||
+			!ast_is(l, "id") || !ast_is(r, "index") || n < 2 ||
+			gen_ncomp(lt) != n || !gen_scalar(lt) ||
+			strcmp(gen_scalar(lt), gen_scalar(rt)) != 0 ||
+			!ast_is(d, "var") || !gen_has_qual(d, "shared") ||
+			!pure(ast_get(r, "i")))
+		return 0;
+	gen_kexpr(f, b, l);
+	sb_printf(b, " = %s_(", gen_arith_name(f->t, gen_scalar(rt), n));
+	for (c = 0; c < n; c++) {
+		if (c)
+			sb_puts(b, ", ");
+		gen_kexpr(f, b, r);
+		sb_printf(b, ".%c", "xyzw"[c]);
+	}
+	sb_putc(b, ')');
+	return 1;
+}
+
 int gen_group_expr(gen_fn *f, strbuf *b, const json_t *e)
 {
 	const gen_gplan *p = f->gplan;
@@ -645,6 +699,8 @@ int gen_group_expr(gen_fn *f, strbuf *b, const json_t *e)
 
 	if (!p || !f->tloop)
 		return 0;
+	if (shared_vec(f, b, e))
+		return 1;
 	if (ast_is(e, "id") && in_set(p->remat, gen_decl(p->g, e))) {
 		const json_t *d = gen_decl(p->g, e);
 		sb_putc(b, '(');
@@ -694,6 +750,28 @@ static const char *name_of(gen_fn *f, const json_t *d)
 	return json_is_string(m) ? json_string_value(m) : ast_str(d, "name");
 }
 
+/* The lines of the thread's prologue (gen_entry.c) that BODY uses: an
+ * unused brg_cx left in the loop keeps gcc from vectorizing it. */
+static void prolog(const gen_fn *f, strbuf *b, const char *body)
+{
+	static const char *const names[] = { "brg_cx", "brg_ing" };
+	const char *l, *e;
+	size_t k;
+
+	for (l = f->tprolog; *l; l = e) {
+		char line[512];
+		int keep = 1;
+		e = strchr(l, '\n');
+		e = e ? e + 1 : l + strlen(l);
+		snprintf(line, sizeof line, "%.*s", (int)(e - l), l);
+		for (k = 0; k < sizeof names / sizeof names[0]; k++)
+			if (strstr(line, names[k]) && !strstr(body, names[k]))
+				keep = 0;
+		if (keep)
+			sb_puts(b, line);
+	}
+}
+
 /* The thread loop around the body of loop S, split by T (0: not split),
  * the mask tested when MASKED. */
 static void thread_loop(gen_fn *f, strbuf *b, long t, int masked,
@@ -723,9 +801,47 @@ static void thread_loop(gen_fn *f, strbuf *b, long t, int masked,
 		sb_printf(b, "for (brg_t = 0; brg_t < %ld; brg_t++) {\n",
 			p->n);
 	}
+	prolog(f, b, body);
 	sb_puts(b, body);
 	gen_indent(b, f->depth);
 	sb_puts(b, "}\n");
+}
+
+/* A per-thread vector variable D that a uniform loop's body names is a
+ * C variable of the step, copied in from the thread's element (IN) and
+ * out to it, component by component: gcc vectorizes neither a copy of a
+ * whole struct element nor helpers that take one. COPIES maps D's id to
+ * the name of the thread's element. */
+static void vec_copy(gen_fn *f, strbuf *b, const json_t *d, json_t *copies,
+	int in)
+{
+	const json_t *ty = gen_resolve(f->g, ast_get(d, "type"));
+	int n = gen_ncomp(ty), c;
+	char k[32], name[160];
+	const char *elem;
+
+	if (n < 2)
+		return;
+	id_key(k, sizeof k, d);
+	snprintf(name, sizeof name, "brg_p_%s", ast_str(d, "name"));
+	if (in) {
+		json_object_set_new(copies, k, json_string(name_of(f, d)));
+		gen_indent(b, f->depth);
+		gen_type(f->g, f->t, b, ty, name);
+		sb_puts(b, ";\n");
+	}
+	elem = json_string_value(json_object_get(copies, k));
+	for (c = 0; c < n; c++) {
+		gen_indent(b, f->depth);
+		if (in)
+			sb_printf(b, "%s.%c = %s.%c;\n", name, "xyzw"[c], elem,
+				"xyzw"[c]);
+		else
+			sb_printf(b, "%s.%c = %s.%c;\n", elem, "xyzw"[c], name,
+				"xyzw"[c]);
+	}
+	if (in)
+		json_object_set_new(f->names, k, json_string(name));
 }
 
 int gen_group_loop(gen_fn *f, strbuf *b, const json_t *s)
@@ -734,7 +850,7 @@ int gen_group_loop(gen_fn *f, strbuf *b, const json_t *s)
 	gen_ctx *g = f->g;
 	const json_t *init, *v, *items, *it;
 	const json_t *vty;
-	json_t *tmp, *saved, *vars;
+	json_t *tmp, *saved, *vars, *copies;
 	strbuf body = { 0 };
 	char uname[32], k[32];
 	int id, back, d = f->depth;
@@ -755,18 +871,21 @@ int gen_group_loop(gen_fn *f, strbuf *b, const json_t *s)
 	/* the body, for one thread at one step */
 	json_object_set_new(f->names, k, json_string(uname));
 	f->depth = d + 4;
-	sb_puts(&body, f->tprolog);
 	vars = json_array();
 	hoisted(ast_get(f->fn, "body"), vars);
+	copies = json_object();
 	json_array_foreach(vars, i, it) {
-		if (!gen_gplan_local(p, it) || !refs(g, s, it))
+		if (!refs(g, s, it) || it == v)
 			continue;
-		gen_indent(&body, f->depth);
-		gen_type(g, f->t, &body, gen_resolve(g, ast_get(it, "type")),
-			ast_str(it, "name"));
-		sb_puts(&body, ";\n");
+		if (gen_gplan_local(p, it)) {
+			gen_indent(&body, f->depth);
+			gen_type(g, f->t, &body, gen_resolve(g, ast_get(it,
+				"type")), ast_str(it, "name"));
+			sb_puts(&body, ";\n");
+		} else if (!in_set(p->remat, it)) {
+			vec_copy(f, &body, it, copies, 1);
+		}
 	}
-	json_decref(vars);
 	f->tloop = 1;
 	f->tsplit = t;
 	items = body_items(ast_get(s, "body"), &tmp);
@@ -775,6 +894,12 @@ int gen_group_loop(gen_fn *f, strbuf *b, const json_t *s)
 	json_decref(tmp);
 	f->tloop = 0;
 	f->tsplit = 0;
+	json_array_foreach(vars, i, it)
+		if (in_set(copies, it) && writes_decl(g, s, it))
+			vec_copy(f, &body, it, copies, 0);
+	json_object_update(f->names, copies);	/* the elements again */
+	json_decref(vars);
+	json_decref(copies);
 
 	/* the loop, with the thread loop inside */
 	f->depth = d;
@@ -978,7 +1103,6 @@ static void phase_body(gen_fn *f, strbuf *b, const json_t *items, size_t lo,
 {
 	size_t i;
 
-	sb_puts(b, f->tprolog);
 	for (i = lo; i < hi; i++)
 		gen_phase_stmt(f, b, json_array_get(items, i));
 }
@@ -1038,7 +1162,6 @@ int gen_group_segment(gen_fn *f, strbuf *b, const json_t *items, size_t lo,
 		strbuf g = { 0 };
 		json_t *gin = f->gin, *seen = json_object();
 		f->gin = NULL;
-		sb_puts(&g, f->tprolog);
 		for (i = 0; i < ng; i++) {
 			strbuf c = { 0 };
 			sb_printf(&c, "brg_in%d &= (unsigned)(", id);
