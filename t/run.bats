@@ -171,8 +171,13 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 	grep -q 'if (brg_c->index32 && g_v.pitch\[0\] == 1)' interior.c
 	# stencil's interior reads contiguously: no clamp of x left
 	sed -n '/^BRG_FN void stencil__bodyin32(/,/^}/p' interior.c > in.c
-	grep -q 'g\[(g_v.base + (brg_X + -1) + brg_ci32((int32_t)(y), g_v.dims\[1\])' in.c
+	grep -q 'g\[(g_v.base + (brg_X + -1) + brg_ci32((int32_t)(((int)(brg_Y + 0))), g_v.dims\[1\])' in.c
 	grep -q 'int xp = ((int)(brg_X + 1));' in.c
+	# the point's y as the integer brg_Y too, in the guard as well
+	grep -q 'int y = ((int)(brg_Y + 0));' in.c
+	sed -n '/^BRG_FN int stencil__guard32(/,/^}/p' interior.c > gd.c
+	grep -q 'int y = ((int)(brg_Y + 0));' gd.c
+	grep -q '&& (((int)(brg_X + 0)) > 0)' gd.c
 	BRT_RUNTIME=cpu BRT_INDEX64=1 ./interior > interior.64
 	diff_golden "$top_srcdir/t/run/interior.out" interior.64
 	# OpenCL's K__grid: K__bodyin where K__guard holds at the work-item
@@ -182,9 +187,10 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 	[ "$(grep -c '^int [a-z_]*__guard(' interior.cl)" -eq 4 ]
 	sed -n '/^__kernel void stencil__grid(/,/^}/p' interior.cl > grid.cl
 	grep -q 'brg_ok = stencil__guard(' grid.cl
-	grep -q 'stencil__bodyin(.*, brg_X);' grid.cl
+	grep -q 'stencil__bodyin(.*, brg_X, brg_Y);' grid.cl
+	grep -q 'stencil__guard(.*, brg_X, brg_Y);' grid.cl
 	sed -n '/^void stencil__bodyin(/,/^}/p' interior.cl > in.cl
-	grep -q 'g\[(g_v.base + (brg_X + -1) + brg_ci((BRG_L)(y), g_v.dims\[1\])' in.cl
+	grep -q 'g\[(g_v.base + (brg_X + -1) + brg_ci((BRG_L)(((int)(brg_Y + 0))), g_v.dims\[1\])' in.cl
 	BRT_RUNTIME=opencl BRT_CACHE_DIR= BRT_LOG_FILE=interior.log ./interior > interior.cl.out
 	grep -q "runtime: 1 OpenCL devices" interior.log || skip "no OpenCL device"
 	grep -q "^brt: kernel: stencil__grid for " interior.log

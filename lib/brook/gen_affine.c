@@ -10,7 +10,9 @@
  * abstract value: the point's x plus a constant (AFF; x is indexof's .x
  * of a stream, the same for all streams on the packed path), a constant,
  * a value the same along a row (INV: value parameters, the other
- * coordinates, gathers at such indices), or unknown (TOP). A local counts
+ * coordinates, gathers at such indices; Y when it is the point's y plus a
+ * constant, printed from the integer brg_Y in K__bodyin and K__guard),
+ * or unknown (TOP). A local counts
  * when it is declared at the top of the body with an initializer and
  * never assigned. A conditional whose condition compares an AFF value
  * with an INV one (<, <=, >, >=) takes one branch in the interior (the
@@ -27,11 +29,11 @@
 #include "brook/ast.h"
 #include "brook/gen_int.h"
 
-enum { A_TOP, A_INV, A_CONST, A_AFF };
+enum { A_TOP, A_INV, A_CONST, A_AFF, A_Y };
 
 typedef struct aval {
 	int k;
-	long c;		/* A_CONST: the value; A_AFF: x + c */
+	long c;		/* A_CONST: the value; A_AFF: x + c; A_Y: y + c */
 } aval;
 
 /* |c| of x + c stays below 2^20, so that x + c is exact in a float while
@@ -85,7 +87,7 @@ static int all_inv(const aval *v, int n)
 {
 	int i;
 	for (i = 0; i < n; i++)
-		if (v[i].k != A_INV && v[i].k != A_CONST)
+		if (v[i].k != A_INV && v[i].k != A_CONST && v[i].k != A_Y)
 			return 0;
 	return n > 0;
 }
@@ -97,6 +99,8 @@ static aval mk(int k, long c)
 	r.c = c;
 	if (k == A_AFF && (c > AFF_CMAX || c < -AFF_CMAX))
 		r.k = A_TOP;
+	if (k == A_Y && (c > AFF_CMAX || c < -AFF_CMAX))
+		r.k = A_INV;
 	return r;
 }
 
@@ -240,8 +244,11 @@ static aval add(aval l, aval r, int minus)
 		return mk(A_AFF, minus ? l.c - r.c : l.c + r.c);
 	if (!minus && l.k == A_CONST && r.k == A_AFF)
 		return mk(A_AFF, l.c + r.c);
-	if ((l.k == A_INV || l.k == A_CONST) && (r.k == A_INV ||
-			r.k == A_CONST))
+	if (l.k == A_Y && r.k == A_CONST)
+		return mk(A_Y, minus ? l.c - r.c : l.c + r.c);
+	if (!minus && l.k == A_CONST && r.k == A_Y)
+		return mk(A_Y, l.c + r.c);
+	if (all_inv(&l, 1) && all_inv(&r, 1))
 		return mk(A_INV, 0);
 	return mk(A_TOP, 0);
 }
@@ -279,9 +286,8 @@ static int eval_cond(gen_aff *a, const json_t *e, aval *v, int n)
 			nt == 1 && nf == 1 &&
 			eval(a, ast_get(c, "l"), l) == 1 &&
 			eval(a, ast_get(c, "r"), r) == 1)
-		guard = (l[0].k == A_AFF && (r[0].k == A_INV || r[0].k ==
-			A_CONST)) || (r[0].k == A_AFF && (l[0].k == A_INV ||
-			l[0].k == A_CONST));
+		guard = (l[0].k == A_AFF && all_inv(r, 1)) ||
+			(r[0].k == A_AFF && all_inv(l, 1));
 	if (guard) {
 		pick = !(f[0].k == A_AFF && t[0].k != A_AFF);
 		key_of(k, sizeof k, "?", e);
@@ -367,6 +373,8 @@ static int eval(gen_aff *a, const json_t *e, aval *v)
 				|| strcmp(gen_role(p), "out") == 0)) {
 			set_all(v, n, A_INV);
 			v[0] = mk(A_AFF, 0);
+			if (n > 1)
+				v[1] = mk(A_Y, 0);
 		}
 	} else if (ast_is(e, "member")) {
 		aval s[4];
@@ -436,9 +444,11 @@ static int eval(gen_aff *a, const json_t *e, aval *v)
 	for (i = 0; i < n; i++)
 		if (v[i].k == A_AFF && !aff_type(ty))
 			v[i] = mk(A_TOP, 0);
-	if (n == 1 && v[0].k == A_AFF) {
+		else if (v[i].k == A_Y && !aff_type(ty))
+			v[i] = mk(A_INV, 0);
+	if (n == 1 && (v[0].k == A_AFF || v[0].k == A_Y)) {
 		char k[48];
-		key_of(k, sizeof k, "", e);
+		key_of(k, sizeof k, v[0].k == A_Y ? "y" : "", e);
 		json_object_set_new(a->nodes, k, json_integer(v[0].c));
 	}
 	return n;
@@ -531,6 +541,19 @@ int gen_aff_value(const gen_aff *a, const json_t *e, long *c)
 	json_t *v;
 
 	key_of(k, sizeof k, "", e);
+	v = json_object_get(a->nodes, k);
+	if (!json_is_integer(v))
+		return 0;
+	*c = (long)json_integer_value(v);
+	return 1;
+}
+
+int gen_aff_yvalue(const gen_aff *a, const json_t *e, long *c)
+{
+	char k[48];
+	json_t *v;
+
+	key_of(k, sizeof k, "y", e);
 	v = json_object_get(a->nodes, k);
 	if (!json_is_integer(v))
 		return 0;

@@ -372,10 +372,11 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 			sb_printf(b, "brg_idxof(&%s_v, brg_i, brg_d, brg_o)",
 				name);
 	}
-	/* K__guard: x of the point, as brg_X in K__bodyin */
+	/* K__guard: x and y of the point, as brg_X and brg_Y in
+	   K__bodyin */
 	sb_printf(b, "%sbrg_cx%s);\n", first ? "" : ", ", mode == GEN_INTERIOR
-		|| (mode == GEN_GUARD && t == GEN_CL) ? ", brg_X" : mode ==
-		GEN_GUARD ? ", (int32_t)(brg_px + brg_i)" : "");
+		|| (mode == GEN_GUARD && t == GEN_CL) ? ", brg_X, brg_Y" :
+		mode == GEN_GUARD ? ", (int32_t)(brg_px + brg_i), brg_Y" : "");
 	json_array_foreach(params_of(fn), i, p) {
 		const char *name = ast_str(p, "name");
 		if (!is_role(p, "out") || mode == GEN_GUARD)
@@ -406,12 +407,14 @@ static int map_uses_position(gen_ctx *g, const json_t *fn)
 }
 
 /* CPU, K__packed32 with a row interior (gen_affine.c): whether this call
- * may use it: x below 2^23, so that x + c is exact as a float. */
+ * may use it: x and y below 2^23, so that x + c and y + c are exact as
+ * floats. */
 static void interior_setup(strbuf *b)
 {
 	sb_puts(b, "\tint64_t brg_lo, brg_hi, brg_a;\n\tint brg_n, brg_ok = 0;\n"
-		"\tint32_t brg_X;\n"
-		"\tconst int brg_in = brg_o[0] + brg_d[0] < (1 << 23);\n");
+		"\tint32_t brg_X, brg_Y;\n"
+		"\tconst int brg_in = brg_o[0] + brg_d[0] < (1 << 23) && "
+		"brg_o[1] + brg_d[1] < (1 << 23);\n");
 }
 
 /* ... and per row of at least 32 points: the interior [brg_lo, brg_hi),
@@ -422,6 +425,7 @@ static void interior_rows(gen_ctx *g, strbuf *b, const json_t *fn)
 {
 	sb_puts(b, "\t\t/* the row's interior */\n"
 		"\t\tbrg_lo = brg_in && brg_r - brg_i >= 32 ? brg_i : brg_r;\n"
+		"\t\tbrg_Y = (int32_t)brg_py;\n"
 		"\t\tbrg_hi = brg_r;\n"
 		"\t\tfor (brg_n = 0; brg_lo < brg_hi; brg_lo++) {\n"
 		"\t\t\tconst int64_t brg_i = brg_lo;\n");
@@ -745,8 +749,9 @@ static void cl_map_grid(gen_ctx *g, strbuf *b, const json_t *fn)
 	 * work-item's point, K__bodyin, gathers without clamps; x below
 	 * 2^23, so that x + c is exact as a float */
 	sb_puts(b, "\tconst int brg_X = (int)(brg_x + brg_o[0]);\n"
+		"\tconst int brg_Y = (int)brg_py;\n"
 		"\tint brg_ok = 0;\n"
-		"\tif (brg_x + brg_o[0] < (1 << 23)) {\n");
+		"\tif (brg_x + brg_o[0] < (1 << 23) && brg_py < (1 << 23)) {\n");
 	map_point(g, GEN_CL, b, fn, "\t\t", GEN_GUARD);
 	sb_puts(b, "\t}\n\tif (brg_ok) {\n");
 	map_point(g, GEN_CL, b, fn, "\t\t", GEN_INTERIOR);

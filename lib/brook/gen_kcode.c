@@ -2260,6 +2260,11 @@ static int interior_expr(gen_fn *f, strbuf *b, const json_t *e)
 			"float") == 0 ? "float" : "int", c);
 		return 1;
 	}
+	if (gen_aff_yvalue(f->g->aff, e, &c)) {
+		sb_printf(b, "((%s)(brg_Y + %ld))", strcmp(gen_scalar(ety(e)),
+			"float") == 0 ? "float" : "int", c);
+		return 1;
+	}
 	br = gen_aff_branch(f->g->aff, e);
 	if (br < 0)
 		return 0;
@@ -2816,8 +2821,8 @@ void gen_guard_function(gen_ctx *g, gen_target t, strbuf *b,
 	   conditionals then read their interior branches, which is what
 	   the point's values are when every guard holds (the conjunction
 	   below), and the result does not matter when one does not */
-	sb_puts(b, t == GEN_CL ? ", const int brg_X)\n{\n"
-		: ", const int32_t brg_X)\n{\n");
+	sb_puts(b, t == GEN_CL ? ", const int brg_X, const int brg_Y)\n{\n"
+		: ", const int32_t brg_X, const int32_t brg_Y)\n{\n");
 	unused_params(b, fn);
 	g->aff = a;
 	json_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it) {
@@ -2866,8 +2871,9 @@ void gen_body_function(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	sb_printf(b, " %s__body%s%s(", ast_str(fn, "name"), g->aff ? "in" : "",
 		i32_sfx(g, t));
 	gen_body_params(g, t, b, fn);
-	sb_puts(b, !g->aff ? ")\n{\n" : t == GEN_CL ? ", const int brg_X)\n{\n"
-		: ", const int32_t brg_X)\n{\n");
+	sb_puts(b, !g->aff ? ")\n{\n" : t == GEN_CL ?
+		", const int brg_X, const int brg_Y)\n{\n"
+		: ", const int32_t brg_X, const int32_t brg_Y)\n{\n");
 	unused_params(b, fn);
 	f.depth = 1;
 	{
