@@ -35,7 +35,7 @@ setup() {
 	run brgen --target=opencl sum.ast
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"__kernel void sum("* ]]
-	[[ "$output" == *"const BRG_L4 dom, const BRG_L4 off)"* ]]
+	[[ "$output" == *"const BRG_L4 brg_dom, const BRG_L4 brg_off)"* ]]
 	[[ "$output" == *"#ifdef BRG_I32"* ]]
 	[ ! -f sum.c ]
 }

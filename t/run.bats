@@ -161,6 +161,8 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 	diff_golden "$top_srcdir/t/run/float_counter.out" fc.64
 }
 
+@test "kernel parameters named off and dom, as the launch's own were in the OpenCL C" { run_program param_names; }
+
 @test "spec 4.2: gathers at x plus a constant read the same in a row's interior (K__bodyin32) as at its clamped edges" {
 	run_program interior
 	# each kernel has an interior body and its guard

@@ -474,6 +474,7 @@ static void var_decl(chk_ctx *c, json_t *v, const char *storage)
 			"reduce qualifier allowed only for kernel parameters");
 	if (!c->kern && ty_is_stream(t))
 		stream_var(c, v, t);
+	chk_generated_name(c, v, name);
 	chk_sym *s = chk_declare(c, &c->names, name, SYM_VAR, v, t);
 	s->constq = chk_has_qual(ast_get(raw, "quals"), "const") ||
 		chk_has_qual(quals, "const");

@@ -234,6 +234,9 @@ int chk_type_has_ptr(const json_t *t);
 int chk_stream_elem_ok(chk_ctx *c, json_t *t, int depth);
 /* spec 6.1.2 and 2: reserved types; double vectors beyond two. */
 void chk_kernel_type(chk_ctx *c, json_t *at, json_t *t);
+/* E-generated-name: NAME, a kernel's parameter or local, is one the
+ * generated code gives its own variables. */
+void chk_generated_name(chk_ctx *c, const json_t *at, const char *name);
 void chk_decl(chk_ctx *c, json_t *d);
 /* spec 7.1: vout is refused. */
 void chk_vout(chk_ctx *c, json_t *at);

@@ -327,9 +327,45 @@ static void declare_params(chk_ctx *c, json_t *f, int kernel)
 			json_decref(t);
 			t = e;
 		}
+		chk_generated_name(c, p, name);
 		chk_sym *s = chk_declare(c, &c->names, name, SYM_PARAM, p, t);
 		s->role = kernel ? r : ROLE_NONE;
 		s->constq = (q & CHK_Q_CONST) != 0;
+	}
+}
+
+/* The code brgen writes names a kernel's stream or array parameter P's
+ * view, element, buffer and position P_v, P_e, P_p and P__idx, and its
+ * own variables brg_...: a parameter or local of the kernel so named
+ * would clash with them there (brgen.1, "Names"). */
+void chk_generated_name(chk_ctx *c, const json_t *at, const char *name)
+{
+	static const char *const sfx[] = { "_v", "_e", "_p", "__idx" };
+	json_t *params, *p;
+	size_t i, k;
+
+	if (!c->kern || !c->fnode || !name)
+		return;
+	if (strncmp(name, "brg_", 4) == 0) {
+		chk_err(c, at, "E-generated-name", "\"%s\": names beginning "
+			"with brg_ are the generated code's", name);
+		return;
+	}
+	params = ast_arr(ast_get(c->fnode, "type"), "params");
+	json_array_foreach(params, i, p) {
+		const char *pn = ast_str(p, "name");
+		size_t n = strlen(pn);
+		chk_role r = chk_role_of(p);
+		if (!n || r == ROLE_VALUE || r == ROLE_NONE
+		    || strncmp(name, pn, n) != 0)
+			continue;
+		for (k = 0; k < sizeof sfx / sizeof sfx[0]; k++)
+			if (strcmp(name + n, sfx[k]) == 0)
+				chk_err(c, at, "E-generated-name", "\"%s\" is "
+					"the generated code's name for parameter %s's "
+					"%s: rename it", name, pn, k == 0 ? "view" :
+					k == 1 ? "element" : k == 2 ? "buffer" :
+					"position");
 	}
 }
 

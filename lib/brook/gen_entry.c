@@ -191,10 +191,10 @@ static void dom_setup(gen_target t, strbuf *b)
 	if (t == GEN_CL)
 		sb_puts(b,
 			"\tBRG_L brg_d[4], brg_o[4];\n"
-			"\tbrg_d[0] = dom.x; brg_d[1] = dom.y; "
-			"brg_d[2] = dom.z; brg_d[3] = dom.w;\n"
-			"\tbrg_o[0] = off.x; brg_o[1] = off.y; "
-			"brg_o[2] = off.z; brg_o[3] = off.w;\n");
+			"\tbrg_d[0] = brg_dom.x; brg_d[1] = brg_dom.y; "
+			"brg_d[2] = brg_dom.z; brg_d[3] = brg_dom.w;\n"
+			"\tbrg_o[0] = brg_off.x; brg_o[1] = brg_off.y; "
+			"brg_o[2] = brg_off.z; brg_o[3] = brg_off.w;\n");
 	else
 		sb_puts(b,
 			"\tBRG_L brg_d[4], brg_o[4];\n"
@@ -597,7 +597,7 @@ static void cl_map_head(gen_ctx *g, strbuf *b, const json_t *fn,
 	sb_printf(b, "__kernel %svoid %s%s(", attr,
 		gen_cl_name(ast_str(fn, "name"), cln, sizeof cln), suffix);
 	cl_params(g, b, fn);
-	sb_puts(b, ",\n\tconst BRG_L4 dom, const BRG_L4 off");
+	sb_puts(b, ",\n\tconst BRG_L4 brg_dom, const BRG_L4 brg_off");
 	rec_param(g, GEN_CL, b, fn);
 	sb_puts(b, ")\n{\n");
 	dom_setup(GEN_CL, b);
@@ -725,7 +725,7 @@ static void cl_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
 }
 
 /* OpenCL: K__grid, for a kernel that reads its position, launched by
- * libbrt as a three-dimensional NDRange over dom.xyz (dom.w 1) when
+ * libbrt as a three-dimensional NDRange over brg_dom.xyz (brg_dom.w 1) when
  * every stream is packed in the domain's shape: the point's coordinates
  * are the work-item's, no division. */
 static void cl_map_grid(gen_ctx *g, strbuf *b, const json_t *fn)

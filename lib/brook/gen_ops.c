@@ -191,11 +191,11 @@ void gen_ops_cl(gen_ctx *g, strbuf *b)
 			sb_printf(b, " *%s, const brt_view %s_v", names[i],
 				names[i]);
 		}
-		sb_puts(b, ",\n\tconst BRG_L4 dom, const BRG_L4 off)\n{\n"
+		sb_puts(b, ",\n\tconst BRG_L4 brg_dom, const BRG_L4 brg_off)\n{\n"
 			"\tBRG_L brg_d[4];\n\tconst BRG_L brg_i = "
-			"get_global_id(0);\n\tbrg_d[0] = dom.x; brg_d[1] = "
-			"dom.y; brg_d[2] = dom.z; brg_d[3] = dom.w;\n"
-			"\t(void)off;\n\tif (brg_i >= brg_d[0] * brg_d[1] * "
+			"get_global_id(0);\n\tbrg_d[0] = brg_dom.x; brg_d[1] = "
+			"brg_dom.y; brg_d[2] = brg_dom.z; brg_d[3] = brg_dom.w;\n"
+			"\t(void)brg_off;\n\tif (brg_i >= brg_d[0] * brg_d[1] * "
 			"brg_d[2] * brg_d[3])\n\t\treturn;\n");
 		op_point(g, GEN_CL, b, op, "\t");
 		sb_puts(b, "}\n\n");

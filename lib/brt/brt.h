@@ -423,7 +423,9 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
 /* OpenCL kernel names and parameters, for a kernel K of class:
  * K is brt_kernel.cl_name when set, else brt_kernel.name.
  *   MAP, SCATTER: __kernel void K(ARGS, const long4 dom, const long4 off)
- *                 with records set, one more parameter after off:
+ *                 (brgen names them brg_dom and brg_off, out of the way
+ *                 of the kernel's own parameters), with records set, one
+ *                 more parameter after off:
  *                 __global brt_records *rec
  *                 and optionally K__packed or K__grid with the same
  *                 parameters (Launch geometry, below)
