@@ -4,7 +4,9 @@
 
 int main(void)
 {
-	float a[12], b[12], c[12];
+	/* outputs zeroed: a run whose kernels fail (t/rt.bats,
+	   BRT_CL_OPTIONS) writes nothing into them, and prints them */
+	float a[12], b[12], c[12] = { 0 };
 	for (int i = 0; i < 12; i++) {
 		a[i] = (float)i;
 		b[i] = (float)(100 * i);
@@ -37,8 +39,10 @@ int main(void)
 	unsigned n = 4;
 	brt_stream *p = brt_stream_new(f3, 1, &n), *q = brt_stream_new(f3, 1, &n);
 	float3 in[4], out[4], off = float3_(0.5f, 10, 100);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 4; i++) {
 		in[i] = float3_((float)i, (float)(2 * i), (float)(3 * i));
+		out[i] = float3_(0, 0, 0);
+	}
 	brt_stream_read(p, in, NULL);
 	brt_arg a3[3] = { { .s = p }, { .value = &off }, { .s = q } };
 	brt_run(&k_add3, a3, NULL);
@@ -53,7 +57,7 @@ int main(void)
 
 	/* a big stream: many chunks, every thread */
 	unsigned big = 1000003;
-	float *x = malloc(big * sizeof *x), *y = malloc(big * sizeof *y);
+	float *x = malloc(big * sizeof *x), *y = calloc(big, sizeof *y);
 	for (unsigned i = 0; i < big; i++)
 		x[i] = (float)(i % 1000);
 	brt_stream *bx = brt_stream_new(rt_float, 1, &big);
