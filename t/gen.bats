@@ -337,3 +337,32 @@ BR
 		[ "$l" -gt $((line - 12)) ] && [ "$l" -lt "$line" ] && echo yes
 	done | grep -q yes
 }
+
+@test "a kernel with a loop is marked .loops = 1 (the CPU backend shares its small domains among threads)" {
+	cat > loops.br <<'SRC'
+kernel void flat(float a<>, out float b<>) { b = a + 1.0f; }
+kernel void counted(float a[], int n, out float b<>)
+{
+    float s = 0.0f;
+    int i;
+    for (i = 0; i < n; i++)
+        s += a[i];
+    b = s;
+}
+kernel void whiled(float a<>, out float b<>)
+{
+    float x = a;
+    while (x > 1.0f)
+        x = x * 0.5f;
+    b = x;
+}
+SRC
+	brpp loops.br | brparse | brcheck | brgen -o loops
+	sed -n '/^static const brt_kernel flat__kernel = {/,/^};/p' loops.c > flat.d
+	sed -n '/^static const brt_kernel counted__kernel = {/,/^};/p' loops.c > counted.d
+	sed -n '/^static const brt_kernel whiled__kernel = {/,/^};/p' loops.c > whiled.d
+	[ -s flat.d ] && [ -s counted.d ] && [ -s whiled.d ]
+	! grep -q '\.loops' flat.d
+	grep -q '^	\.loops = 1,$' counted.d
+	grep -q '^	\.loops = 1,$' whiled.d
+}

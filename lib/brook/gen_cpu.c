@@ -211,6 +211,9 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 		if (strcmp(gen_cl_name(name, cln, sizeof cln), name) != 0)
 			sb_printf(b, "\t.cl_name = \"%s\",\n", cln);
 	}
+	if (gen_uses(ast_get(fn, "body"), "for") || gen_uses(ast_get(fn,
+			"body"), "while") || gen_uses(ast_get(fn, "body"), "do"))
+		sb_puts(b, "\t.loops = 1,\n");
 	if (gen_is_group(fn)) {
 		size_t j, k;
 		json_t *it, *v;

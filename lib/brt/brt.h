@@ -399,6 +399,11 @@ typedef struct brt_kernel {
 					   .br, for messages; NULL: none */
 	const brt_site *sites;		/* the program's checked accesses */
 	unsigned nsites;
+	int loops;			/* 1: the body has a loop, so a point
+					   may cost much: the CPU backend
+					   shares even a small domain among
+					   its threads (64 points a range at
+					   least, rather than 4,096) */
 } brt_kernel;
 
 /* One actual argument. */
