@@ -535,12 +535,14 @@ void gen_aff_free(gen_aff *a)
 	free(a);
 }
 
-int gen_aff_value(const gen_aff *a, const json_t *e, long *c)
+/* The constant C recorded for node E under PRE ("" x + c, "y" y + c) */
+static int node_const(const gen_aff *a, const char *pre, const json_t *e,
+	long *c)
 {
 	char k[48];
 	json_t *v;
 
-	key_of(k, sizeof k, "", e);
+	key_of(k, sizeof k, pre, e);
 	v = json_object_get(a->nodes, k);
 	if (!json_is_integer(v))
 		return 0;
@@ -548,17 +550,14 @@ int gen_aff_value(const gen_aff *a, const json_t *e, long *c)
 	return 1;
 }
 
+int gen_aff_value(const gen_aff *a, const json_t *e, long *c)
+{
+	return node_const(a, "", e, c);
+}
+
 int gen_aff_yvalue(const gen_aff *a, const json_t *e, long *c)
 {
-	char k[48];
-	json_t *v;
-
-	key_of(k, sizeof k, "y", e);
-	v = json_object_get(a->nodes, k);
-	if (!json_is_integer(v))
-		return 0;
-	*c = (long)json_integer_value(v);
-	return 1;
+	return node_const(a, "y", e, c);
 }
 
 int gen_aff_branch(const gen_aff *a, const json_t *e)

@@ -66,6 +66,7 @@ gen_aff *gen_aff_scan(gen_ctx *g, const json_t *fn);
 void gen_aff_free(gen_aff *a);
 /* 1 when E is x + *C in the interior (int or float) */
 int gen_aff_value(const gen_aff *a, const json_t *e, long *c);
+/* 1 when E is the point's y + *C in the interior (int or float) */
 int gen_aff_yvalue(const gen_aff *a, const json_t *e, long *c);
 /* a conditional's branch in the interior (1 true, 0 false), -1 none */
 int gen_aff_branch(const gen_aff *a, const json_t *e);
