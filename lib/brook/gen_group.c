@@ -225,30 +225,7 @@ static void mem_access(gen_ctx *g, const json_t *n, json_t *w, json_t *r)
  * take it as an out parameter). */
 static int writes_decl(gen_ctx *g, const json_t *n, const json_t *d)
 {
-	const char *key;
-	json_t *v;
-	size_t i;
-
-	if (json_is_array(n)) {
-		json_array_foreach(n, i, v)
-			if (writes_decl(g, v, d))
-				return 1;
-		return 0;
-	}
-	if (!json_is_object(n))
-		return 0;
-	if ((ast_is(n, "assign") && gen_target_decl(g, ast_get(n, "l")) == d) ||
-			(is_step_op(n) && gen_target_decl(g, ast_get(n, "e")) ==
-			d))
-		return 1;
-	if (ast_is(n, "call"))
-		json_array_foreach(ast_get(n, "args"), i, v)
-			if (gen_target_decl(g, v) == d)
-				return 1;
-	json_object_foreach((json_t *)n, key, v)
-		if (strcmp(key, "ty") != 0 && writes_decl(g, v, d))
-			return 1;
-	return 0;
+	return gen_writes(g, n, &d, 1, 0);
 }
 
 /* ---- uniform loops ------------------------------------------------------ */

@@ -146,6 +146,11 @@ void gen_kconv(gen_fn *f, strbuf *b, const json_t *e, const json_t *to);
 void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s);
 /* The name under an assignment target (v, v.x, v[i]), if any. */
 const json_t *gen_target_decl(gen_ctx *g, const json_t *e);
+/* Whether N may write one of the declarations DS[0..ND): assigns or
+ * steps it, or passes it to a function (an out parameter); with LOOPS,
+ * also whether N holds a loop (gen_kcode.c). */
+int gen_writes(gen_ctx *g, const json_t *n, const json_t *const *ds,
+	int nd, int loops);
 void gen_indent(strbuf *b, int depth);
 /* Whether the kernel code under N calls instance() (or indexof in a
  * subkernel), syncGroup(), or indexof on a parameter. */

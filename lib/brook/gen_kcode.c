@@ -853,7 +853,7 @@ static const json_t *target_decl(gen_fn *f, const json_t *e)
 	return gen_target_decl(f->g, e);
 }
 
-static int is_decl_of(const json_t *d, const json_t **ds, int nd)
+static int is_decl_of(const json_t *d, const json_t *const *ds, int nd)
 {
 	int k;
 
@@ -866,8 +866,8 @@ static int is_decl_of(const json_t *d, const json_t **ds, int nd)
 /* Whether N may write one of the names DS: assigns or steps it, or
  * passes it to a function (an out parameter); with LOOPS, or holds a
  * loop. */
-static int writes(gen_fn *f, const json_t *n, const json_t **ds, int nd,
-	int loops)
+int gen_writes(gen_ctx *g, const json_t *n, const json_t *const *ds,
+	int nd, int loops)
 {
 	const char *key;
 	json_t *v;
@@ -875,7 +875,7 @@ static int writes(gen_fn *f, const json_t *n, const json_t **ds, int nd,
 
 	if (json_is_array(n)) {
 		json_array_foreach(n, i, v)
-			if (writes(f, v, ds, nd, loops))
+			if (gen_writes(g, v, ds, nd, loops))
 				return 1;
 		return 0;
 	}
@@ -884,22 +884,28 @@ static int writes(gen_fn *f, const json_t *n, const json_t **ds, int nd,
 	if (loops && (ast_is(n, "for") || ast_is(n, "while") ||
 			ast_is(n, "do")))
 		return 1;
-	if (ast_is(n, "assign") && is_decl_of(target_decl(f, ast_get(n, "l")),
-			ds, nd))
+	if (ast_is(n, "assign") && is_decl_of(gen_target_decl(g, ast_get(n,
+			"l")), ds, nd))
 		return 1;
 	if ((ast_is(n, "unop") || ast_is(n, "postfix")) &&
 			(strcmp(ast_str(n, "op"), "++") == 0 ||
 			strcmp(ast_str(n, "op"), "--") == 0) &&
-			is_decl_of(target_decl(f, ast_get(n, "e")), ds, nd))
+			is_decl_of(gen_target_decl(g, ast_get(n, "e")), ds, nd))
 		return 1;
 	if (ast_is(n, "call"))
 		json_array_foreach(ast_get(n, "args"), i, v)
-			if (is_decl_of(target_decl(f, v), ds, nd))
+			if (is_decl_of(gen_target_decl(g, v), ds, nd))
 				return 1;
 	json_object_foreach((json_t *)n, key, v)
-		if (strcmp(key, "ty") != 0 && writes(f, v, ds, nd, loops))
+		if (strcmp(key, "ty") != 0 && gen_writes(g, v, ds, nd, loops))
 			return 1;
 	return 0;
+}
+
+static int writes(gen_fn *f, const json_t *n, const json_t **ds, int nd,
+	int loops)
+{
+	return gen_writes(f->g, n, ds, nd, loops);
 }
 
 /* Appends to COND the tests under which the gathers in N indexed by the

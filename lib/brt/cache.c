@@ -208,16 +208,15 @@ cl_program brt_cache_build(brt_device *d, const brt_program *p, int i32,
 		return NULL;
 	}
 	char ob[600];
-	err = cl->clBuildProgram(prog, 1, &d->id, build_options(d, i32, ob),
-		NULL, NULL);
+	const char *opt = build_options(d, i32, ob);
+	err = cl->clBuildProgram(prog, 1, &d->id, opt, NULL, NULL);
 	if (err != CL_SUCCESS) {
 		/* the driver's error, then its log (empty for options it
 		   rejects) */
 		char *log = build_log(d, prog);
 		brt_str s = {0};
 		brt_str_printf(&s, "%s, options \"%s\"%s%s", brt_cl_error(err),
-			build_options(d, i32, ob), log && *log ? "\n" : "",
-			log ? log : "");
+			opt, log && *log ? "\n" : "", log ? log : "");
 		free(log);
 		*blog = s.p;
 		cl->clReleaseProgram(prog);

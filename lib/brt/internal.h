@@ -351,6 +351,9 @@ void brt_ocl_mark(brt_buffer *b, cl_event ev);
 void brt_ocl_wait(brt_waits *w, const brt_buffer *b);
 /* Releases W's events: after the command that waits for them. */
 void brt_ocl_waits_done(brt_waits *w);
+/* The compute queue of D was flushed (clFlush, or a blocking command
+ * on it): brt_ocl_enqueue's flush policy starts again from 1. */
+void brt_ocl_flushed(brt_device *d);
 int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 	const size_t *global, const size_t *local, brt_waits *w,
 	cl_event *ev, brt_str *msg);

@@ -368,6 +368,12 @@ void brt_ocl_shutdown(brt_runtime *rt, brt_device *d)
  * for them gets a marker event then (materialize). */
 static int cl_failed(brt_device *d, cl_int err, brt_str *msg);
 
+void brt_ocl_flushed(brt_device *d)
+{
+	d->unflushed = 0;
+	d->flush_at = 1;
+}
+
 /* B's last command as an event: for kernels that kept none (pending), a
  * marker after them on the in-order compute queue, flushed so that other
  * queues and the host can wait for it. */
@@ -385,8 +391,7 @@ static void materialize(brt_buffer *b)
 		ev = NULL;
 	}
 	cl->clFlush(d->queue);
-	d->unflushed = 0;
-	d->flush_at = 1;
+	brt_ocl_flushed(d);
 	brt_ocl_set_last(b, ev);
 }
 

@@ -396,8 +396,7 @@ static void red_ocl(red *R)
 		else if (err == CL_SUCCESS)
 			memcpy(L->args[R->r].target, acc, R->esize);
 		free(acc);
-		d->unflushed = 0;	/* the blocking read flushed */
-		d->flush_at = 1;
+		brt_ocl_flushed(d);	/* the blocking read flushed */
 		if (err != CL_SUCCESS) {
 			brt_str_printf(&msg, "%s", brt_cl_error(err));
 			goto fail;
