@@ -299,6 +299,15 @@ BR
 	grep -qF 'v[brg_t].y = brg_p_v.y;' gu.c
 	[ "$(grep -c 'brg_p_t\.x = t\[brg_t\]\.x;' gu.c)" -eq 2 ]
 	! grep -q 't\[brg_t\]\.x = brg_p_t' gu.c
+	# carry: its loop carries 20 values (five float4s): each thread runs
+	# it whole inside the thread loop, the float4s copied in and out
+	sed -n '/^static void carry__cpu/,/^}/p' gu.c > carry.c
+	[ "$(grep -c 'for (brg_u0 = 0; brg_u0 < 5; brg_u0++) {' carry.c)" -eq 2 ]
+	grep -B1 'for (brg_u0 = 0; brg_u0 < 5; brg_u0++) {' carry.c |
+		grep -qxF '						float4 w;'
+	grep -qF 'brg_p_p4 = brg_add_float4(brg_p_p4, float4_(' carry.c
+	! grep -A1 'for (brg_u0 = 0; brg_u0 < 5; brg_u0++) {' carry.c |
+		grep -q 'brg_full'
 	# OpenCL's code does not change; --checked keeps the phases' order
 	! grep '^	"' gu.c | grep -q 'brg_u0\|brg_t1'
 	brpp "$top_srcdir/t/run/group_uniform.br" | brparse | brcheck |
