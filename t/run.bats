@@ -161,14 +161,6 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 	diff_golden "$top_srcdir/t/run/float_counter.out" fc.64
 }
 
-@test "one kernel on many pairs of streams: up to four OpenCL kernel objects of an entry, each with its own arguments" {
-	run_program twins
-	BRT_RUNTIME=opencl BRT_CACHE_DIR= BRT_LOG_FILE=twins.log ./twins >/dev/null
-	grep -q "runtime: 1 OpenCL devices" twins.log || skip "no OpenCL device"
-	grep -q "^brt: kernel: inc__packed for .*, object 2$" twins.log
-	grep -q "^brt: kernel: inc__packed for .*, object 4$" twins.log
-	! grep -q ", object 5$" twins.log
-}
 @test "kernel parameters named off and dom, as the launch's own were in the OpenCL C" { run_program param_names; }
 
 @test "spec 4.2: gathers at x plus a constant read the same in a row's interior (K__bodyin32) as at its clamped edges" {

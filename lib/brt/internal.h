@@ -78,11 +78,6 @@ typedef struct brt_clkernel {
 	struct brt_buffer *part, *target;	/* K__reduce: temporaries kept
 					   for the next call (reduce.c) */
 	size_t *lastsize;
-	cl_program program;	/* where KERNEL comes from */
-	struct brt_clkernel *twin;	/* another kernel object of the same
-					   entry, holding other arguments
-					   (brt_ocl_twin) */
-	uint64_t used;		/* the launch that last used it */
 } brt_clkernel;
 
 typedef struct brt_clprog {
@@ -133,7 +128,6 @@ struct brt_device {
 	unsigned flush_at;	/* ... flushed when it reaches this: 1 after a
 				   wait, doubling up to 64 in a chain */
 	uint64_t nbuffers;	/* buffers made (brt_buffer.serial) */
-	uint64_t nlaunch;	/* kernels launched (brt_clkernel.used) */
 	struct brt_prof *prof;	/* ... here, logged at exit */
 	size_t nprof, capprof;
 	brt_clprog *progs;
@@ -284,8 +278,6 @@ int brt_ocl_setview(brt_clkernel *ck, unsigned i, const brt_view *v,
 int brt_ocl_setidx(brt_clkernel *ck, unsigned i, const int64_t *v,
 	unsigned n, brt_str *msg);
 /* Argument I: B's cl_mem (NULL for no buffer), set only when it changed. */
-brt_clkernel *brt_ocl_twin(brt_device *d, brt_clkernel *ck,
-	const unsigned *idx, const brt_buffer *const *bufs, unsigned n);
 int brt_ocl_setmem(brt_clkernel *ck, unsigned i, const brt_buffer *b,
 	brt_str *msg);
 int brt_ocl_setarg(brt_clkernel *ck, unsigned i, size_t size,

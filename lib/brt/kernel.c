@@ -617,21 +617,7 @@ static void run_ocl(brt_launch *L)
 	brt_clkernel *pk = packed_entry(L, want32);
 	if (pk)
 		ck = pk;
-	/* the buffers, by argument number (the first 32): a twin of CK may
-	 * hold them; the arguments are set below all the same */
-	unsigned idx[32], nb = 0, n = 0;
-	const brt_buffer *bufs[32];
-	for (unsigned i = 0; i < k->nargs && nb < 32; i++) {
-		if (k->args[i].kind == BRT_ARG_VALUE) {
-			n++;
-			continue;
-		}
-		idx[nb] = n;
-		bufs[nb++] = L->args[i].s->reg.buf;
-		n += 2;
-	}
-	ck = brt_ocl_twin(d, ck, idx, bufs, nb);
-	n = 0;
+	unsigned n = 0;
 	int bad = 0;
 	for (unsigned i = 0; i < k->nargs && !bad; i++) {
 		const brt_argdesc *a = &k->args[i];

@@ -330,13 +330,6 @@ void brt_ocl_shutdown(brt_runtime *rt, brt_device *d)
 			cl->clReleaseMemObject(t->mem);
 			free(t);
 		}
-		for (brt_clkernel *t = k->twin, *tn; t; t = tn) {
-			tn = t->twin;
-			cl->clReleaseKernel(t->kernel);
-			free(t->last);
-			free(t->lastsize);
-			free(t);
-		}
 		if (k->kernel)
 			cl->clReleaseKernel(k->kernel);
 		free(k->last);
@@ -1105,7 +1098,6 @@ brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int entry,
 	ck->want32 = want32;
 	ck->i32 = i32;
 	ck->kernel = kern;
-	ck->program = p->program;
 	ck->nset = nargs;
 	ck->wgsize = 1;
 	cl->clGetKernelWorkGroupInfo(kern, d->id, CL_KERNEL_WORK_GROUP_SIZE,
@@ -1185,102 +1177,16 @@ int brt_ocl_setview(brt_clkernel *ck, unsigned i, const brt_view *v,
 	return brt_ocl_setarg(ck, i, sizeof w, &w, 0, msg);
 }
 
-/* A buffer argument's key in the cache of set_cached: the buffer and its
- * serial, so that a buffer freed and another made at the same address is
- * set again. */
-typedef struct memkey {
-	cl_mem m;
-	uint64_t serial;
-} memkey;
-
-static memkey mem_key(const brt_buffer *b)
-{
-	memkey key;
-	memset(&key, 0, sizeof key);
-	key.m = b ? b->mem : NULL;
-	key.serial = b ? b->serial : 0;
-	return key;
-}
-
 int brt_ocl_setmem(brt_clkernel *ck, unsigned i, const brt_buffer *b,
 	brt_str *msg)
 {
-	memkey key = mem_key(b);
+	/* keyed by the buffer and its serial: a buffer freed and another
+	 * made at the same address is set again */
+	struct { cl_mem m; uint64_t serial; } key;
+	memset(&key, 0, sizeof key);
+	key.m = b ? b->mem : NULL;
+	key.serial = b ? b->serial : 0;
 	return set_cached(ck, i, &key, sizeof key, sizeof key.m, &key.m, msg);
-}
-
-/* Whether CK's arguments IDX[0..N) hold the buffers BUFS. */
-static int holds(const brt_clkernel *ck, const unsigned *idx,
-	const brt_buffer *const *bufs, unsigned n)
-{
-	for (unsigned j = 0; j < n; j++) {
-		memkey key = mem_key(bufs[j]);
-		if (idx[j] >= ck->nset || ck->lastsize[idx[j]] != sizeof key
-		    || memcmp(ck->last[idx[j]], &key, sizeof key))
-			return 0;
-	}
-	return 1;
-}
-
-/* The kernel object of CK's entry to launch on buffers BUFS (its
- * arguments IDX[0..N)): CK or one of up to BRT_TWINS - 1 twins, the one
- * whose arguments already hold them, else a new twin, else the one least
- * recently used. A chain that alternates between streams (a = k(b), b =
- * k(a), ...) so sets no argument again, as a hand-written program keeps
- * a kernel object for each direction: the driver's clSetKernelArg costs
- * about what the rest of a launch does. D's lock is held. */
-#define BRT_TWINS 4
-brt_clkernel *brt_ocl_twin(brt_device *d, brt_clkernel *ck,
-	const unsigned *idx, const brt_buffer *const *bufs, unsigned n)
-{
-	brt_cl *cl = &brt_rt()->cl;
-	brt_clkernel *pick = ck, *last = ck;
-	int count = 0;
-	for (brt_clkernel *t = ck; t; t = t->twin) {
-		if (holds(t, idx, bufs, n)) {
-			t->used = ++d->nlaunch;
-			return t;
-		}
-		if (t->used < pick->used)
-			pick = t;
-		last = t;
-		count++;
-	}
-	if (count < BRT_TWINS && n) {
-		char name[300];
-		cl_int err = CL_SUCCESS;
-		brt_clkernel *t = calloc(1, sizeof *t);
-		if (t && cl->clGetKernelInfo(ck->kernel,
-			CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL)
-			== CL_SUCCESS)
-			t->kernel = cl->clCreateKernel(ck->program, name, &err);
-		if (t && t->kernel && ck->nset) {
-			t->last = calloc(ck->nset, sizeof *t->last);
-			t->lastsize = calloc(ck->nset, sizeof *t->lastsize);
-		}
-		if (t && t->kernel && (!ck->nset || (t->last && t->lastsize))) {
-			t->k = ck->k;
-			t->entry = ck->entry;
-			t->want32 = ck->want32;
-			t->i32 = ck->i32;
-			t->program = ck->program;
-			t->nset = ck->nset;
-			t->wgsize = ck->wgsize;
-			last->twin = t;
-			pick = t;
-			brt_log("kernel: %s for %s, object %d", name, d->name,
-				count + 1);
-		} else if (t) {
-			/* no twin: CK's own object serves */
-			if (t->kernel)
-				cl->clReleaseKernel(t->kernel);
-			free(t->last);
-			free(t->lastsize);
-			free(t);
-		}
-	}
-	pick->used = ++d->nlaunch;
-	return pick;
 }
 
 int brt_ocl_setidx(brt_clkernel *ck, unsigned i, const int64_t *v,
