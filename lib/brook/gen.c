@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "brook/ast.h"
@@ -26,6 +27,52 @@ void gen_error(gen_ctx *g, const json_t *n, const char *id, const char *fmt,
 		file = NULL;
 	diag_report(g->d, DIAG_ERROR, file, line, col, id, "%s", msg);
 	g->nerrors++;
+}
+
+static size_t idmap_slot(const gen_idmap *m, long long id)
+{
+	/* Fibonacci hashing: consecutive ids spread over the table */
+	size_t i = (size_t)(((unsigned long long)id * 0x9e3779b97f4a7c15ull)
+		>> 32) & (m->cap - 1);
+
+	while (m->nodes[i] && m->ids[i] != id)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+/* Records N as the declaration ID; a later one with the same id wins,
+ * as before in a JSON object. */
+static void idmap_put(gen_idmap *m, long long id, const json_t *n)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		gen_idmap old = *m;
+		m->cap = old.cap ? 2 * old.cap : 1024;
+		m->ids = xcalloc(m->cap, sizeof *m->ids);
+		m->nodes = xcalloc(m->cap, sizeof *m->nodes);
+		m->n = 0;
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.nodes[i])
+				idmap_put(m, old.ids[i], old.nodes[i]);
+		free(old.ids);
+		free(old.nodes);
+	}
+	size_t i = idmap_slot(m, id);
+	if (!m->nodes[i])
+		m->n++;
+	m->ids[i] = id;
+	m->nodes[i] = n;
+}
+
+static const json_t *idmap_get(const gen_idmap *m, long long id)
+{
+	return m->cap ? m->nodes[idmap_slot(m, id)] : NULL;
+}
+
+static void idmap_free(gen_idmap *m)
+{
+	free(m->ids);
+	free(m->nodes);
+	memset(m, 0, sizeof *m);
 }
 
 /* Records every node with an "id" (brcheck numbers declarations) and the
@@ -59,12 +106,9 @@ static void index_node(gen_ctx *g, const json_t *n)
 		if (fields && json_string_length(tag))
 			json_object_set(g->tags, json_string_value(tag),
 				(json_t *)n);
-		if (json_is_integer(id) && json_string_length(kind)) {
-			char k[32];
-			snprintf(k, sizeof k, "%lld",
-				(long long)json_integer_value(id));
-			json_object_set(g->byid, k, (json_t *)n);
-		}
+		if (json_is_integer(id) && json_string_length(kind))
+			idmap_put(&g->byid, (long long)json_integer_value(id),
+				n);
 		for (i = 0; i < nkids; i++)
 			index_node(g, kids[i]);
 		if (more) {
@@ -99,13 +143,11 @@ static void index_typedefs(gen_ctx *g, const json_t *decls)
 
 const json_t *gen_decl(gen_ctx *g, const json_t *idnode)
 {
-	char k[32];
 	json_t *ref = ast_get(idnode, "ref");
 
 	if (!json_is_integer(ref))
 		return NULL;
-	snprintf(k, sizeof k, "%lld", (long long)json_integer_value(ref));
-	return json_object_get(g->byid, k);
+	return idmap_get(&g->byid, (long long)json_integer_value(ref));
 }
 
 const json_t *gen_resolve(gen_ctx *g, const json_t *ty)
@@ -379,7 +421,6 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 	g.d = d;
 	if (check_doc_stage(&g) != 0)
 		return 1;
-	g.byid = json_object();
 	g.typedefs = json_object();
 	g.tags = json_object();
 	g.idxof = json_object();
@@ -411,7 +452,7 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 		json_decref(g.done[t]);
 		sb_free(&g.help[t]);
 	}
-	json_decref(g.byid);
+	idmap_free(&g.byid);
 	json_decref(g.typedefs);
 	json_decref(g.tags);
 	json_decref(g.idxof);

@@ -24,12 +24,20 @@ typedef struct gen_op {
 } gen_op;
 #define GEN_MAX_OPS 64
 
+/* The declarations by "id" (gen.c): an open-addressing table, since
+ * gen_decl asks it at every name the walks meet. */
+typedef struct gen_idmap {
+	long long *ids;
+	const json_t **nodes;	/* NULL: a free slot */
+	size_t cap, n;		/* cap a power of two */
+} gen_idmap;
+
 /* The whole run. */
 typedef struct gen_ctx {
 	const json_t *doc;
 	const gen_options *o;
 	diag_ctx *d;
-	json_t *byid;		/* "N" -> the declaration with "id": N */
+	gen_idmap byid;		/* N -> the declaration with "id": N */
 	json_t *typedefs;	/* typedef name -> its type */
 	json_t *tags;		/* struct/union tag -> its defining type */
 	json_t *done[2];	/* helper names already defined, per target */
