@@ -150,6 +150,23 @@ const json_t *gen_decl(gen_ctx *g, const json_t *idnode)
 	return idmap_get(&g->byid, (long long)json_integer_value(ref));
 }
 
+gen_fninfo *gen_fn_info(gen_ctx *g, const json_t *fn)
+{
+	/* a kernel's questions come together: the newest entry first */
+	for (size_t i = g->nfns; i-- > 0; )
+		if (g->fns[i].fn == fn)
+			return &g->fns[i];
+	if (g->nfns == g->capfns) {
+		g->capfns = g->capfns ? 2 * g->capfns : 64;
+		g->fns = xrealloc(g->fns, g->capfns * sizeof *g->fns);
+	}
+	gen_fninfo *fi = &g->fns[g->nfns++];
+	memset(fi, 0, sizeof *fi);
+	fi->fn = fn;
+	fi->pos = -1;
+	return fi;
+}
+
 const json_t *gen_resolve(gen_ctx *g, const json_t *ty)
 {
 	int guard = 0;
@@ -453,6 +470,9 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 		sb_free(&g.help[t]);
 	}
 	idmap_free(&g.byid);
+	for (size_t k = 0; k < g.nfns; k++)
+		gen_aff_free(g.fns[k].aff);
+	free(g.fns);
 	json_decref(g.typedefs);
 	json_decref(g.tags);
 	json_decref(g.idxof);

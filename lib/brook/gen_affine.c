@@ -524,6 +524,17 @@ gen_aff *gen_aff_scan(gen_ctx *g, const json_t *fn)
 	return a;
 }
 
+const gen_aff *gen_aff_of(gen_ctx *g, const json_t *fn)
+{
+	gen_fninfo *fi = gen_fn_info(g, fn);
+
+	if (!fi->aff_known) {
+		fi->aff = gen_aff_scan(g, fn);
+		fi->aff_known = 1;
+	}
+	return fi->aff;
+}
+
 void gen_aff_free(gen_aff *a)
 {
 	if (!a)

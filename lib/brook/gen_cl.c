@@ -133,12 +133,12 @@ void gen_cl_program(gen_ctx *g, strbuf *b)
 			continue;
 		const json_t *ret = ast_get(ast_get(d, "type"), "ret");
 		int map = !ret || strcmp(ast_str(ret, "t"), "void") == 0;
-		gen_aff *a = NULL;
+		const gen_aff *a = NULL;
 		if (!gen_is_group(d)) {
 			gen_body_function(g, GEN_CL, &code, d);
 			/* a row interior: K__bodyin and K__guard for K__grid
 			 * (gen_affine.c, gen_entry.c) */
-			a = map ? gen_aff_scan(g, d) : NULL;
+			a = map ? gen_aff_of(g, d) : NULL;
 			if (a) {
 				g->aff = a;
 				gen_body_function(g, GEN_CL, &code, d);
@@ -151,7 +151,6 @@ void gen_cl_program(gen_ctx *g, strbuf *b)
 			gen_entries(g, GEN_CL, &code, d);
 			g->interior = NULL;
 		}
-		gen_aff_free(a);
 	}
 	gen_ops_cl(g, &code);
 	cl_types(g, &types);

@@ -351,11 +351,11 @@ static void wrappers(gen_ctx *g, strbuf *b, const json_t *fn)
 /* Everything PREFIX.c holds for kernel FN, at its place in the file. */
 void gen_cpu_kernel(gen_ctx *g, strbuf *b, const json_t *fn)
 {
-	gen_aff *a = NULL;
+	const gen_aff *a = NULL;
 
 	if (!gen_is_group(fn)) {
 		gen_body_function(g, GEN_CPU, b, fn);
-		a = gen_aff_scan(g, fn);
+		a = gen_aff_of(g, fn);
 		/* K__body32 (brt.h, brt_cpu_call.index32), and with a row
 		 * interior K__bodyin32 and K__guard32 (gen_affine.c) */
 		g->i32 = 1;
@@ -378,5 +378,4 @@ void gen_cpu_kernel(gen_ctx *g, strbuf *b, const json_t *fn)
 		sb_putc(b, '\n');
 		wrappers(g, b, fn);
 	}
-	gen_aff_free(a);
 }

@@ -237,6 +237,17 @@ static int needs_position(gen_ctx *g, const json_t *n, int depth)
 	return 0;
 }
 
+/* needs_position of kernel FN's body, walked once for both targets and
+ * every entry point */
+static int body_needs_position(gen_ctx *g, const json_t *fn)
+{
+	gen_fninfo *fi = gen_fn_info(g, fn);
+
+	if (fi->pos < 0)
+		fi->pos = needs_position(g, ast_get(fn, "body"), 0);
+	return fi->pos;
+}
+
 /* How map_point addresses the streams: through their views (GEN_VIEW,
  * both targets), on the packed paths (GEN_PACKED: every stream is
  * element brg_i of its packed run, NAME_p[brg_i] on the CPU and
@@ -311,7 +322,7 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 	 * kernel that asks for them (instance(), a subkernel's indexof) */
 	sb_printf(b, "%sconst brg_ctx brg_cx = %s", ind, gen_records(g, fn) ?
 		"brg_withrec(" : "");
-	if (!needs_position(g, ast_get(fn, "body"), 0))
+	if (!body_needs_position(g, fn))
 		sb_puts(b, "brg_noctx()");
 	else if (mode != GEN_VIEW && mode != GEN_LANES)
 		sb_puts(b, "brg_ctx4(brg_px + brg_i, brg_py, brg_pz, brg_pw)");
@@ -402,7 +413,7 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 static int map_uses_position(gen_ctx *g, const json_t *fn)
 {
 	json_t *idx = json_object_get(g->idxof, ast_str(fn, "name"));
-	return needs_position(g, ast_get(fn, "body"), 0) ||
+	return body_needs_position(g, fn) ||
 		json_object_size(idx) > 0;
 }
 

@@ -32,6 +32,17 @@ typedef struct gen_idmap {
 	size_t cap, n;		/* cap a power of two */
 } gen_idmap;
 
+/* What brgen finds out once about a kernel and asks again per target,
+ * entry point and mode of a domain point (gen.c, gen_fn_info). */
+typedef struct gen_fninfo {
+	const json_t *fn;
+	int pos;		/* its body reads the point's position
+				   (gen_entry.c, needs_position); -1: not
+				   yet known */
+	int aff_known;		/* aff below is known */
+	struct gen_aff *aff;	/* its row interior (gen_aff_scan) */
+} gen_fninfo;
+
 /* The whole run. */
 typedef struct gen_ctx {
 	const json_t *doc;
@@ -57,6 +68,8 @@ typedef struct gen_ctx {
 	const struct gen_aff *aff; /* ... and its row interior (gen_affine.c) */
 	const struct gen_aff *interior; /* the row interior of the kernel
 				   whose CPU entries are printed */
+	gen_fninfo *fns;	/* per kernel, in the order asked */
+	size_t nfns, capfns;
 } gen_ctx;
 
 /* --- gen_affine.c: row interiors of the CPU's packed path ------------- */
@@ -72,6 +85,8 @@ typedef struct gen_aff_guard {
 /* The scan of map kernel FN; NULL when no gather has a coordinate x + c. */
 gen_aff *gen_aff_scan(gen_ctx *g, const json_t *fn);
 void gen_aff_free(gen_aff *a);
+/* ... scanned once for both targets, freed with the context */
+const gen_aff *gen_aff_of(gen_ctx *g, const json_t *fn);
 /* 1 when E is x + *C in the interior (int or float) */
 int gen_aff_value(const gen_aff *a, const json_t *e, long *c);
 /* 1 when E is the point's y + *C in the interior (int or float) */
@@ -126,6 +141,8 @@ void gen_sites_table(gen_ctx *g, strbuf *b);
 int gen_records(gen_ctx *g, const json_t *fn);
 
 /* --- gen.c: context, diagnostics, types -------------------------------- */
+/* FN's entry in G->fns, made on the first question */
+gen_fninfo *gen_fn_info(gen_ctx *g, const json_t *fn);
 void gen_error(gen_ctx *g, const json_t *n, const char *id,
 	const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 const json_t *gen_decl(gen_ctx *g, const json_t *idnode); /* by "ref" */
