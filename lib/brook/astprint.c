@@ -11,6 +11,7 @@
 
 #include "brook/ast.h"
 #include "brook/astprint.h"
+#include "brook/type.h"
 
 /* Printing recursion stops here (documents from jansson are shallower). */
 #define PRINT_MAX_DEPTH 5000
@@ -37,7 +38,7 @@ static void indent_to(strbuf *out, int n)
 
 static int is_derived(const json_t *t)
 {
-	const char *k = ast_str(t, "t");
+	const char *k = ty_kind(t);
 	return !strcmp(k, "ptr") || !strcmp(k, "array") || !strcmp(k, "func")
 		|| !strcmp(k, "stream");
 }
@@ -46,7 +47,7 @@ static int is_derived(const json_t *t)
 static const json_t *base_of(const json_t *t)
 {
 	for (int i = 0; i < PRINT_MAX_DEPTH && is_derived(t); i++) {
-		const char *k = ast_str(t, "t");
+		const char *k = ty_kind(t);
 		t = ast_get(t, !strcmp(k, "ptr") ? "to" : !strcmp(k, "func") ? "ret"
 			: "of");
 	}
@@ -149,11 +150,11 @@ static void params(pctx *p, const json_t *ft)
 static void declarator(pctx *p, const json_t *t, strbuf *inner)
 {
 	for (int n = 0; n < PRINT_MAX_DEPTH && is_derived(t); n++) {
-		const char *k = ast_str(t, "t");
+		const char *k = ty_kind(t);
 		strbuf s = {0};
 		if (!strcmp(k, "ptr")) {
 			const json_t *to = ast_get(t, "to");
-			int wrap = is_derived(to) && strcmp(ast_str(to, "t"), "ptr");
+			int wrap = is_derived(to) && strcmp(ty_kind(to), "ptr");
 			if (wrap)
 				sb_putc(&s, '(');
 			sb_putc(&s, '*');
@@ -229,7 +230,7 @@ static void fields(pctx *p, const json_t *fs, int indent);
  * enum's items where the type has them. */
 static void spec(pctx *p, const json_t *t, int body, int indent)
 {
-	const char *k = ast_str(t, "t");
+	const char *k = ty_kind(t);
 	quals(p->out, t, 1);
 	if (!strcmp(k, "struct") || !strcmp(k, "union") || !strcmp(k, "enum")) {
 		sb_puts(p->out, k);
@@ -452,7 +453,7 @@ static void expr_body(pctx *p, const json_t *e)
 		expr(p, ast_get(e, "fn"), 16);
 		args(p, ast_arr(e, "args"));
 	} else if (!strcmp(k, "ctor")) {
-		sb_puts(o, ast_str(ast_get(e, "type"), "t"));
+		sb_puts(o, ty_kind(ast_get(e, "type")));
 		if (ast_bool(e, "underscore"))
 			sb_putc(o, '_');
 		args(p, ast_arr(e, "args"));

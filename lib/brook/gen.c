@@ -171,7 +171,7 @@ const json_t *gen_resolve(gen_ctx *g, const json_t *ty)
 {
 	int guard = 0;
 
-	while (ty && strcmp(ast_str(ty, "t"), "typedef") == 0 && guard++ < 64) {
+	while (ty && strcmp(ty_kind(ty), "typedef") == 0 && guard++ < 64) {
 		const json_t *to = json_object_get(g->typedefs,
 			ast_str(ty, "name"));
 		if (!to)
@@ -243,8 +243,8 @@ int gen_has_qual(const json_t *n, const char *q)
 const json_t *gen_elem(gen_ctx *g, const json_t *ty)
 {
 	ty = gen_resolve(g, ty);
-	while (ty && (strcmp(ast_str(ty, "t"), "stream") == 0 ||
-			strcmp(ast_str(ty, "t"), "array") == 0))
+	while (ty && (strcmp(ty_kind(ty), "stream") == 0 ||
+			strcmp(ty_kind(ty), "array") == 0))
 		ty = gen_resolve(g, ast_get(ty, "of"));
 	return ty;
 }
@@ -254,9 +254,9 @@ int gen_rank(gen_ctx *g, const json_t *ty)
 	int r = 0;
 
 	ty = gen_resolve(g, ty);
-	if (ty && strcmp(ast_str(ty, "t"), "stream") == 0)
+	if (ty && strcmp(ty_kind(ty), "stream") == 0)
 		return (int)json_array_size(ast_arr(ty, "dims"));
-	while (ty && strcmp(ast_str(ty, "t"), "array") == 0) {
+	while (ty && strcmp(ty_kind(ty), "array") == 0) {
 		r++;
 		ty = gen_resolve(g, ast_get(ty, "of"));
 	}
@@ -276,7 +276,7 @@ size_t gen_size(gen_ctx *g, const json_t *ty, size_t *align)
 	size_t a = 1, size = 0;
 
 	ty = gen_resolve(g, ty);
-	t = ast_str(ty, "t");
+	t = ty_kind(ty);
 	if (gen_scalar(ty)) {
 		a = (size_t)ty_scalar_bits(gen_scalar(ty)) / 8;
 		size = a * (size_t)gen_ncomp(ty);

@@ -28,6 +28,7 @@
 
 #include "brook/ast.h"
 #include "brook/gen_int.h"
+#include "brook/type.h"
 
 enum { A_TOP, A_INV, A_CONST, A_AFF, A_Y };
 
@@ -502,7 +503,7 @@ gen_aff *gen_aff_scan(gen_ctx *g, const json_t *fn)
 	/* map kernels without records (a scatter's drops, --checked) */
 	if (strcmp(gen_kclass(fn), "map") != 0 || gen_is_group(fn) ||
 			gen_records(g, fn) || (ret && !json_is_null(ret) &&
-			strcmp(ast_str(ret, "t"), "void") != 0))
+			strcmp(ty_kind(ret), "void") != 0))
 		return NULL;
 	a = xcalloc(1, sizeof *a);
 	a->g = g;

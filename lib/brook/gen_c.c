@@ -45,7 +45,7 @@ static const json_t *strip(const json_t *e)
 
 static int is_stream_ty(const json_t *ty)
 {
-	return strcmp(ast_str(ty, "t"), "stream") == 0;
+	return strcmp(ty_kind(ty), "stream") == 0;
 }
 
 /* ---- stream lifetimes --------------------------------------------------- */
@@ -199,7 +199,7 @@ static void param_type(strbuf *out, const json_t *ft, const json_t *p)
 {
 	static const char *const narrow[] = {"bool", "char", "schar", "uchar",
 		"short", "ushort"};
-	const char *t = ast_str(ast_get(p, "type"), "t");
+	const char *t = ty_kind(ast_get(p, "type"));
 	const char *promoted = NULL;
 	if (!ast_bool(ft, "proto")) {
 		if (strcmp(t, "float") == 0)

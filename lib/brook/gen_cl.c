@@ -25,13 +25,13 @@ static int cl_representable(gen_ctx *g, const json_t *ty, int depth)
 
 	if (depth > 32)
 		return 0;
-	if (strcmp(ast_str(ty, "t"), "typedef") == 0 &&
+	if (strcmp(ty_kind(ty), "typedef") == 0 &&
 			!json_object_get(g->typedefs, ast_str(ty, "name")))
 		return 0;
 	ty = gen_resolve(g, ty);
 	if (gen_scalar(ty))
 		return 1;
-	t = ast_str(ty, "t");
+	t = ty_kind(ty);
 	if (strcmp(t, "array") == 0)
 		return json_is_object(ast_get(ty, "size")) &&
 			cl_representable(g, ast_get(ty, "of"), depth + 1);
@@ -50,7 +50,7 @@ static void cl_struct_body(gen_ctx *g, strbuf *b, const json_t *ty)
 	size_t i;
 	json_t *f;
 
-	sb_printf(b, "%s ", ast_str(ty, "t"));
+	sb_printf(b, "%s ", ty_kind(ty));
 	if (ast_str(ty, "tag")[0])
 		sb_printf(b, "%s ", ast_str(ty, "tag"));
 	sb_puts(b, "{\n");
@@ -132,7 +132,7 @@ void gen_cl_program(gen_ctx *g, strbuf *b)
 				json_is_null(ast_get(d, "body")))
 			continue;
 		const json_t *ret = ast_get(ast_get(d, "type"), "ret");
-		int map = !ret || strcmp(ast_str(ret, "t"), "void") == 0;
+		int map = !ret || strcmp(ty_kind(ret), "void") == 0;
 		const gen_aff *a = NULL;
 		if (!gen_is_group(d)) {
 			gen_body_function(g, GEN_CL, &code, d);
@@ -213,7 +213,7 @@ static void field_access(gen_ctx *g, strbuf *b, const json_t *ty,
 				"(q + %zu));\n", lv, n, as, s, off);
 		return;
 	}
-	if (strcmp(ast_str(r, "t"), "array") == 0) {
+	if (strcmp(ty_kind(r), "array") == 0) {
 		size_t n = (size_t)ast_int(ast_get(r, "size"), "value"), k;
 		size_t es = gen_size(g, ast_get(r, "of"), NULL);
 		for (k = 0; k < n && k < 4096; k++) {
@@ -237,7 +237,7 @@ static void field_access(gen_ctx *g, strbuf *b, const json_t *ty,
 				ast_str(f, "name"));
 			field_access(g, b, ast_get(f, "type"), sub, off + o,
 				store, as, depth + 1);
-			if (strcmp(ast_str(r, "t"), "struct") == 0)
+			if (strcmp(ty_kind(r), "struct") == 0)
 				o += fs;
 		}
 	}
@@ -261,7 +261,7 @@ static void packed_fields(gen_ctx *g, strbuf *b, strbuf *u, const json_t *ty,
 		const json_t *ft = gen_resolve(g, ast_get(f, "type"));
 		const char *name = ast_str(f, "name");
 		size_t at = fa ? (o + fa - 1) / fa * fa : o;
-		if (strcmp(ast_str(def, "t"), "union") == 0)
+		if (strcmp(ty_kind(def), "union") == 0)
 			at = 0;
 		if (at > o)
 			sb_printf(b, "\tuchar brg_pad%zu[%zu];\n", npad++, at - o);

@@ -24,7 +24,7 @@ static json_t *params_of(const json_t *fn)
 static int is_void_ret(const json_t *fn)
 {
 	const json_t *ret = ast_get(ast_get(fn, "type"), "ret");
-	return !ret || json_is_null(ret) || strcmp(ast_str(ret, "t"), "void")
+	return !ret || json_is_null(ret) || strcmp(ty_kind(ret), "void")
 		== 0;
 }
 
@@ -132,7 +132,7 @@ static int declared_rank(gen_ctx *g, const json_t *p)
 	size_t i;
 	json_t *d;
 
-	if (strcmp(ast_str(ty, "t"), "stream") == 0) {
+	if (strcmp(ty_kind(ty), "stream") == 0) {
 		/* a<> takes any rank */
 		json_array_foreach(ast_arr(ty, "dims"), i, d)
 			if (json_is_null(d))
@@ -143,7 +143,7 @@ static int declared_rank(gen_ctx *g, const json_t *p)
 
 static int is_stream_reduce(gen_ctx *g, const json_t *p)
 {
-	return strcmp(ast_str(gen_resolve(g, ast_get(p, "type")), "t"),
+	return strcmp(ty_kind(gen_resolve(g, ast_get(p, "type"))),
 		"stream") == 0;
 }
 

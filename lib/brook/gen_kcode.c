@@ -72,12 +72,12 @@ static void type_base(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty)
 	const json_t *r = gen_resolve(g, ty);
 
 	/* a typedef of a struct prints as its name (it may have no tag) */
-	if (strcmp(ast_str(ty, "t"), "typedef") == 0 && !gen_scalar(r)) {
+	if (strcmp(ty_kind(ty), "typedef") == 0 && !gen_scalar(r)) {
 		sb_puts(b, ast_str(ty, "name"));
 		return;
 	}
 	ty = r;
-	k = ast_str(ty, "t");
+	k = ty_kind(ty);
 	if (gen_scalar(ty)) {
 		if (strcmp(k, "double") == 0 || strncmp(k, "double", 6) == 0)
 			g->uses_double = 1;
@@ -99,16 +99,16 @@ void gen_type(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty,
 	const json_t *base = ty;
 	strbuf dims = {0};
 
-	if (strcmp(ast_str(gen_resolve(g, ty), "t"), "array") == 0)
+	if (strcmp(ty_kind(gen_resolve(g, ty)), "array") == 0)
 		base = gen_resolve(g, ty);
-	while (strcmp(ast_str(base, "t"), "array") == 0) {
+	while (strcmp(ty_kind(base), "array") == 0) {
 		const json_t *sz = ast_get(base, "size");
 		if (json_is_object(sz))
 			sb_printf(&dims, "[%lld]", ast_int(sz, "value"));
 		else
 			sb_puts(&dims, "[]");
 		base = ast_get(base, "of");
-		if (strcmp(ast_str(gen_resolve(g, base), "t"), "array") == 0)
+		if (strcmp(ty_kind(gen_resolve(g, base)), "array") == 0)
 			base = gen_resolve(g, base);
 	}
 	type_base(g, t, b, base);
