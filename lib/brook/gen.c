@@ -164,6 +164,7 @@ gen_fninfo *gen_fn_info(gen_ctx *g, const json_t *fn)
 	memset(fi, 0, sizeof *fi);
 	fi->fn = fn;
 	fi->pos = -1;
+	fi->records = -1;
 	return fi;
 }
 

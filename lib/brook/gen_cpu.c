@@ -152,6 +152,7 @@ static int is_stream_reduce(gen_ctx *g, const json_t *p)
  * declaration and the reverse). */
 static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 {
+	json_t *params = params_of(fn);
 	const char *name = ast_str(fn, "name");
 	const char *cls = gen_kclass(fn);
 	const char *suffix = variant ? "__other" : "";
@@ -163,7 +164,7 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 
 	sb_printf(b, "static const brt_argdesc %s__args%s[] = {\n", name,
 		suffix);
-	json_array_foreach(params_of(fn), i, p) {
+	json_array_foreach(params, i, p) {
 		int rs = 0;
 		if (strcmp(gen_role(p), "reduce") == 0)
 			rs = is_stream_reduce(g, p) ^ variant;
@@ -171,7 +172,7 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 		elem_type(g, b, gen_elem(g, ast_get(p, "type")));
 		sb_printf(b, ", %d, %d},\n", declared_rank(g, p), rs);
 	}
-	if (!json_array_size(params_of(fn)))
+	if (!json_array_size(params))
 		sb_puts(b, "\t{BRT_ARG_VALUE, {BRT_INT, 1, 4}, 0, 0},\n");
 	sb_puts(b, "};\n");
 	if (gen_is_group(fn))
@@ -180,7 +181,7 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 	if (records) {
 		sb_printf(b, "static const char *const %s__names%s[] = {", name,
 			suffix);
-		json_array_foreach(params_of(fn), i, p)
+		json_array_foreach(params, i, p)
 			sb_printf(b, "%s\"%s\"", i ? ", " : "", ast_str(p,
 				"name"));
 		sb_puts(b, "};\n");
@@ -193,7 +194,7 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 		name, suffix, name, gen_is_group(fn) ? "BRT_KERNEL_GROUP" :
 		strcmp(cls, "reduce") == 0 ? "BRT_KERNEL_REDUCE" :
 		strcmp(cls, "scatter") == 0 ? "BRT_KERNEL_SCATTER" :
-		"BRT_KERNEL_MAP", json_array_size(params_of(fn)), name, suffix,
+		"BRT_KERNEL_MAP", json_array_size(params), name, suffix,
 		name);
 	if (strcmp(cls, "reduce") == 0 && !gen_is_group(fn))
 		sb_printf(b, "\t.combine_call = %s__combine,\n\t.reduce_init = %s,\n",
@@ -254,18 +255,19 @@ static void wrapper_param(gen_ctx *g, strbuf *b, const json_t *p, int variant)
 static void wrapper_proto(gen_ctx *g, strbuf *b, const json_t *fn,
 	const char *fname, int exec, int variant)
 {
+	json_t *params = params_of(fn);
 	json_t *p;
 	size_t i;
 
 	sb_printf(b, "void %s(", fname);
 	if (exec)
 		sb_puts(b, "const brt_exec *brg_exec");
-	json_array_foreach(params_of(fn), i, p) {
+	json_array_foreach(params, i, p) {
 		if (i || exec)
 			sb_puts(b, ", ");
 		wrapper_param(g, b, p, variant);
 	}
-	if (!exec && !json_array_size(params_of(fn)))
+	if (!exec && !json_array_size(params))
 		sb_puts(b, "void");
 	sb_putc(b, ')');
 }
@@ -295,14 +297,15 @@ void gen_kernel_protos(gen_ctx *g, strbuf *b, const json_t *fn)
 static void wrapper_body(gen_ctx *g, strbuf *b, const json_t *fn,
 	int variant, const char *exec)
 {
+	json_t *params = params_of(fn);
 	json_t *p;
-	size_t i, n = json_array_size(params_of(fn));
+	size_t i, n = json_array_size(params);
 
 	(void)g;
 	sb_printf(b, "{\n\tbrt_arg brg_a[%zu];\n", n ? n : 1);
 	if (!n)
 		sb_puts(b, "\tbrg_a[0].value = NULL;\n");
-	json_array_foreach(params_of(fn), i, p) {
+	json_array_foreach(params, i, p) {
 		const char *r = gen_role(p), *name = ast_str(p, "name");
 		if (strcmp(r, "value") == 0)
 			sb_printf(b, "\tbrg_a[%zu].value = &%s;\n", i, name);
@@ -318,6 +321,7 @@ static void wrapper_body(gen_ctx *g, strbuf *b, const json_t *fn,
 
 static void wrappers(gen_ctx *g, strbuf *b, const json_t *fn)
 {
+	json_t *params = params_of(fn);
 	const char *name = ast_str(fn, "name");
 	char nm[256];
 	json_t *p;
@@ -336,7 +340,7 @@ static void wrappers(gen_ctx *g, strbuf *b, const json_t *fn)
 	sb_printf(b, "\n{\n\tbrt_exec brg_x = %s__domain;\n"
 		"\tmemset(&%s__domain, 0, sizeof %s__domain);\n\t%s__exec("
 		"&brg_x", name, name, name, name);
-	json_array_foreach(params_of(fn), i, p)
+	json_array_foreach(params, i, p)
 		sb_printf(b, ", %s", ast_str(p, "name"));
 	sb_puts(b, ");\n}\n\n");
 	if (reduce) {

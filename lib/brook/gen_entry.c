@@ -97,10 +97,11 @@ static void input_value(gen_ctx *g, gen_target t, strbuf *b, const json_t *p,
 /* OpenCL: the kernel's parameters (brt.h: ARGS, then dom and off). */
 static void cl_params(gen_ctx *g, strbuf *b, const json_t *fn)
 {
+	json_t *params = params_of(fn);
 	json_t *p;
 	size_t i;
 
-	json_array_foreach(params_of(fn), i, p) {
+	json_array_foreach(params, i, p) {
 		const char *name = ast_str(p, "name");
 		const json_t *el = gen_elem(g, ast_get(p, "type"));
 		sb_puts(b, i ? ",\n\t" : "\n\t");
@@ -126,10 +127,11 @@ static void cl_params(gen_ctx *g, strbuf *b, const json_t *fn)
 /* OpenCL: struct constants from their host bytes (gen_cl.c). */
 static void cl_unpack_values(gen_ctx *g, strbuf *b, const json_t *fn)
 {
+	json_t *params = params_of(fn);
 	json_t *p;
 	size_t i;
 
-	json_array_foreach(params_of(fn), i, p) {
+	json_array_foreach(params, i, p) {
 		const json_t *ty = gen_resolve(g, ast_get(p, "type"));
 		if (!is_role(p, "value") || gen_scalar(ty) ||
 				!ast_str(ty, "tag")[0])
@@ -148,10 +150,11 @@ enum { UNPACK_ALL, UNPACK_VALUES, UNPACK_VIEWS };
  * are copied so that both targets address them as &name_v. */
 static void cpu_unpack(gen_ctx *g, strbuf *b, const json_t *fn, int what)
 {
+	json_t *params = params_of(fn);
 	json_t *p;
 	size_t i;
 
-	json_array_foreach(params_of(fn), i, p) {
+	json_array_foreach(params, i, p) {
 		const char *name = ast_str(p, "name");
 		const json_t *el = gen_elem(g, ast_get(p, "type"));
 		if (is_buffer(p) && what == UNPACK_VIEWS && g->i32) {
@@ -285,14 +288,19 @@ static void packed_at(gen_target t, int mode, const char *name, char *ptr,
 
 int gen_records(gen_ctx *g, const json_t *fn)
 {
-	json_t *p;
+	gen_fninfo *fi = gen_fn_info(g, fn);
+	json_t *params, *p;
 	size_t i;
 	int checked = g->o && g->o->checked;
 
-	json_array_foreach(params_of(fn), i, p)
+	if (fi->records >= 0)
+		return fi->records;
+	fi->records = 0;
+	params = params_of(fn);
+	json_array_foreach(params, i, p)
 		if (is_role(p, "scatter") || (checked && is_role(p, "gather")))
-			return 1;
-	return 0;
+			fi->records = 1;
+	return fi->records;
 }
 
 /* The launch's brt_records (brt.h): an OpenCL parameter after off, or
@@ -312,6 +320,7 @@ static void rec_param(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 	const char *ind, int mode)
 {
+	json_t *params = params_of(fn);
 	json_t *p;
 	size_t i;
 	json_t *idx = json_object_get(g->idxof, ast_str(fn, "name"));
@@ -329,7 +338,7 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 	else
 		sb_puts(b, "brg_mkctx(brg_i, brg_d, brg_o)");
 	sb_puts(b, gen_records(g, fn) ? ", brg_rec);\n" : ";\n");
-	json_array_foreach(params_of(fn), i, p) {
+	json_array_foreach(params, i, p) {
 		const char *name = ast_str(p, "name");
 		const json_t *el = gen_elem(g, ast_get(p, "type"));
 		if (is_role(p, "in")) {
@@ -353,7 +362,7 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 	sb_printf(b, "%s%s%s__%s%s(", ind, mode == GEN_GUARD ? "brg_ok = " :
 		"", ast_str(fn, "name"), mode == GEN_GUARD ? "guard" :
 		mode == GEN_INTERIOR ? "bodyin" : "body", g->i32 ? "32" : "");
-	json_array_foreach(params_of(fn), i, p) {
+	json_array_foreach(params, i, p) {
 		const char *name = ast_str(p, "name");
 		if (!first)
 			sb_puts(b, ", ");
@@ -367,7 +376,7 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 		else
 			sb_puts(b, name);
 	}
-	json_array_foreach(params_of(fn), i, p) {
+	json_array_foreach(params, i, p) {
 		const char *name = ast_str(p, "name");
 		if (!json_object_get(idx, name))
 			continue;
@@ -388,7 +397,7 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 	sb_printf(b, "%sbrg_cx%s);\n", first ? "" : ", ", mode == GEN_INTERIOR
 		|| (mode == GEN_GUARD && t == GEN_CL) ? ", brg_X, brg_Y" :
 		mode == GEN_GUARD ? ", (int32_t)(brg_px + brg_i), brg_Y" : "");
-	json_array_foreach(params_of(fn), i, p) {
+	json_array_foreach(params, i, p) {
 		const char *name = ast_str(p, "name");
 		if (!is_role(p, "out") || mode == GEN_GUARD)
 			continue;
@@ -470,6 +479,7 @@ static void interior_rows(gen_ctx *g, strbuf *b, const json_t *fn)
  * launches whose indices fit 32 bits (brt.h, brt_cpu_call.index32). */
 static void cpu_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
 {
+	json_t *params = params_of(fn);
 	json_t *p;
 	size_t i;
 	int pos = map_uses_position(g, fn);
@@ -480,7 +490,7 @@ static void cpu_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
 	sb_printf(b, "static __attribute__((noinline)) void %s__packed%s("
 		"const brt_cpu_call *brg_c, int64_t brg_b, int64_t brg_e",
 		ast_str(fn, "name"), g->i32 ? "32" : "");
-	json_array_foreach(params_of(fn), i, p) {
+	json_array_foreach(params, i, p) {
 		if (!is_buffer(p))
 			continue;
 		sb_puts(b, ",\n\t");
@@ -534,11 +544,12 @@ static void cpu_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
  * 1, as libbrt makes them; gen_kcode.c, pitch_term). */
 static void gather_rows_contiguous(strbuf *b, const json_t *fn)
 {
+	json_t *params = params_of(fn);
 	json_t *p;
 	size_t i;
 
 	sb_puts(b, "\t\tif (brg_c->index32");
-	json_array_foreach(params_of(fn), i, p)
+	json_array_foreach(params, i, p)
 		if (is_role(p, "gather"))
 			sb_printf(b, " && %s_v.pitch[0] == 1", ast_str(p,
 				"name"));
@@ -548,6 +559,7 @@ static void gather_rows_contiguous(strbuf *b, const json_t *fn)
 /* CPU: K__cpu's test for the packed path, and its call. */
 static void cpu_map_dispatch(gen_ctx *g, strbuf *b, const json_t *fn)
 {
+	json_t *params = params_of(fn);
 	json_t *p, *q;
 	size_t i, j;
 	const char *sep = "";
@@ -555,16 +567,16 @@ static void cpu_map_dispatch(gen_ctx *g, strbuf *b, const json_t *fn)
 
 	(void)g;
 	sb_puts(b, "\tif (");
-	json_array_foreach(params_of(fn), i, p) {
+	json_array_foreach(params, i, p) {
 		if (!is_stream_param(p))
 			continue;
 		sb_printf(b, "%s%s_v.map == 0", sep, ast_str(p, "name"));
 		sep = " &&\n\t    ";
 	}
-	json_array_foreach(params_of(fn), i, p) {
+	json_array_foreach(params, i, p) {
 		if (!is_role(p, "out") && !is_role(p, "scatter"))
 			continue;
-		json_array_foreach(params_of(fn), j, q)
+		json_array_foreach(params, j, q)
 			if (j != i && is_buffer(q)) {
 				sb_printf(b, "%s(const void *)%s != (const "
 					"void *)%s", sep, ast_str(p, "name"),
@@ -582,7 +594,7 @@ static void cpu_map_dispatch(gen_ctx *g, strbuf *b, const json_t *fn)
 			gather_rows_contiguous(b, fn);
 		sb_printf(b, "\t\t\t%s__packed%s(brg_c, brg_b, brg_e",
 			ast_str(fn, "name"), k ? "" : "32");
-		json_array_foreach(params_of(fn), i, p) {
+		json_array_foreach(params, i, p) {
 			const char *name = ast_str(p, "name");
 			if (!is_buffer(p))
 				continue;
@@ -637,11 +649,12 @@ static const char *lane_vector(gen_ctx *g, const json_t *p)
 /* Whether every stream of FN has a lane_vector (and there is one). */
 static int cl_lanes(gen_ctx *g, const json_t *fn)
 {
+	json_t *params = params_of(fn);
 	json_t *p;
 	size_t i;
 	int n = 0;
 
-	json_array_foreach(params_of(fn), i, p) {
+	json_array_foreach(params, i, p) {
 		if (!is_stream_param(p))
 			continue;
 		if (!lane_vector(g, p))
@@ -655,11 +668,12 @@ static int cl_lanes(gen_ctx *g, const json_t *fn)
  * NAME_a[4], the body per lane, each output one vector store. */
 static void cl_packed_lanes(gen_ctx *g, strbuf *b, const json_t *fn)
 {
+	json_t *params = params_of(fn);
 	json_t *p;
 	size_t i;
 
 	sb_puts(b, "\tif (brg_al && 4 * brg_j + 3 < brg_n) {\n");
-	json_array_foreach(params_of(fn), i, p) {
+	json_array_foreach(params, i, p) {
 		const char *name = ast_str(p, "name");
 		const char *V = lane_vector(g, p);
 		const json_t *el = gen_elem(g, ast_get(p, "type"));
@@ -681,7 +695,7 @@ static void cl_packed_lanes(gen_ctx *g, strbuf *b, const json_t *fn)
 	sb_puts(b, "\t\tfor (brg_k = 0; brg_k < 4; brg_k++) {\n");
 	map_point(g, GEN_CL, b, fn, "\t\t\t", GEN_LANES);
 	sb_puts(b, "\t\t}\n");
-	json_array_foreach(params_of(fn), i, p) {
+	json_array_foreach(params, i, p) {
 		const char *name = ast_str(p, "name");
 		const char *V = lane_vector(g, p);
 		if (!is_role(p, "out"))
@@ -703,6 +717,7 @@ static void cl_packed_lanes(gen_ctx *g, strbuf *b, const json_t *fn)
  * neighbouring work-items still read neighbouring elements. */
 static void cl_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
 {
+	json_t *params = params_of(fn);
 	json_t *p;
 	size_t i;
 	int lanes = cl_lanes(g, fn);
@@ -715,7 +730,7 @@ static void cl_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
 		"/ 4;\n\tint brg_k;\n\tconst int brg_al = ");
 	if (lanes) {
 		sb_puts(b, "((");
-		json_array_foreach(params_of(fn), i, p) {
+		json_array_foreach(params, i, p) {
 			if (!is_stream_param(p))
 				continue;
 			sb_printf(b, "%s%s_v.base", sep, ast_str(p, "name"));
@@ -896,6 +911,7 @@ static void hoisted_decls(gen_ctx *g, gen_target t, strbuf *b,
 
 static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 {
+	json_t *params = params_of(fn);
 	const char *name = ast_str(fn, "name");
 	long gs[3], n;
 	gen_fn f;
@@ -931,7 +947,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 			"\tconst int4 brg_ing = (int4)((int)get_local_id(0), "
 			"(int)get_local_id(1), (int)get_local_id(2), 0);\n",
 			gen_records(g, fn) ? "brg_rec" : "0");
-		json_array_foreach(params_of(fn), i, p) {
+		json_array_foreach(params, i, p) {
 			if (!is_role(p, "in"))
 				continue;
 			sb_puts(b, "\t");
@@ -975,7 +991,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		"\t\tint brg_t;\n", n, n);
 	if (f.ret_flag)
 		sb_printf(b, "\t\tint brg_ret[%ld];\n", n);
-	json_array_foreach(params_of(fn), i, p) {
+	json_array_foreach(params, i, p) {
 		if (!is_role(p, "in"))
 			continue;
 		sb_puts(b, "\t\t");
@@ -1004,7 +1020,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		"%s"
 		"\t\t\tif (!brg_act[brg_t])\n\t\t\t\tcontinue;\n", n,
 		f.ret_flag ? "\t\t\tbrg_ret[brg_t] = 0;\n" : "");
-	json_array_foreach(params_of(fn), i, p) {
+	json_array_foreach(params, i, p) {
 		if (!is_role(p, "in"))
 			continue;
 		sb_printf(b, "\t\t\t%s_e[brg_t] = ", ast_str(p, "name"));
@@ -1041,10 +1057,11 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 
 static const json_t *role_param(const json_t *fn, const char *role, size_t *at)
 {
+	json_t *params = params_of(fn);
 	json_t *p;
 	size_t i;
 
-	json_array_foreach(params_of(fn), i, p)
+	json_array_foreach(params, i, p)
 		if (is_role(p, role)) {
 			if (at)
 				*at = i;
@@ -1057,11 +1074,12 @@ static const json_t *role_param(const json_t *fn, const char *role, size_t *at)
 static void reduce_call(strbuf *b, const json_t *fn, const char *x,
 	const char *acc, const char *ind)
 {
+	json_t *params = params_of(fn);
 	json_t *p;
 	size_t i;
 
 	sb_printf(b, "%s%s__body(", ind, ast_str(fn, "name"));
-	json_array_foreach(params_of(fn), i, p) {
+	json_array_foreach(params, i, p) {
 		if (i)
 			sb_puts(b, ", ");
 		if (is_role(p, "in"))
@@ -1071,7 +1089,7 @@ static void reduce_call(strbuf *b, const json_t *fn, const char *x,
 		else
 			sb_puts(b, ast_str(p, "name"));
 	}
-	sb_puts(b, json_array_size(params_of(fn)) ? ", brg_cx);\n" : "brg_cx);\n");
+	sb_puts(b, json_array_size(params) ? ", brg_cx);\n" : "brg_cx);\n");
 }
 
 /* OpenCL: while a consecutive block has four elements left for the
@@ -1309,6 +1327,7 @@ static void cpu_fold_packed(gen_ctx *g, strbuf *b, const json_t *fn,
 static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 	const json_t *fn)
 {
+	json_t *params = params_of(fn);
 	const char *name = ast_str(fn, "name");
 	size_t in_at = 0, r_at = 0, i;
 	const json_t *in = role_param(fn, "in", &in_at);
@@ -1340,7 +1359,7 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 			sb_puts(b, "ulong");
 		sb_puts(b, gen_scalar(gen_resolve(g, el)) ? " *brg_tmp" :
 			" *brg_tmpa");
-		json_array_foreach(params_of(fn), i, p) {
+		json_array_foreach(params, i, p) {
 			if (!is_role(p, "value"))
 				continue;
 			if (!gen_scalar(gen_resolve(g, ast_get(p, "type"))) &&
