@@ -32,8 +32,9 @@ static int is_role(const json_t *p, const char *r)
 
 static int is_buffer(const json_t *p)
 {
-	return is_role(p, "in") || is_role(p, "out") || is_role(p, "gather") ||
-		is_role(p, "scatter");
+	const char *r = gen_role(p);
+	return strcmp(r, "in") == 0 || strcmp(r, "out") == 0 ||
+		strcmp(r, "gather") == 0 || strcmp(r, "scatter") == 0;
 }
 
 /* The pointer type of a buffer on target T: packed 3-vectors are arrays of
@@ -339,9 +340,12 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 		sb_puts(b, "brg_mkctx(brg_i, brg_d, brg_o)");
 	sb_puts(b, gen_records(g, fn) ? ", brg_rec);\n" : ";\n");
 	json_array_foreach(params, i, p) {
-		const char *name = ast_str(p, "name");
-		const json_t *el = gen_elem(g, ast_get(p, "type"));
-		if (is_role(p, "in")) {
+		const char *name = ast_str(p, "name"), *role = gen_role(p);
+		const json_t *el;
+		if (strcmp(role, "in") != 0 && strcmp(role, "out") != 0)
+			continue;
+		el = gen_elem(g, ast_get(p, "type"));
+		if (strcmp(role, "in") == 0) {
 			sb_printf(b, "%sconst ", ind);
 			gen_type(g, t, b, el, NULL);
 			sb_printf(b, " %s_e = ", name);
@@ -353,7 +357,7 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 				input_value(g, t, b, p, "brg_i");
 			}
 			sb_puts(b, ";\n");
-		} else if (is_role(p, "out")) {
+		} else {
 			sb_puts(b, ind);
 			gen_type(g, t, b, el, NULL);
 			sb_printf(b, " %s_e;\n", name);
@@ -363,21 +367,25 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 		"", ast_str(fn, "name"), mode == GEN_GUARD ? "guard" :
 		mode == GEN_INTERIOR ? "bodyin" : "body", g->i32 ? "32" : "");
 	json_array_foreach(params, i, p) {
-		const char *name = ast_str(p, "name");
+		const char *name = ast_str(p, "name"), *role = gen_role(p);
 		if (!first)
 			sb_puts(b, ", ");
 		first = 0;
-		if (is_role(p, "in"))
+		if (strcmp(role, "in") == 0)
 			sb_printf(b, "%s_e", name);
-		else if (is_role(p, "out"))
+		else if (strcmp(role, "out") == 0)
 			sb_printf(b, "&%s_e", name);
-		else if (is_role(p, "gather") || is_role(p, "scatter"))
+		else if (strcmp(role, "gather") == 0 ||
+				strcmp(role, "scatter") == 0)
 			sb_printf(b, "%s, %s_v", name, name);
 		else
 			sb_puts(b, name);
 	}
 	json_array_foreach(params, i, p) {
-		const char *name = ast_str(p, "name");
+		const char *name;
+		if (!json_object_size(idx))
+			break;
+		name = ast_str(p, "name");
 		if (!json_object_get(idx, name))
 			continue;
 		if (!first)
@@ -398,9 +406,12 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 		|| (mode == GEN_GUARD && t == GEN_CL) ? ", brg_X, brg_Y" :
 		mode == GEN_GUARD ? ", (int32_t)(brg_px + brg_i), brg_Y" : "");
 	json_array_foreach(params, i, p) {
-		const char *name = ast_str(p, "name");
-		if (!is_role(p, "out") || mode == GEN_GUARD)
+		const char *name;
+		if (mode == GEN_GUARD)
+			break;
+		if (!is_role(p, "out"))
 			continue;
+		name = ast_str(p, "name");
 		if (mode != GEN_VIEW) {
 			packed_at(t, mode, name, ptr, sizeof ptr, ix,
 				sizeof ix);
