@@ -120,7 +120,9 @@ json_t *ast_type(const char *t)
  * hands out references to it (json_incref): no stage writes into a "ty"
  * object or tells two of them apart by address. Declared types ("type")
  * stay apart: astprint prints declarators whose base types are one
- * object as one declaration. */
+ * object as one declaration. Small integers (lines, columns, ids) and
+ * short strings (kinds, names, operators) are shared alike: nothing
+ * changes a JSON integer or string once made. */
 typedef struct ast_shared {
 	const char *text;	/* in the document's text */
 	size_t n;
@@ -129,7 +131,10 @@ typedef struct ast_shared {
 
 enum {
 	AST_SHARED_SLOTS = 1024,	/* half of them used at most */
-	AST_SHARED_TEXT = 128		/* longer texts are not shared */
+	AST_SHARED_TEXT = 128,		/* longer texts are not shared */
+	AST_SHARED_INTS = 4096,		/* and integers 0 .. this - 1 */
+	AST_SHARED_STRS = 4096,		/* slots for strings, half used */
+	AST_SHARED_STR = 24		/* longer strings are not shared */
 };
 
 typedef struct ast_reader {
@@ -138,6 +143,9 @@ typedef struct ast_reader {
 	strbuf tmp;	/* a string with escapes, decoded */
 	ast_shared *shared;	/* AST_SHARED_SLOTS, open addressing */
 	size_t nshared;
+	json_t **ints;		/* AST_SHARED_INTS, made when first read */
+	ast_shared *strs;	/* AST_SHARED_STRS, open addressing */
+	size_t nstrs;
 } ast_reader;
 
 enum { AST_READ_DEPTH = 1024 };	/* jansson stops at 2048 */
@@ -292,7 +300,13 @@ static json_t *read_number(ast_reader *r)
 		json_int_t v = 0;
 		for (const char *q = start + neg; q < p; q++)
 			v = v * 10 + (*q - '0');
-		return json_integer(neg ? -v : v);
+		if (neg || v >= AST_SHARED_INTS)
+			return json_integer(neg ? -v : v);
+		if (!r->ints)
+			r->ints = xcalloc(AST_SHARED_INTS, sizeof *r->ints);
+		if (!r->ints[v])
+			r->ints[v] = json_integer(v);
+		return json_incref(r->ints[v]);
 	}
 	char buf[64];
 	if ((size_t)(p - start) >= sizeof buf)
@@ -307,6 +321,33 @@ static json_t *read_number(ast_reader *r)
 }
 
 static json_t *read_value(ast_reader *r);
+
+/* The string S of N bytes: one made before of the same bytes again, when
+ * short. */
+static json_t *shared_string(ast_reader *r, const char *s, size_t n)
+{
+	size_t i, h = 2166136261u;
+
+	if (n > AST_SHARED_STR)
+		return json_stringn_nocheck(s, n);
+	for (i = 0; i < n; i++)		/* FNV-1a */
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	if (!r->strs)
+		r->strs = xcalloc(AST_SHARED_STRS, sizeof *r->strs);
+	for (i = h & (AST_SHARED_STRS - 1); r->strs[i].v;
+			i = (i + 1) & (AST_SHARED_STRS - 1))
+		if (r->strs[i].n == n && memcmp(r->strs[i].text, s, n) == 0)
+			return json_incref(r->strs[i].v);
+	json_t *v = json_stringn_nocheck(s, n);
+	if (v && r->nstrs < AST_SHARED_STRS / 2) {
+		/* the text of the string itself: S may lie in r->tmp */
+		r->strs[i].text = json_string_value(v);
+		r->strs[i].n = n;
+		r->strs[i].v = json_incref(v);
+		r->nstrs++;
+	}
+	return v;
+}
 
 /* The length of the text of the object at r->p up to its closing brace,
  * when it is short and has no escapes; else 0. */
@@ -463,7 +504,7 @@ static json_t *read_value(ast_reader *r)
 	case '[': v = read_array(r); break;
 	case '"':
 		if (read_string(r, &s, &n) == 0)
-			v = json_stringn_nocheck(s, n);
+			v = shared_string(r, s, n);
 		break;
 	case 't': v = read_word(r, "true", 4) ? json_true() : NULL; break;
 	case 'f': v = read_word(r, "false", 5) ? json_false() : NULL; break;
@@ -476,7 +517,7 @@ static json_t *read_value(ast_reader *r)
 
 json_t *ast_read_json(const char *text, size_t len)
 {
-	ast_reader r = {text, text + len, 0, {0}, NULL, 0};
+	ast_reader r = {text, text + len, 0, {0}, NULL, 0, NULL, NULL, 0};
 	json_t *doc = NULL;
 
 	skip_space(&r);
@@ -489,6 +530,14 @@ json_t *ast_read_json(const char *text, size_t len)
 	}
 	sb_free(&r.tmp);
 	free(r.shared);
+	if (r.ints)
+		for (size_t i = 0; i < AST_SHARED_INTS; i++)
+			json_decref(r.ints[i]);
+	free(r.ints);
+	if (r.strs)
+		for (size_t i = 0; i < AST_SHARED_STRS; i++)
+			json_decref(r.strs[i].v);
+	free(r.strs);
 	return doc;
 }
 
