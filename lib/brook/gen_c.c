@@ -643,18 +643,22 @@ static int hook_decl(void *ctx, strbuf *out, const json_t *d, int indent)
 static void c_string(strbuf *out, const char *s)
 {
 	sb_puts(out, "\t\"");
-	for (; *s; s++) {
+	while (*s) {
+		/* the run of characters that need no escape, at once */
+		size_t n = strcspn(s, "\n\t\"\\");
+		sb_putn(out, s, n);
+		s += n;
+		if (!*s)
+			break;
 		if (*s == '\n') {
 			sb_puts(out, s[1] ? "\\n\"\n\t\"" : "\\n");
-			continue;
-		}
-		if (*s == '"' || *s == '\\')
-			sb_putc(out, '\\');
-		if (*s == '\t') {
+		} else if (*s == '\t') {
 			sb_puts(out, "\\t");
-			continue;
+		} else {
+			sb_putc(out, '\\');
+			sb_putc(out, *s);
 		}
-		sb_putc(out, *s);
+		s++;
 	}
 	sb_puts(out, "\"");
 }
