@@ -56,7 +56,9 @@ long long ast_int(const json_t *n, const char *key)
 
 int ast_is(const json_t *n, const char *kind)
 {
-	return kind && strcmp(ast_kind(n), kind) == 0;
+	/* most questions are answered no by the first letter */
+	const char *k = kind ? ast_kind(n) : "";
+	return kind && k[0] == kind[0] && strcmp(k, kind) == 0;
 }
 
 int ast_at(const json_t *doc, const json_t *n, const char **file, int *line,
