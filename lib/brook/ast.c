@@ -154,8 +154,11 @@ enum { AST_READ_DEPTH = 1024 };	/* jansson stops at 2048 */
 
 static void skip_space(ast_reader *r)
 {
-	while (r->p < r->end && (*r->p == ' ' || *r->p == '\n' ||
-		*r->p == '\t' || *r->p == '\r'))
+	static const unsigned char space[256] = {
+		[' '] = 1, ['\n'] = 1, ['\t'] = 1, ['\r'] = 1
+	};
+
+	while (r->p < r->end && space[(unsigned char)*r->p])
 		r->p++;
 }
 
@@ -180,6 +183,17 @@ static int hex_digit(int c)
 	return -1;
 }
 
+/* The bytes a string holds as they are: 0x20 to 0x7f but '"' and '\\'.
+ * A table (rows of 16 from 0x20): one load a byte. */
+static const unsigned char plain[256] = {
+	[0x20] = 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+
 /* string = '"' chars '"' (r->p on the opening quote). On success *s and
  * *n are the contents: in the text itself when nothing is escaped, else
  * in r->tmp. */
@@ -187,8 +201,7 @@ static int read_string(ast_reader *r, const char **s, size_t *n)
 {
 	const char *p = ++r->p, *start = p;
 
-	while (p < r->end && *p != '"' && *p != '\\' &&
-		(unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80)
+	while (p < r->end && plain[(unsigned char)*p])
 		p++;
 	if (p < r->end && *p == '"') {
 		*s = start;
