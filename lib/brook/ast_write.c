@@ -117,20 +117,27 @@ void ast_write_string(strbuf *b, const char *s, size_t n)
 	b->s[b->len] = '\0';
 }
 
+/* The digits go straight to their place: counted first, then written
+ * from the last. */
 static void put_int(strbuf *b, json_int_t v)
 {
-	char buf[24], *p = buf + sizeof buf;
 	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v
-		: (unsigned long long)v;
+		: (unsigned long long)v, t = u;
+	size_t n = v < 0 ? 2 : 1;
+	char *p;
+
+	while (t >= 10) {
+		t /= 10;
+		n++;
+	}
+	room(b, n);
+	p = b->s + b->len + n;
+	b->len += n;
 	do
 		*--p = (char)('0' + u % 10);
 	while (u /= 10);
 	if (v < 0)
 		*--p = '-';
-	size_t n = (size_t)(buf + sizeof buf - p);
-	room(b, n);
-	memcpy(b->s + b->len, p, n);
-	b->len += n;
 }
 
 static void put_word(strbuf *b, const char *w, size_t n)
