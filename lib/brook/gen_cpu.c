@@ -152,6 +152,7 @@ static int is_stream_reduce(gen_ctx *g, const json_t *p)
  * declaration and the reverse). */
 static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 {
+	static const char *const loops[] = {"for", "while", "do", NULL};
 	json_t *params = params_of(fn);
 	const char *name = ast_str(fn, "name");
 	const char *cls = gen_kclass(fn);
@@ -212,8 +213,7 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 		if (strcmp(gen_cl_name(name, cln, sizeof cln), name) != 0)
 			sb_printf(b, "\t.cl_name = \"%s\",\n", cln);
 	}
-	if (gen_uses(ast_get(fn, "body"), "for") || gen_uses(ast_get(fn,
-			"body"), "while") || gen_uses(ast_get(fn, "body"), "do"))
+	if (gen_uses_any(ast_get(fn, "body"), loops))
 		sb_puts(b, "\t.loops = 1,\n");
 	if (gen_is_group(fn)) {
 		size_t j, k;

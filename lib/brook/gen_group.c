@@ -302,10 +302,9 @@ static const json_t *uloop_var(gen_ctx *g, const json_t *s,
 			"l"))) != v || !uniform(g, ast_get(step, "r"), v)) {
 		return NULL;
 	}
-	if (gen_uses(body, "return") || gen_uses(body, "break") ||
-			gen_uses(body, "continue") || gen_uses(body, "goto") ||
-			gen_uses(body, "syncGroup") ||
-			writes_other(g, body, v))
+	static const char *const exits[] = {"return", "break", "continue",
+		"goto", "syncGroup", NULL};
+	if (gen_uses_any(body, exits) || writes_other(g, body, v))
 		return NULL;
 	return v;
 }

@@ -181,6 +181,8 @@ void gen_indent(strbuf *b, int depth);
 /* Whether the kernel code under N calls instance() (or indexof in a
  * subkernel), syncGroup(), or indexof on a parameter. */
 int gen_uses(const json_t *n, const char *what);
+/* ... any of the NULL-terminated WHAT, in one walk */
+int gen_uses_any(const json_t *n, const char *const *what);
 /* Helpers: defined once per target in g->help[t], named by the result. */
 const char *gen_helper_elem(gen_ctx *g, gen_target t, const char *op,
 	const json_t *ty);

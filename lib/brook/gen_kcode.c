@@ -1468,6 +1468,8 @@ static int ctr_dec(gen_fn *f, const json_t *s, const json_t *d)
 static const json_t *float_counter(gen_fn *f, const json_t *s,
 	const json_t **dec)
 {
+	static const char *const exits[] = {"break", "continue", "return",
+		NULL};
 	const json_t *c = strip(ast_get(s, "cond")), *body = ast_get(s, "body");
 	const json_t *x = strip(ast_get(c, "l")), *d, *ty;
 	json_t *it;
@@ -1491,8 +1493,7 @@ static const json_t *float_counter(gen_fn *f, const json_t *s,
 			*dec = it;
 		}
 	if (!*dec || refs(f, body, d) != refs(f, *dec, d) ||
-			gen_uses(body, "break") || gen_uses(body, "continue") ||
-			gen_uses(body, "return"))
+			gen_uses_any(body, exits))
 		return NULL;
 	return x;
 }
@@ -2677,32 +2678,47 @@ void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
 
 /* ---- uses ------------------------------------------------------------- */
 
-int gen_uses(const json_t *n, const char *what)
+static int is_one_of(const char *s, const char *const *what)
+{
+	for (; *what; what++)
+		if (strcmp(s, *what) == 0)
+			return 1;
+	return 0;
+}
+
+int gen_uses_any(const json_t *n, const char *const *what)
 {
 	if (json_is_object(n)) {
-		const char *key;
-		json_t *v;
-		if (ast_is(n, "call")) {
+		const char *k = ast_kind(n);
+		if (strcmp(k, "call") == 0) {
 			const json_t *fn = strip(ast_get(n, "fn"));
-			const char *name = ast_str(n, "builtin")[0] ?
-				ast_str(n, "builtin") : ast_str(fn, "name");
-			if (strcmp(name, what) == 0)
+			const char *name = ast_str(n, "builtin");
+			if (is_one_of(name[0] ? name : ast_str(fn, "name"), what))
 				return 1;
 		}
-		if (ast_is(n, what))
+		if (is_one_of(k, what))
 			return 1;
-		json_object_foreach((json_t *)n, key, v)
+		for (void *it = json_object_iter((json_t *)n); it;
+				it = json_object_iter_next((json_t *)n, it)) {
+			const char *key = json_object_iter_key(it);
 			if (strcmp(key, "ty") != 0 && strcmp(key, "at") != 0 &&
-					gen_uses(v, what))
+					gen_uses_any(json_object_iter_value(it),
+					what))
 				return 1;
+		}
 	} else if (json_is_array(n)) {
-		size_t i;
-		json_t *v;
-		json_array_foreach(n, i, v)
-			if (gen_uses(v, what))
+		size_t i, count = json_array_size(n);
+		for (i = 0; i < count; i++)
+			if (gen_uses_any(json_array_get(n, i), what))
 				return 1;
 	}
 	return 0;
+}
+
+int gen_uses(const json_t *n, const char *what)
+{
+	const char *const one[] = {what, NULL};
+	return gen_uses_any(n, one);
 }
 
 /* ---- body functions --------------------------------------------------- */
