@@ -178,6 +178,15 @@ int ast_bool(const json_t *n, const char *key);
 long long ast_int(const json_t *n, const char *key);
 int ast_is(const json_t *n, const char *kind);		/* kind == "k" */
 
+/* Whether a walk over the nodes under a node enters its member KEY: all
+ * but the location "at" and brcheck's type "ty". Inline and without
+ * strcmp: the walks ask it of every member of every node. */
+static inline int ast_walks(const char *key)
+{
+	return !(((key[0] == 'a' && key[1] == 't') ||
+		(key[0] == 't' && key[1] == 'y')) && key[2] == '\0');
+}
+
 /* Location: n["at"] as file name (from the document's "files"), line, col.
  * Returns 0 when n has a location. */
 int ast_at(const json_t *doc, const json_t *n, const char **file, int *line,

@@ -350,8 +350,7 @@ static void scan_indexof(gen_ctx *g, const json_t *n, json_t *set)
 		for (void *it = json_object_iter((json_t *)n); it;
 				it = json_object_iter_next((json_t *)n, it)) {
 			const char *key = json_object_iter_key(it);
-			if (strcmp(key, "ty") != 0 && strcmp(key, "at") != 0 &&
-					strcmp(key, "type") != 0)
+			if (ast_walks(key) && strcmp(key, "type") != 0)
 				scan_indexof(g, json_object_iter_value(it), set);
 		}
 	} else if (json_is_array(n)) {

@@ -156,8 +156,7 @@ static void visit_children(gen_aff *a, const json_t *n)
 	json_t *v;
 
 	json_object_foreach((json_t *)n, key, v)
-		if (strcmp(key, "ty") != 0 && strcmp(key, "type") != 0 &&
-				strcmp(key, "at") != 0)
+		if (ast_walks(key) && strcmp(key, "type") != 0)
 			visit(a, v);
 }
 

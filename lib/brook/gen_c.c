@@ -91,8 +91,7 @@ static int contains_label(const json_t *n, const char *label)
 		if (ast_is(n, "label") && strcmp(ast_str(n, "name"), label) == 0)
 			return 1;
 		json_object_foreach((json_t *)n, key, v)
-			if (strcmp(key, "ty") != 0 && strcmp(key, "at") != 0 &&
-					contains_label(v, label))
+			if (ast_walks(key) && contains_label(v, label))
 				return 1;
 	} else if (json_is_array(n)) {
 		size_t i;

@@ -228,8 +228,7 @@ static int needs_position(gen_ctx *g, const json_t *n, int depth)
 				return 1;
 		}
 		json_object_foreach((json_t *)n, key, v)
-			if (strcmp(key, "ty") != 0 && strcmp(key, "at") != 0 &&
-					needs_position(g, v, depth + 1))
+			if (ast_walks(key) && needs_position(g, v, depth + 1))
 				return 1;
 	} else if (json_is_array(n)) {
 		size_t i;

@@ -132,7 +132,7 @@ static int refs(gen_ctx *g, const json_t *n, const json_t *d)
 	if (ast_is(n, "id") && gen_decl(g, n) == d)
 		return 1;
 	json_object_foreach((json_t *)n, key, v)
-		if (strcmp(key, "ty") != 0 && strcmp(key, "at") != 0)
+		if (ast_walks(key))
 			c += refs(g, v, d);
 	return c;
 }

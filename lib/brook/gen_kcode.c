@@ -2701,9 +2701,8 @@ int gen_uses_any(const json_t *n, const char *const *what)
 		for (void *it = json_object_iter((json_t *)n); it;
 				it = json_object_iter_next((json_t *)n, it)) {
 			const char *key = json_object_iter_key(it);
-			if (strcmp(key, "ty") != 0 && strcmp(key, "at") != 0 &&
-					gen_uses_any(json_object_iter_value(it),
-					what))
+			if (ast_walks(key) && gen_uses_any(
+					json_object_iter_value(it), what))
 				return 1;
 		}
 	} else if (json_is_array(n)) {

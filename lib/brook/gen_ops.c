@@ -39,8 +39,6 @@ static const json_t *arg_elem(gen_ctx *g, const json_t *call, size_t i)
 static void scan(gen_ctx *g, const json_t *n)
 {
 	if (json_is_object(n)) {
-		const char *key;
-		json_t *v;
 		if (ast_is(n, "call")) {
 			const char *name = ast_str(strip(ast_get(n, "fn")), "name");
 			int sc = strcmp(name, "streamScatterOp") == 0;
@@ -73,14 +71,14 @@ static void scan(gen_ctx *g, const json_t *n)
 				}
 			}
 		}
-		json_object_foreach((json_t *)n, key, v)
-			if (strcmp(key, "ty") != 0 && strcmp(key, "at") != 0)
-				scan(g, v);
+		for (void *it = json_object_iter((json_t *)n); it;
+				it = json_object_iter_next((json_t *)n, it))
+			if (ast_walks(json_object_iter_key(it)))
+				scan(g, json_object_iter_value(it));
 	} else if (json_is_array(n)) {
-		size_t i;
-		json_t *v;
-		json_array_foreach(n, i, v)
-			scan(g, v);
+		size_t i, count = json_array_size(n);
+		for (i = 0; i < count; i++)
+			scan(g, json_array_get(n, i));
 	}
 }
 
