@@ -198,7 +198,9 @@ json_t *ast_type(const char *t);			/* {"t": t} */
 
 /* The JSON text of an AST file as a jansson tree, faster than json_loadb;
  * NULL where the text is not plain valid JSON, and then json_loadb gives
- * the tree or the error (brast_load does both). */
+ * the tree or the error (brast_load does both). Equal short "ty" objects,
+ * small integers and short strings are one value referenced from each
+ * place: code that reads a loaded tree must not change those in place. */
 json_t *ast_read_json(const char *text, size_t len);
 
 /* ast_write.c: V as compact JSON text, byte for byte what json_dumps
