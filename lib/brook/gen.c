@@ -75,33 +75,101 @@ static void idmap_free(gen_idmap *m)
 	memset(m, 0, sizeof *m);
 }
 
+/* What the walk of index_node collects besides the index: the indexof
+ * nodes of function bodies (and the declaration each lies in) and the
+ * calls in the bodies of functions that are not kernels, in the order a
+ * walk of each body alone would meet them. */
+enum { SITE_INDEXOF = 1, SITE_CALL = 2 };
+
+typedef struct {
+	const json_t **idx;	/* indexof nodes */
+	size_t *idxdecl;	/* the position in "decls" of each */
+	size_t nidx, capidx;
+	const json_t **calls;
+	size_t ncalls, capcalls;
+	size_t decl;		/* the declaration being walked */
+} gen_sites;
+
+static void sites_add(gen_sites *s, const json_t *n, const char *kind,
+	unsigned want)
+{
+	if ((want & SITE_INDEXOF) && strcmp(kind, "indexof") == 0) {
+		if (s->nidx == s->capidx) {
+			s->capidx = s->capidx ? 2 * s->capidx : 64;
+			s->idx = xrealloc(s->idx, s->capidx * sizeof *s->idx);
+			s->idxdecl = xrealloc(s->idxdecl,
+				s->capidx * sizeof *s->idxdecl);
+		}
+		s->idx[s->nidx] = n;
+		s->idxdecl[s->nidx++] = s->decl;
+	}
+	if ((want & SITE_CALL) && strcmp(kind, "call") == 0) {
+		if (s->ncalls == s->capcalls) {
+			s->capcalls = s->capcalls ? 2 * s->capcalls : 64;
+			s->calls = xrealloc(s->calls,
+				s->capcalls * sizeof *s->calls);
+		}
+		s->calls[s->ncalls++] = n;
+	}
+}
+
+/* Which sites the walk still looks for under member KEY of a node where
+ * it looks for WANT: the indexof scan never entered "type" nor "ty", the
+ * scan for calls never "ty". */
+static unsigned sites_under(const char *key, unsigned want)
+{
+	if (want && key[0] == 't') {
+		if (key[1] == 'y' && key[2] == '\0')
+			return 0;
+		if (strcmp(key, "type") == 0)
+			return want & ~(unsigned)SITE_INDEXOF;
+	}
+	return want;
+}
+
 /* Records every node with an "id" (brcheck numbers declarations) and the
  * struct and union tags defined with their fields, a node before the
- * nodes inside it. One pass over the members finds "id", "k", "fields"
- * and "tag" and notes the members to walk (all but "at"): cheaper than a
- * hash lookup of each name and a second pass on every node. Recursion
- * follows the tree's own depth, which the parser bounds. */
-static void index_node(gen_ctx *g, const json_t *n)
+ * nodes inside it, and collects into S the sites of WANT (the sites of
+ * BODY under member "body"). One pass over the members finds "id", "k",
+ * "fields" and "tag" and notes the members to walk (all but "at"):
+ * cheaper than a hash lookup of each name and a second pass on every
+ * node; and one walk of the tree instead of one for the index and one
+ * for each kind of site. Recursion follows the tree's own depth, which
+ * the parser bounds. */
+static void index_node(gen_ctx *g, const json_t *n, gen_sites *s,
+	unsigned want, unsigned body)
 {
 	if (json_is_object(n)) {
 		json_t *id = NULL, *kind = NULL, *tag = NULL, *kids[16];
+		unsigned char kwant[16];
 		size_t nkids = 0, i;
 		int fields = 0, more = 0;
 		for (void *it = json_object_iter((json_t *)n); it;
 				it = json_object_iter_next((json_t *)n, it)) {
 			const char *key = json_object_iter_key(it);
 			json_t *v = json_object_iter_value(it);
+			unsigned w = want;
 			switch (key[0]) {
 			case 'a': if (strcmp(key, "at") == 0) continue; break;
+			case 'b':
+				if (body && strcmp(key, "body") == 0)
+					w = body;
+				break;
 			case 'i': if (strcmp(key, "id") == 0) id = v; break;
 			case 'k': if (key[1] == '\0') kind = v; break;
 			case 'f': fields |= strcmp(key, "fields") == 0; break;
-			case 't': if (strcmp(key, "tag") == 0) tag = v; break;
+			case 't':
+				if (strcmp(key, "tag") == 0)
+					tag = v;
+				w = sites_under(key, want);
+				break;
 			}
-			if (nkids < sizeof kids / sizeof kids[0])
+			if (nkids < sizeof kids / sizeof kids[0]) {
+				kwant[nkids] = (unsigned char)w;
 				kids[nkids++] = v;
-			else
+			} else {
 				more = 1;
+			}
 		}
 		if (fields && json_string_length(tag))
 			json_object_set(g->tags, json_string_value(tag),
@@ -109,20 +177,25 @@ static void index_node(gen_ctx *g, const json_t *n)
 		if (json_is_integer(id) && json_string_length(kind))
 			idmap_put(&g->byid, (long long)json_integer_value(id),
 				n);
+		if (want && json_is_string(kind))
+			sites_add(s, n, json_string_value(kind), want);
 		for (i = 0; i < nkids; i++)
-			index_node(g, kids[i]);
+			index_node(g, kids[i], s, kwant[i], 0);
 		if (more) {
 			const char *key;
 			json_t *v;
 			i = 0;
 			json_object_foreach((json_t *)n, key, v)
 				if (strcmp(key, "at") != 0 && i++ >= nkids)
-					index_node(g, v);
+					index_node(g, v, s, body &&
+						strcmp(key, "body") == 0 ?
+						body : sites_under(key, want),
+						0);
 		}
 	} else if (json_is_array(n)) {
 		size_t i, count = json_array_size(n);
 		for (i = 0; i < count; i++)
-			index_node(g, json_array_get(n, i));
+			index_node(g, json_array_get(n, i), s, want, 0);
 	}
 }
 
@@ -334,30 +407,15 @@ int gen_is_group(const json_t *fn)
 	return strcmp(gen_kclass(fn), "group") == 0;
 }
 
-/* Which parameters each function names in indexof(). */
-static void scan_indexof(gen_ctx *g, const json_t *n, json_t *set)
+/* Which parameter indexof node N names, into SET. */
+static void indexof_site(gen_ctx *g, const json_t *n, json_t *set)
 {
-	if (json_is_object(n)) {
-		if (ast_is(n, "indexof")) {
-			const json_t *e = ast_get(n, "e");
-			while (ast_is(e, "paren"))
-				e = ast_get(e, "e");
-			const json_t *p = gen_decl(g, e);
-			if (p && ast_is(p, "param"))
-				json_object_set_new(set, ast_str(p, "name"),
-					json_true());
-		}
-		for (void *it = json_object_iter((json_t *)n); it;
-				it = json_object_iter_next((json_t *)n, it)) {
-			const char *key = json_object_iter_key(it);
-			if (ast_walks(key) && strcmp(key, "type") != 0)
-				scan_indexof(g, json_object_iter_value(it), set);
-		}
-	} else if (json_is_array(n)) {
-		size_t i, count = json_array_size(n);
-		for (i = 0; i < count; i++)
-			scan_indexof(g, json_array_get(n, i), set);
-	}
+	const json_t *e = ast_get(n, "e");
+	while (ast_is(e, "paren"))
+		e = ast_get(e, "e");
+	const json_t *p = gen_decl(g, e);
+	if (p && ast_is(p, "param"))
+		json_object_set_new(set, ast_str(p, "name"), json_true());
 }
 
 /* OpenCL C's built-in functions and reserved words a kernel may be named
@@ -432,6 +490,7 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 	strbuf *h_out, strbuf *cl_out, diag_ctx *d)
 {
 	gen_ctx g;
+	gen_sites sites = {0};
 	strbuf cl = {0};
 	size_t i;
 	json_t *n;
@@ -449,20 +508,34 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 	g.sites = json_array();
 	for (t = 0; t < 2; t++)
 		g.done[t] = json_object();
-	index_node(&g, ast_arr(doc, "decls"));
+	json_array_foreach(ast_arr(doc, "decls"), i, n) {
+		unsigned body = 0;
+		if (ast_is(n, "func"))
+			body = SITE_INDEXOF | (gen_is_kernel(n) ? 0 : SITE_CALL);
+		sites.decl = i;
+		index_node(&g, n, &sites, 0, body);
+	}
 	index_typedefs(&g, ast_arr(doc, "decls"));
+	/* which parameters each function names in indexof() */
+	size_t s = 0;
 	json_array_foreach(ast_arr(doc, "decls"), i, n) {
 		if (ast_is(n, "func") && ast_get(n, "body") &&
 				!json_is_null(ast_get(n, "body"))) {
 			json_t *set = json_object();
 			char k[32];
-			scan_indexof(&g, ast_get(n, "body"), set);
+			for (; s < sites.nidx && sites.idxdecl[s] <= i; s++)
+				if (sites.idxdecl[s] == i)
+					indexof_site(&g, sites.idx[s], set);
 			snprintf(k, sizeof k, "%s", ast_str(n, "name"));
 			json_object_set_new(g.idxof, k, set);
 		}
 	}
+	for (s = 0; s < sites.ncalls; s++)
+		gen_ops_site(&g, sites.calls[s]);
+	free(sites.idx);
+	free(sites.idxdecl);
+	free(sites.calls);
 
-	gen_ops_scan(&g);
 	gen_cl_program(&g, &cl);
 	if (!g.nerrors && cl_out)
 		sb_puts(cl_out, cl.s ? cl.s : "");

@@ -237,7 +237,9 @@ int gen_group_inside(const gen_fn *f, const json_t *coord);
 void gen_phase_stmt(gen_fn *f, strbuf *b, const json_t *s);
 
 /* --- gen_ops.c: streamGatherOp, streamScatterOp ------------------------ */
-void gen_ops_scan(gen_ctx *g);
+/* CALL, a call in the body of a function that is not a kernel (gen.c
+ * finds them in its walk, in order): a stream operator becomes a kernel */
+void gen_ops_site(gen_ctx *g, const json_t *call);
 int gen_ops_find(gen_ctx *g, const json_t *call);
 void gen_ops_cl(gen_ctx *g, strbuf *b);
 void gen_ops_cpu(gen_ctx *g, strbuf *b);

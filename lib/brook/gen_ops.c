@@ -36,60 +36,40 @@ static const json_t *arg_elem(gen_ctx *g, const json_t *call, size_t i)
 		"ty"));
 }
 
-static void scan(gen_ctx *g, const json_t *n)
+/* CALL, a call in the body of a function that is not a kernel: a stream
+ * operator becomes the next generated kernel. */
+void gen_ops_site(gen_ctx *g, const json_t *n)
 {
-	if (json_is_object(n)) {
-		if (ast_is(n, "call")) {
-			const char *name = ast_str(strip(ast_get(n, "fn")), "name");
-			int sc = strcmp(name, "streamScatterOp") == 0;
-			if ((sc || strcmp(name, "streamGatherOp") == 0) &&
-					g->nops < GEN_MAX_OPS) {
-				gen_op *op = &g->ops[g->nops++];
-				const json_t *f = strip(json_array_get(ast_arr(n,
-					"args"), 3));
-				const json_t *fd = gen_decl(g, f);
-				op->call = n;
-				op->scatter = sc;
-				op->elem = arg_elem(g, n, sc ? 0 : 2);
-				op->index = arg_elem(g, n, 1);
-				op->fn = fd && gen_is_kernel(fd) ? fd : NULL;
-				if (json_array_size(ast_arr(n, "args")) != 4 ||
-						!gen_scalar(op->index) ||
-						gen_ncomp(op->index) != 1 ||
-						(!op->fn && strcmp(ast_str(f, "name"),
-						sc ? "STREAM_SCATTER_ASSIGN" :
-						"STREAM_GATHER_FETCH") != 0) ||
-						(op->fn && !sc)) {
-					gen_error(g, n, "E-gen-stream-op",
-						"%s(stream, index, array, %s) "
-						"takes a stream of scalar indices; "
-						"brgen supports %s", name, sc ?
-						"op" : "op", sc ?
-						"STREAM_SCATTER_ASSIGN and reduce "
-						"functions" : "STREAM_GATHER_FETCH");
-					g->nops--;
-				}
-			}
+	const char *name = ast_str(strip(ast_get(n, "fn")), "name");
+	int sc = strcmp(name, "streamScatterOp") == 0;
+	if ((sc || strcmp(name, "streamGatherOp") == 0) &&
+			g->nops < GEN_MAX_OPS) {
+		gen_op *op = &g->ops[g->nops++];
+		const json_t *f = strip(json_array_get(ast_arr(n,
+			"args"), 3));
+		const json_t *fd = gen_decl(g, f);
+		op->call = n;
+		op->scatter = sc;
+		op->elem = arg_elem(g, n, sc ? 0 : 2);
+		op->index = arg_elem(g, n, 1);
+		op->fn = fd && gen_is_kernel(fd) ? fd : NULL;
+		if (json_array_size(ast_arr(n, "args")) != 4 ||
+				!gen_scalar(op->index) ||
+				gen_ncomp(op->index) != 1 ||
+				(!op->fn && strcmp(ast_str(f, "name"),
+				sc ? "STREAM_SCATTER_ASSIGN" :
+				"STREAM_GATHER_FETCH") != 0) ||
+				(op->fn && !sc)) {
+			gen_error(g, n, "E-gen-stream-op",
+				"%s(stream, index, array, %s) "
+				"takes a stream of scalar indices; "
+				"brgen supports %s", name, sc ?
+				"op" : "op", sc ?
+				"STREAM_SCATTER_ASSIGN and reduce "
+				"functions" : "STREAM_GATHER_FETCH");
+			g->nops--;
 		}
-		for (void *it = json_object_iter((json_t *)n); it;
-				it = json_object_iter_next((json_t *)n, it))
-			if (ast_walks(json_object_iter_key(it)))
-				scan(g, json_object_iter_value(it));
-	} else if (json_is_array(n)) {
-		size_t i, count = json_array_size(n);
-		for (i = 0; i < count; i++)
-			scan(g, json_array_get(n, i));
 	}
-}
-
-void gen_ops_scan(gen_ctx *g)
-{
-	size_t i;
-	json_t *d;
-
-	json_array_foreach(ast_arr(g->doc, "decls"), i, d)
-		if (ast_is(d, "func") && !gen_is_kernel(d))
-			scan(g, ast_get(d, "body"));
 }
 
 int gen_ops_find(gen_ctx *g, const json_t *call)
