@@ -335,34 +335,84 @@ static void fields(pctx *p, const json_t *fs, int indent)
 
 /* ---- expressions (C99 6.5) ---------------------------------------------- */
 
-/* Precedence, loosest 1 (comma) to tightest 17 (primary). */
+/* The kinds of expression node, told by a switch on the first letter
+ * rather than a chain of strcmp: the printer asks every node twice. */
+enum ekind {
+	EK_OTHER, EK_ID, EK_LIT, EK_BINOP, EK_ASSIGN, EK_COMMA, EK_COND,
+	EK_UNOP, EK_POSTFIX, EK_CALL, EK_CTOR, EK_INDEX, EK_MEMBER, EK_CAST,
+	EK_SIZEOF, EK_COMPOUND, EK_INDEXOF, EK_PAREN, EK_INITLIST
+};
+
+static enum ekind expr_kind(const json_t *e)
+{
+	const char *k = ast_kind(e);
+	switch (k[0]) {
+	case 'a':
+		return !strcmp(k, "assign") ? EK_ASSIGN : EK_OTHER;
+	case 'b':
+		return !strcmp(k, "binop") ? EK_BINOP : EK_OTHER;
+	case 'c':
+		return !strcmp(k, "call") ? EK_CALL : !strcmp(k, "cast") ?
+			EK_CAST : !strcmp(k, "char") ? EK_LIT :
+			!strcmp(k, "comma") ? EK_COMMA : !strcmp(k, "compound") ?
+			EK_COMPOUND : !strcmp(k, "cond") ? EK_COND :
+			!strcmp(k, "ctor") ? EK_CTOR : EK_OTHER;
+	case 'f':
+		return !strcmp(k, "float") ? EK_LIT : EK_OTHER;
+	case 'i':
+		return !strcmp(k, "id") ? EK_ID : !strcmp(k, "int") ? EK_LIT :
+			!strcmp(k, "index") ? EK_INDEX : !strcmp(k, "indexof") ?
+			EK_INDEXOF : !strcmp(k, "initlist") ? EK_INITLIST :
+			EK_OTHER;
+	case 'm':
+		return !strcmp(k, "member") ? EK_MEMBER : EK_OTHER;
+	case 'p':
+		return !strcmp(k, "paren") ? EK_PAREN : !strcmp(k, "postfix") ?
+			EK_POSTFIX : EK_OTHER;
+	case 's':
+		return !strcmp(k, "sizeof") ? EK_SIZEOF : !strcmp(k, "string") ?
+			EK_LIT : EK_OTHER;
+	case 'u':
+		return !strcmp(k, "unop") ? EK_UNOP : EK_OTHER;
+	}
+	return EK_OTHER;
+}
+
+/* Precedence, loosest 1 (comma) to tightest 17 (primary); an operator
+ * not in the table (C99 6.5.5 to 6.5.14) counts as "||", 4. */
 static int binop_prec(const char *op)
 {
-	static const struct { const char *op; int prec; } tab[] = {
-		{"||", 4}, {"&&", 5}, {"|", 6}, {"^", 7}, {"&", 8}, {"==", 9},
-		{"!=", 9}, {"<", 10}, {">", 10}, {"<=", 10}, {">=", 10},
-		{"<<", 11}, {">>", 11}, {"+", 12}, {"-", 12}, {"*", 13},
-		{"/", 13}, {"%", 13},
-	};
-	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
-		if (!strcmp(tab[i].op, op))
-			return tab[i].prec;
+	char c = op[0], d = c ? op[1] : 0;
+	if (d && op[2])
+		return 4;
+	switch (c) {
+	case '|': return d ? 4 : 6;
+	case '&': return d == '&' ? 5 : d ? 4 : 8;
+	case '^': return d ? 4 : 7;
+	case '=': case '!': return d == '=' ? 9 : 4;
+	case '<': case '>':
+		return !d || d == '=' ? 10 : d == c ? 11 : 4;
+	case '+': case '-': return d ? 4 : 12;
+	case '*': case '/': case '%': return d ? 4 : 13;
+	}
 	return 4;
 }
 
-static int prec(const json_t *e)
+static int prec(const json_t *e, enum ekind k)
 {
-	const char *k = ast_kind(e);
-	if (!strcmp(k, "comma")) return 1;
-	if (!strcmp(k, "assign")) return 2;
-	if (!strcmp(k, "cond")) return 3;
-	if (!strcmp(k, "binop")) return binop_prec(ast_str(e, "op"));
-	if (!strcmp(k, "cast")) return 14;
-	if (!strcmp(k, "unop") || !strcmp(k, "sizeof")) return 15;
-	if (!strcmp(k, "call") || !strcmp(k, "index") || !strcmp(k, "member")
-		|| !strcmp(k, "postfix") || !strcmp(k, "compound"))
+	switch (k) {
+	case EK_COMMA: return 1;
+	case EK_ASSIGN: return 2;
+	case EK_COND: return 3;
+	case EK_BINOP: return binop_prec(ast_str(e, "op"));
+	case EK_CAST: return 14;
+	case EK_UNOP: case EK_SIZEOF: return 15;
+	case EK_CALL: case EK_INDEX: case EK_MEMBER: case EK_POSTFIX:
+	case EK_COMPOUND:
 		return 16;
-	return 17;
+	default:
+		return 17;
+	}
 }
 
 static void args(pctx *p, const json_t *a)
@@ -414,64 +464,66 @@ static void unary_operand(pctx *p, const char *op, const json_t *e, int need)
 	expr(p, e, need);
 }
 
-static void expr_body(pctx *p, const json_t *e)
+static void expr_body(pctx *p, const json_t *e, enum ekind k)
 {
-	const char *k = ast_kind(e);
 	strbuf *o = p->out;
-	if (!strcmp(k, "id")) {
+	if (k == EK_ID) {
 		sb_puts(o, ast_str(e, "name"));
-	} else if (!strcmp(k, "int") || !strcmp(k, "float") || !strcmp(k, "char")
-		|| !strcmp(k, "string")) {
+	} else if (k == EK_LIT) {
 		sb_puts(o, ast_str(e, "text"));
-	} else if (!strcmp(k, "binop")) {
+	} else if (k == EK_BINOP) {
 		int pr = binop_prec(ast_str(e, "op"));
 		expr(p, ast_get(e, "l"), pr);
-		sb_printf(o, " %s ", ast_str(e, "op"));
+		sb_putc(o, ' ');
+		sb_puts(o, ast_str(e, "op"));
+		sb_putc(o, ' ');
 		expr(p, ast_get(e, "r"), pr + 1);
-	} else if (!strcmp(k, "assign")) {
+	} else if (k == EK_ASSIGN) {
 		expr(p, ast_get(e, "l"), 15);
-		sb_printf(o, " %s ", ast_str(e, "op"));
+		sb_putc(o, ' ');
+		sb_puts(o, ast_str(e, "op"));
+		sb_putc(o, ' ');
 		expr(p, ast_get(e, "r"), 2);
-	} else if (!strcmp(k, "comma")) {
+	} else if (k == EK_COMMA) {
 		expr(p, ast_get(e, "l"), 1);
 		sb_puts(o, ", ");
 		expr(p, ast_get(e, "r"), 2);
-	} else if (!strcmp(k, "cond")) {
+	} else if (k == EK_COND) {
 		expr(p, ast_get(e, "c"), 4);
 		sb_puts(o, " ? ");
 		expr(p, ast_get(e, "t"), 1);
 		sb_puts(o, " : ");
 		expr(p, ast_get(e, "f"), 3);
-	} else if (!strcmp(k, "unop")) {
+	} else if (k == EK_UNOP) {
 		const char *op = ast_str(e, "op");
 		sb_puts(o, op);
 		unary_operand(p, op, ast_get(e, "e"), op[1] ? 15 : 14);
-	} else if (!strcmp(k, "postfix")) {
+	} else if (k == EK_POSTFIX) {
 		expr(p, ast_get(e, "e"), 16);
 		sb_puts(o, ast_str(e, "op"));
-	} else if (!strcmp(k, "call")) {
+	} else if (k == EK_CALL) {
 		expr(p, ast_get(e, "fn"), 16);
 		args(p, ast_arr(e, "args"));
-	} else if (!strcmp(k, "ctor")) {
+	} else if (k == EK_CTOR) {
 		sb_puts(o, ty_kind(ast_get(e, "type")));
 		if (ast_bool(e, "underscore"))
 			sb_putc(o, '_');
 		args(p, ast_arr(e, "args"));
-	} else if (!strcmp(k, "index")) {
+	} else if (k == EK_INDEX) {
 		expr(p, ast_get(e, "a"), 16);
 		sb_putc(o, '[');
 		expr(p, ast_get(e, "i"), 1);
 		sb_putc(o, ']');
-	} else if (!strcmp(k, "member")) {
+	} else if (k == EK_MEMBER) {
 		expr(p, ast_get(e, "e"), 16);
 		sb_puts(o, ast_bool(e, "arrow") ? "->" : ".");
 		sb_puts(o, ast_str(e, "name"));
-	} else if (!strcmp(k, "cast")) {
+	} else if (k == EK_CAST) {
 		sb_putc(o, '(');
 		full_type(p, ast_get(e, "type"), NULL, 0, 0);
 		sb_putc(o, ')');
 		expr(p, ast_get(e, "e"), 14);
-	} else if (!strcmp(k, "sizeof")) {
+	} else if (k == EK_SIZEOF) {
 		sb_puts(o, "sizeof");
 		if (ast_get(e, "type")) {
 			sb_putc(o, '(');
@@ -481,20 +533,20 @@ static void expr_body(pctx *p, const json_t *e)
 			sb_putc(o, ' ');
 			expr(p, ast_get(e, "e"), 15);
 		}
-	} else if (!strcmp(k, "compound")) {
+	} else if (k == EK_COMPOUND) {
 		sb_putc(o, '(');
 		full_type(p, ast_get(e, "type"), NULL, 0, 0);
 		sb_putc(o, ')');
 		initlist(p, ast_get(e, "init"));
-	} else if (!strcmp(k, "indexof")) {
+	} else if (k == EK_INDEXOF) {
 		sb_puts(o, "indexof(");
 		expr(p, ast_get(e, "e"), 1);
 		sb_putc(o, ')');
-	} else if (!strcmp(k, "paren")) {
+	} else if (k == EK_PAREN) {
 		sb_putc(o, '(');
 		expr(p, ast_get(e, "e"), 1);
 		sb_putc(o, ')');
-	} else if (!strcmp(k, "initlist")) {
+	} else if (k == EK_INITLIST) {
 		initlist(p, e);
 	} else {
 		sb_puts(o, "/* ? */0");
@@ -522,10 +574,11 @@ static void expr(pctx *p, const json_t *e, int need)
 		p->out->len = mark;
 		p->out->s[mark] = 0;
 	}
-	int wrap = prec(e) < need;
+	enum ekind k = expr_kind(e);
+	int wrap = prec(e, k) < need;
 	if (wrap)
 		sb_putc(p->out, '(');
-	expr_body(p, e);
+	expr_body(p, e, k);
 	if (wrap)
 		sb_putc(p->out, ')');
 	p->depth--;
