@@ -37,6 +37,16 @@ static const struct scalar_info {
 };
 #define NSCALARS (sizeof scalars / sizeof scalars[0])
 
+/* Whether NAME is the N first bytes of S (no NUL among them): strncmp
+ * inline, for names of a few letters. */
+static int name_is(const char *name, const char *s, size_t n)
+{
+	for (size_t j = 0; j < n; j++)
+		if (name[j] != s[j] || name[j] == '\0')
+			return 0;
+	return name[n] == '\0';
+}
+
 /* The scalar whose name is the N first bytes of S. */
 static const struct scalar_info *scalar_findn(const char *s, size_t n)
 {
@@ -44,8 +54,7 @@ static const struct scalar_info *scalar_findn(const char *s, size_t n)
 	 * (S[1] is there: S is NUL-terminated) */
 	for (size_t i = 0; i < NSCALARS && scalars[i].name[0] <= s[0]; i++)
 		if (scalars[i].name[0] == s[0] && scalars[i].name[1] == s[1] &&
-			strncmp(scalars[i].name, s, n) == 0 &&
-			scalars[i].name[n] == '\0')
+				name_is(scalars[i].name, s, n))
 			return &scalars[i];
 	return NULL;
 }
