@@ -12,7 +12,9 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "brook/ast.h"
@@ -153,31 +155,108 @@ static void put_char(strbuf *b, char c)
 	b->s[b->len++] = c;
 }
 
-static void put_value(strbuf *b, const json_t *v);
+/* The text already written of each "ty" object, by address: brcheck
+ * hangs one type object on many nodes (a variable's type on each use),
+ * and ast_read_json shares equal ones, so most "ty" members repeat a
+ * text that a copy writes again. The tree does not change while it is
+ * written, so an address stands for one text. */
+typedef struct {
+	const json_t **keys;
+	size_t *off, *len;	/* where in the buffer its text lies */
+	size_t n, cap;
+} ty_texts;
+
+typedef struct {
+	strbuf *b;
+	ty_texts ty;
+} writer;
+
+static size_t ty_slot(const ty_texts *t, const json_t *v)
+{
+	size_t i = (size_t)(((unsigned long long)(uintptr_t)v *
+		0x9e3779b97f4a7c15ull) >> 32) & (t->cap - 1);
+	while (t->keys[i] && t->keys[i] != v)
+		i = (i + 1) & (t->cap - 1);
+	return i;
+}
+
+static void ty_put(ty_texts *t, const json_t *v, size_t off, size_t len)
+{
+	if (2 * (t->n + 1) > t->cap) {
+		ty_texts old = *t;
+		t->cap = old.cap ? 2 * old.cap : 1024;
+		t->keys = xcalloc(t->cap, sizeof *t->keys);
+		t->off = xcalloc(t->cap, sizeof *t->off);
+		t->len = xcalloc(t->cap, sizeof *t->len);
+		t->n = 0;
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.keys[i])
+				ty_put(t, old.keys[i], old.off[i], old.len[i]);
+		free(old.keys);
+		free(old.off);
+		free(old.len);
+	}
+	size_t i = ty_slot(t, v);
+	if (!t->keys[i])
+		t->n++;
+	t->keys[i] = v;
+	t->off[i] = off;
+	t->len[i] = len;
+}
+
+static void put_value(writer *w, const json_t *v);
 
 /* Strings and integers, most of the values of an AST, are written here
  * without a call to put_value. */
-static void put_member(strbuf *b, const json_t *v)
+static void put_member(writer *w, const json_t *v)
 {
+	strbuf *b = w->b;
 	if (json_is_string(v))
 		put_string(b, json_string_value(v), json_string_length(v));
 	else if (json_is_integer(v))
 		put_int(b, json_integer_value(v));
 	else
-		put_value(b, v);
+		put_value(w, v);
 }
 
-static void put_value(strbuf *b, const json_t *v)
+/* The value of a "ty" member: a copy of its text where it was written. */
+static void put_ty(writer *w, const json_t *v)
 {
+	strbuf *b = w->b;
+	size_t i, off;
+
+	if (!json_is_object(v)) {
+		put_member(w, v);
+		return;
+	}
+	if (w->ty.cap && w->ty.keys[i = ty_slot(&w->ty, v)]) {
+		size_t n = w->ty.len[i];
+		room(b, n);
+		memcpy(b->s + b->len, b->s + w->ty.off[i], n);
+		b->len += n;
+		return;
+	}
+	off = b->len;
+	put_value(w, v);
+	ty_put(&w->ty, v, off, b->len - off);
+}
+
+static void put_value(writer *w, const json_t *v)
+{
+	strbuf *b = w->b;
 	switch (json_typeof(v)) {
 	case JSON_OBJECT: {
 		char sep = '{';
 		for (void *it = json_object_iter((json_t *)v); it;
 			it = json_object_iter_next((json_t *)v, it)) {
-			put_key(b, sep, json_object_iter_key(it),
-				json_object_iter_key_len(it));
+			const char *k = json_object_iter_key(it);
+			size_t kn = json_object_iter_key_len(it);
+			put_key(b, sep, k, kn);
 			sep = ',';
-			put_member(b, json_object_iter_value(it));
+			if (kn == 2 && k[0] == 't' && k[1] == 'y')
+				put_ty(w, json_object_iter_value(it));
+			else
+				put_member(w, json_object_iter_value(it));
 		}
 		room(b, 2);
 		if (sep == '{')
@@ -191,14 +270,14 @@ static void put_value(strbuf *b, const json_t *v)
 		for (size_t i = 0; i < n; i++) {
 			if (i)
 				put_char(b, ',');
-			put_member(b, json_array_get(v, i));
+			put_member(w, json_array_get(v, i));
 		}
 		put_char(b, ']');
 		break;
 	}
 	case JSON_STRING:
 	case JSON_INTEGER:
-		put_member(b, v);
+		put_member(w, v);
 		break;
 	case JSON_REAL: {
 		/* as jansson writes reals: 17 digits, and a '.' or exponent;
@@ -226,7 +305,12 @@ static void put_value(strbuf *b, const json_t *v)
 
 void ast_write_json(strbuf *b, const json_t *v)
 {
-	put_value(b, v);
+	writer w = { b, { NULL, NULL, NULL, 0, 0 } };
+
+	put_value(&w, v);
+	free(w.ty.keys);
+	free(w.ty.off);
+	free(w.ty.len);
 	room(b, 0);
 	b->s[b->len] = '\0';
 }
