@@ -46,7 +46,7 @@ static void strip(chk_ctx *c, json_t *n, int depth, json_t *ids, json_t *refs)
 	json_t *id = ast_get(n, "id"), *ref = ast_get(n, "ref");
 	char key[32];
 	if (ids && json_is_integer(id) && ast_get(n, "k")) {
-		snprintf(key, sizeof key, "%lld", (long long)json_integer_value(id));
+		util_lltoa(key, (long long)json_integer_value(id));
 		json_object_set_new(ids, key, json_true());
 	}
 	if (refs && ref && ast_is(n, "id"))
@@ -71,7 +71,7 @@ static void check_refs(chk_ctx *c, json_t *ids, json_t *refs)
 			chk_bad(c, NULL, "a \"ref\" is not an integer");
 			return;
 		}
-		snprintf(key, sizeof key, "%lld", (long long)json_integer_value(r));
+		util_lltoa(key, (long long)json_integer_value(r));
 		if (!json_object_get(ids, key)) {
 			chk_bad(c, NULL, "dangling \"ref\": no declaration has \"id\" %s",
 				key);

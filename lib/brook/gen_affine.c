@@ -56,9 +56,27 @@ struct gen_aff {
 	int ngathers;		/* gathers with an AFF coordinate */
 };
 
+/* PRE and E as "%s%p" writes them (glibc: "0x" and lowercase hex, or
+ * "(nil)"), without printf's cost where they fit in N bytes. */
 static void key_of(char *k, size_t n, const char *pre, const json_t *e)
 {
-	snprintf(k, n, "%s%p", pre, (const void *)e);
+	static const char hex[] = "0123456789abcdef";
+	size_t lp = strlen(pre);
+	uintptr_t u = (uintptr_t)e;
+	char tmp[2 * sizeof u], *p = tmp + sizeof tmp;
+
+	if (!e || lp + 3 + sizeof tmp > n) {
+		snprintf(k, n, "%s%p", pre, (const void *)e);
+		return;
+	}
+	do
+		*--p = hex[u & 15];
+	while (u >>= 4);
+	memcpy(k, pre, lp);
+	k[lp] = '0';
+	k[lp + 1] = 'x';
+	memcpy(k + lp + 2, p, (size_t)(tmp + sizeof tmp - p));
+	k[lp + 2 + (size_t)(tmp + sizeof tmp - p)] = '\0';
 }
 
 static const json_t *strip(const json_t *e)
@@ -118,7 +136,7 @@ static void mark_written(gen_aff *a, const json_t *lv)
 	d = gen_decl(a->g, lv);
 	if (!d)
 		return;
-	snprintf(k, sizeof k, "%lld", ast_int(d, "id"));
+	util_lltoa(k, ast_int(d, "id"));
 	json_object_set_new(a->assigned, k, json_true());
 }
 
@@ -205,7 +223,7 @@ static int eval_id(gen_aff *a, const json_t *e, aval *v, int n)
 			set_all(v, n, A_INV);
 		return n;
 	}
-	snprintf(k, sizeof k, "%lld", ast_int(d, "id"));
+	util_lltoa(k, ast_int(d, "id"));
 	vals = json_object_get(a->locals, k);
 	for (i = 0; i < n && (size_t)(2 * i + 1) < json_array_size(vals); i++)
 		v[i] = mk((int)json_integer_value(json_array_get(vals, 2 * i)),
@@ -469,7 +487,7 @@ static void top_decl(gen_aff *a, const json_t *d)
 		aval v[4];
 		int n, j, any = 0;
 		json_t *vals;
-		snprintf(k, sizeof k, "%lld", ast_int(var, "id"));
+		util_lltoa(k, ast_int(var, "id"));
 		if (!init || json_is_null(init) || ast_is(init, "initlist") ||
 				gen_has_qual(var, "shared") ||
 				json_object_get(a->assigned, k)) {
@@ -593,7 +611,7 @@ int gen_aff_local(const gen_aff *a, const json_t *var)
 {
 	char k[32];
 
-	snprintf(k, sizeof k, "%lld", ast_int(var, "id"));
+	util_lltoa(k, ast_int(var, "id"));
 	return json_object_get(a->locals, k) != NULL;
 }
 

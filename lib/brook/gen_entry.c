@@ -874,7 +874,7 @@ static void set_name(json_t *names, const json_t *decl, const char *fmt,
 {
 	char k[32], v[256];
 
-	snprintf(k, sizeof k, "%lld", ast_int(decl, "id"));
+	util_lltoa(k, ast_int(decl, "id"));
 	snprintf(v, sizeof v, fmt, name);
 	json_object_set_new(names, k, json_string(v));
 }

@@ -80,9 +80,9 @@ static const json_t *strip(const json_t *e)
 	return e;
 }
 
-static void id_key(char *k, size_t n, const json_t *d)
+static void id_key(char *k, const json_t *d)
 {
-	snprintf(k, n, "%lld", ast_int(d, "id"));
+	util_lltoa(k, ast_int(d, "id"));
 }
 
 static int in_set(const json_t *set, const json_t *d)
@@ -91,7 +91,7 @@ static int in_set(const json_t *set, const json_t *d)
 
 	if (!d)
 		return 0;
-	id_key(k, sizeof k, d);
+	id_key(k, d);
 	return json_object_get(set, k) != NULL;
 }
 
@@ -189,7 +189,7 @@ static void mem_access(gen_ctx *g, const json_t *n, json_t *w, json_t *r)
 		const json_t *t = gen_target_decl(g, l);
 		char k[32];
 		if (t && !is_private(t) && !is_value_param(t)) {
-			id_key(k, sizeof k, t);
+			id_key(k, t);
 			json_object_set_new(w, k, json_true());
 			if (!ast_is(n, "assign") ||
 					strcmp(ast_str(n, "op"), "=") != 0)
@@ -211,7 +211,7 @@ static void mem_access(gen_ctx *g, const json_t *n, json_t *w, json_t *r)
 		if (d && !is_private(d) && !is_value_param(d) &&
 				!(ast_is(d, "param") &&
 				strcmp(gen_role(d), "in") == 0)) {
-			id_key(k, sizeof k, d);
+			id_key(k, d);
 			json_object_set_new(r, k, json_true());
 		}
 		return;
@@ -412,7 +412,7 @@ static void plan_phase(gen_gplan *p, const json_t *items, size_t lo,
 			char k[32];
 			if (!iter_local(p, cand[i], v))
 				continue;
-			id_key(k, sizeof k, v);
+			id_key(k, v);
 			json_object_set_new(p->locals, k, json_true());
 		}
 	}
@@ -511,7 +511,7 @@ static void plan_remat(gen_gplan *p)
 					!thread_expr(p, init) ||
 					writes_decl(p->g, body, v))
 				continue;
-			id_key(k, sizeof k, v);
+			id_key(k, v);
 			json_object_set_new(p->remat, k, json_incref(v));
 		}
 	}
@@ -540,7 +540,7 @@ gen_gplan *gen_gplan_new(gen_ctx *g, const json_t *fn, long n, long gs0)
 		json_t *v;
 		json_array_foreach(vars, i, v) {
 			char k[32];
-			id_key(k, sizeof k, v);
+			id_key(k, v);
 			json_object_set_new(p->vars, k, json_true());
 		}
 	}
@@ -721,7 +721,7 @@ static const char *name_of(gen_fn *f, const json_t *d)
 	char k[32];
 	const json_t *m;
 
-	id_key(k, sizeof k, d);
+	id_key(k, d);
 	m = json_object_get(f->names, k);
 	return json_is_string(m) ? json_string_value(m) : ast_str(d, "name");
 }
@@ -798,7 +798,7 @@ static void vec_copy(gen_fn *f, strbuf *b, const json_t *d, json_t *copies,
 
 	if (n < 2)
 		return;
-	id_key(k, sizeof k, d);
+	id_key(k, d);
 	snprintf(name, sizeof name, "brg_p_%s", ast_str(d, "name"));
 	if (in) {
 		json_object_set_new(copies, k, json_string(name_of(f, d)));
@@ -863,7 +863,7 @@ int gen_group_loop(gen_fn *f, strbuf *b, const json_t *s)
 	id = p->nprinted++;
 	vty = gen_resolve(g, ast_get(v, "type"));
 	snprintf(uname, sizeof uname, "brg_u%d", id);
-	id_key(k, sizeof k, v);
+	id_key(k, v);
 	saved = json_incref(json_object_get(f->names, k));
 	back = !ast_is(ast_get(s, "init"), "decl") && refs(g, ast_get(f->fn,
 		"body"), v) > refs(g, s, v);

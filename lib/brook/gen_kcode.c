@@ -1918,7 +1918,7 @@ static void print_name(gen_fn *f, strbuf *b, const json_t *e)
 	if (d && f->names) {
 		char k[32];
 		json_t *m;
-		snprintf(k, sizeof k, "%lld", ast_int(d, "id"));
+		util_lltoa(k, ast_int(d, "id"));
 		m = json_object_get(f->names, k);
 		if (json_is_string(m)) {
 			sb_puts(b, json_string_value(m));
@@ -2727,7 +2727,7 @@ static void set_name(json_t *names, const json_t *decl, const char *fmt,
 {
 	char k[32], v[256];
 
-	snprintf(k, sizeof k, "%lld", ast_int(decl, "id"));
+	util_lltoa(k, ast_int(decl, "id"));
 	snprintf(v, sizeof v, fmt, name, name);
 	json_object_set_new(names, k, json_string(v));
 }

@@ -377,3 +377,19 @@ uint64_t util_digest(const char *s, size_t n)
 	}
 	return digest_step(h, (uint64_t)n);
 }
+
+char *util_lltoa(char *buf, long long v)
+{
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v :
+		(unsigned long long)v;
+	char tmp[UTIL_LL_MAX], *p = tmp + sizeof tmp;
+
+	*--p = '\0';
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	memcpy(buf, p, (size_t)(tmp + sizeof tmp - p));
+	return buf;
+}
