@@ -118,10 +118,10 @@ static void sites_add(gen_sites *s, const json_t *n, const char *kind,
  * scan for calls never "ty". */
 static unsigned sites_under(const char *key, unsigned want)
 {
-	if (want && key[0] == 't') {
-		if (key[1] == 'y' && key[2] == '\0')
+	if (want && key[0] == 't' && key[1] == 'y') {
+		if (key[2] == '\0')
 			return 0;
-		if (strcmp(key, "type") == 0)
+		if (key[2] == 'p' && key[3] == 'e' && key[4] == '\0')
 			return want & ~(unsigned)SITE_INDEXOF;
 	}
 	return want;
@@ -149,17 +149,26 @@ static void index_node(gen_ctx *g, const json_t *n, gen_sites *s,
 			const char *key = json_object_iter_key(it);
 			json_t *v = json_object_iter_value(it);
 			unsigned w = want;
+			/* the names by their letters: most are a few long,
+			 * and a call to strcmp costs more than the test */
 			switch (key[0]) {
-			case 'a': if (strcmp(key, "at") == 0) continue; break;
+			case 'a':
+				if (key[1] == 't' && key[2] == '\0')
+					continue;
+				break;
 			case 'b':
 				if (body && strcmp(key, "body") == 0)
 					w = body;
 				break;
-			case 'i': if (strcmp(key, "id") == 0) id = v; break;
+			case 'i':
+				if (key[1] == 'd' && key[2] == '\0')
+					id = v;
+				break;
 			case 'k': if (key[1] == '\0') kind = v; break;
 			case 'f': fields |= strcmp(key, "fields") == 0; break;
 			case 't':
-				if (strcmp(key, "tag") == 0)
+				if (key[1] == 'a' && key[2] == 'g' &&
+						key[3] == '\0')
 					tag = v;
 				w = sites_under(key, want);
 				break;
