@@ -465,10 +465,13 @@ const char *gen_cl_name(const char *name, char *buf, size_t len)
 	size_t i;
 	int clash = 0;
 
+	/* the first letter rules out most words without a call */
 	for (i = 0; cl_reserved[i] && !clash; i++)
-		clash = strcmp(cl_reserved[i], name) == 0;
+		clash = cl_reserved[i][0] == name[0] &&
+			strcmp(cl_reserved[i], name) == 0;
 	for (i = 0; cl_reserved_prefix[i] && !clash; i++)
-		clash = strncmp(cl_reserved_prefix[i], name,
+		clash = cl_reserved_prefix[i][0] == name[0] &&
+			strncmp(cl_reserved_prefix[i], name,
 			strlen(cl_reserved_prefix[i])) == 0;
 	snprintf(buf, len, "%s%s", clash ? "brk_" : "", name);
 	return buf;
