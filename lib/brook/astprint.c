@@ -39,8 +39,8 @@ static void indent_to(strbuf *out, int n)
 static int is_derived(const json_t *t)
 {
 	const char *k = ty_kind(t);
-	return !strcmp(k, "ptr") || !strcmp(k, "array") || !strcmp(k, "func")
-		|| !strcmp(k, "stream");
+	return ty_streq(k, "ptr") || ty_streq(k, "array") || ty_streq(k, "func")
+		|| ty_streq(k, "stream");
 }
 
 /* The type the declarator's derivations end in (its specifier type). */
@@ -48,8 +48,8 @@ static const json_t *base_of(const json_t *t)
 {
 	for (int i = 0; i < PRINT_MAX_DEPTH && is_derived(t); i++) {
 		const char *k = ty_kind(t);
-		t = ast_get(t, !strcmp(k, "ptr") ? "to" : !strcmp(k, "func") ? "ret"
-			: "of");
+		t = ast_get(t, ty_streq(k, "ptr") ? "to" :
+			ty_streq(k, "func") ? "ret" : "of");
 	}
 	return t;
 }
@@ -81,8 +81,8 @@ static void param_quals(pctx *p, const json_t *pa)
 	size_t j;
 	json_t *q;
 	json_array_foreach(ast_arr(pa, "quals"), j, q)
-		if (json_is_string(q) && strcmp(json_string_value(q),
-			"const") != 0) {
+		if (json_is_string(q) && !ty_streq(json_string_value(q),
+			"const")) {
 			sb_puts(p->out, json_string_value(q));
 			sb_putc(p->out, ' ');
 		}
@@ -152,7 +152,7 @@ static void declarator(pctx *p, const json_t *t, strbuf *inner)
 	for (int n = 0; n < PRINT_MAX_DEPTH && is_derived(t); n++) {
 		const char *k = ty_kind(t);
 		strbuf s = {0};
-		if (!strcmp(k, "ptr")) {
+		if (ty_streq(k, "ptr")) {
 			const json_t *to = ast_get(t, "to");
 			int wrap = is_derived(to) && strcmp(ty_kind(to), "ptr");
 			if (wrap)
@@ -167,7 +167,7 @@ static void declarator(pctx *p, const json_t *t, strbuf *inner)
 			sb_putn(&s, inner->s ? inner->s : "", inner->len);
 			strbuf *save = p->out;
 			p->out = &s;
-			if (!strcmp(k, "array")) {
+			if (ty_streq(k, "array")) {
 				sb_putc(&s, '[');
 				/* C99 6.7.5.2: [static const 10], [*] */
 				if (ast_bool(t, "static"))
@@ -181,7 +181,7 @@ static void declarator(pctx *p, const json_t *t, strbuf *inner)
 					s.s[--s.len] = 0;
 				sb_putc(&s, ']');
 				t = ast_get(t, "of");
-			} else if (!strcmp(k, "stream")) {
+			} else if (ty_streq(k, "stream")) {
 				/* spec 3.2: float a<10, 20>, a<>, e<, 100> */
 				size_t i;
 				json_t *d;
@@ -232,17 +232,19 @@ static void spec(pctx *p, const json_t *t, int body, int indent)
 {
 	const char *k = ty_kind(t);
 	quals(p->out, t, 1);
-	if (!strcmp(k, "struct") || !strcmp(k, "union") || !strcmp(k, "enum")) {
+	if (ty_streq(k, "struct") || ty_streq(k, "union") ||
+			ty_streq(k, "enum")) {
 		sb_puts(p->out, k);
 		if (json_is_string(ast_get(t, "tag"))) {
 			sb_putc(p->out, ' ');
 			sb_puts(p->out, ast_str(t, "tag"));
 		}
-		int has = ast_arr(t, !strcmp(k, "enum") ? "items" : "fields") != NULL;
+		int has = ast_arr(t, ty_streq(k, "enum") ? "items" :
+			"fields") != NULL;
 		if (!has || !(body || !json_is_string(ast_get(t, "tag"))))
 			return;
 		sb_puts(p->out, " {\n");
-		if (!strcmp(k, "enum")) {
+		if (ty_streq(k, "enum")) {
 			size_t i;
 			json_t *it;
 			json_array_foreach(ast_arr(t, "items"), i, it) {
@@ -260,7 +262,7 @@ static void spec(pctx *p, const json_t *t, int body, int indent)
 		}
 		indent_to(p->out, indent);
 		sb_putc(p->out, '}');
-	} else if (!strcmp(k, "typedef")) {
+	} else if (ty_streq(k, "typedef")) {
 		sb_puts(p->out, ast_str(t, "name"));
 	} else if (*k) {
 		sb_puts(p->out, basic_name(k));
@@ -754,7 +756,7 @@ static void stmt(pctx *p, const json_t *s, int indent)
 	}
 	if (is_decl(s)) {
 		decl(p, s, indent, 1);
-	} else if (!strcmp(k, "block")) {
+	} else if (ty_streq(k, "block")) {
 		size_t i;
 		json_t *it;
 		sb_puts(o, "{\n");
@@ -764,12 +766,12 @@ static void stmt(pctx *p, const json_t *s, int indent)
 		}
 		indent_to(o, indent);
 		sb_puts(o, "}\n");
-	} else if (!strcmp(k, "expr")) {
+	} else if (ty_streq(k, "expr")) {
 		expr(p, ast_get(s, "e"), 1);
 		sb_puts(o, ";\n");
-	} else if (!strcmp(k, "empty")) {
+	} else if (ty_streq(k, "empty")) {
 		sb_puts(o, ";\n");
-	} else if (!strcmp(k, "if")) {
+	} else if (ty_streq(k, "if")) {
 		const json_t *then = ast_get(s, "then"), *els = ast_get(s, "else");
 		int has_else = els && !json_is_null(els);
 		sb_puts(o, "if (");
@@ -795,19 +797,19 @@ static void stmt(pctx *p, const json_t *s, int indent)
 				sub(p, els, indent);
 			}
 		}
-	} else if (!strcmp(k, "while") || !strcmp(k, "switch")) {
+	} else if (ty_streq(k, "while") || ty_streq(k, "switch")) {
 		sb_printf(o, "%s (", k);
 		expr(p, ast_get(s, "cond"), 1);
 		sb_putc(o, ')');
 		sub(p, ast_get(s, "body"), indent);
-	} else if (!strcmp(k, "do")) {
+	} else if (ty_streq(k, "do")) {
 		sb_puts(o, "do");
 		sub(p, ast_get(s, "body"), indent);
 		indent_to(o, indent);
 		sb_puts(o, "while (");
 		expr(p, ast_get(s, "cond"), 1);
 		sb_puts(o, ");\n");
-	} else if (!strcmp(k, "for")) {
+	} else if (ty_streq(k, "for")) {
 		const json_t *init = ast_get(s, "init");
 		sb_puts(o, "for (");
 		if (is_decl(init)) {
@@ -829,23 +831,23 @@ static void stmt(pctx *p, const json_t *s, int indent)
 		}
 		sb_putc(o, ')');
 		sub(p, ast_get(s, "body"), indent);
-	} else if (!strcmp(k, "case") || !strcmp(k, "default")
-		|| !strcmp(k, "label")) {
-		if (!strcmp(k, "case")) {
+	} else if (ty_streq(k, "case") || ty_streq(k, "default")
+		|| ty_streq(k, "label")) {
+		if (ty_streq(k, "case")) {
 			sb_puts(o, "case ");
 			expr(p, ast_get(s, "e"), 3);
 		} else {
-			sb_puts(o, !strcmp(k, "default") ? "default"
+			sb_puts(o, ty_streq(k, "default") ? "default"
 				: ast_str(s, "name"));
 		}
 		sb_puts(o, ":\n");
 		indent_to(o, indent);
 		stmt(p, ast_get(s, "stmt"), indent);
-	} else if (!strcmp(k, "goto")) {
+	} else if (ty_streq(k, "goto")) {
 		sb_printf(o, "goto %s;\n", ast_str(s, "label"));
-	} else if (!strcmp(k, "break") || !strcmp(k, "continue")) {
+	} else if (ty_streq(k, "break") || ty_streq(k, "continue")) {
 		sb_printf(o, "%s;\n", k);
-	} else if (!strcmp(k, "return")) {
+	} else if (ty_streq(k, "return")) {
 		const json_t *e = ast_get(s, "e");
 		sb_puts(o, "return");
 		if (e && !json_is_null(e)) {

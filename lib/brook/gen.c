@@ -93,7 +93,7 @@ typedef struct {
 static void sites_add(gen_sites *s, const json_t *n, const char *kind,
 	unsigned want)
 {
-	if ((want & SITE_INDEXOF) && strcmp(kind, "indexof") == 0) {
+	if ((want & SITE_INDEXOF) && ty_streq(kind, "indexof")) {
 		if (s->nidx == s->capidx) {
 			s->capidx = s->capidx ? 2 * s->capidx : 64;
 			s->idx = xrealloc(s->idx, s->capidx * sizeof *s->idx);
@@ -103,7 +103,7 @@ static void sites_add(gen_sites *s, const json_t *n, const char *kind,
 		s->idx[s->nidx] = n;
 		s->idxdecl[s->nidx++] = s->decl;
 	}
-	if ((want & SITE_CALL) && strcmp(kind, "call") == 0) {
+	if ((want & SITE_CALL) && ty_streq(kind, "call")) {
 		if (s->ncalls == s->capcalls) {
 			s->capcalls = s->capcalls ? 2 * s->capcalls : 64;
 			s->calls = xrealloc(s->calls,
@@ -157,7 +157,7 @@ static void index_node(gen_ctx *g, const json_t *n, gen_sites *s,
 					continue;
 				break;
 			case 'b':
-				if (body && strcmp(key, "body") == 0)
+				if (body && ty_streq(key, "body"))
 					w = body;
 				break;
 			case 'i':
@@ -165,7 +165,7 @@ static void index_node(gen_ctx *g, const json_t *n, gen_sites *s,
 					id = v;
 				break;
 			case 'k': if (key[1] == '\0') kind = v; break;
-			case 'f': fields |= strcmp(key, "fields") == 0; break;
+			case 'f': fields |= ty_streq(key, "fields"); break;
 			case 't':
 				if (key[1] == 'a' && key[2] == 'g' &&
 						key[3] == '\0')
@@ -195,9 +195,9 @@ static void index_node(gen_ctx *g, const json_t *n, gen_sites *s,
 			json_t *v;
 			i = 0;
 			json_object_foreach((json_t *)n, key, v)
-				if (strcmp(key, "at") != 0 && i++ >= nkids)
+				if (!ty_streq(key, "at") && i++ >= nkids)
 					index_node(g, v, s, body &&
-						strcmp(key, "body") == 0 ?
+						ty_streq(key, "body") ?
 						body : sites_under(key, want),
 						0);
 		}
@@ -214,8 +214,8 @@ static void index_typedefs(gen_ctx *g, const json_t *decls)
 	json_t *d, *v;
 
 	json_array_foreach(decls, i, d) {
-		if (!ast_is(d, "decl") || strcmp(ast_str(d, "storage"),
-				"typedef") != 0)
+		if (!ast_is(d, "decl") || !ty_streq(ast_str(d, "storage"),
+				"typedef"))
 			continue;
 		json_array_foreach(ast_arr(d, "vars"), j, v)
 			json_object_set(g->typedefs, ast_str(v, "name"),
@@ -254,7 +254,7 @@ const json_t *gen_resolve(gen_ctx *g, const json_t *ty)
 {
 	int guard = 0;
 
-	while (ty && strcmp(ty_kind(ty), "typedef") == 0 && guard++ < 64) {
+	while (ty && ty_streq(ty_kind(ty), "typedef") && guard++ < 64) {
 		const json_t *to = json_object_get(g->typedefs,
 			ast_str(ty, "name"));
 		if (!to)
@@ -275,15 +275,15 @@ const char *gen_scalar(const json_t *ty)
 	case 'b': case 'l': case 's': case 'u': break;
 	default: return s;
 	}
-	if (strcmp(s, "schar") == 0)
+	if (ty_streq(s, "schar"))
 		return "char";
-	if (strcmp(s, "llong") == 0)
+	if (ty_streq(s, "llong"))
 		return "long";
-	if (strcmp(s, "ullong") == 0)
+	if (ty_streq(s, "ullong"))
 		return "ulong";
-	if (strcmp(s, "bool") == 0)
+	if (ty_streq(s, "bool"))
 		return "int";
-	if (strcmp(s, "ldouble") == 0)
+	if (ty_streq(s, "ldouble"))
 		return "double";
 	return s;
 }
@@ -331,8 +331,8 @@ int gen_has_qual(const json_t *n, const char *q)
 const json_t *gen_elem(gen_ctx *g, const json_t *ty)
 {
 	ty = gen_resolve(g, ty);
-	while (ty && (strcmp(ty_kind(ty), "stream") == 0 ||
-			strcmp(ty_kind(ty), "array") == 0))
+	while (ty && (ty_streq(ty_kind(ty), "stream") ||
+			ty_streq(ty_kind(ty), "array")))
 		ty = gen_resolve(g, ast_get(ty, "of"));
 	return ty;
 }
@@ -342,9 +342,9 @@ int gen_rank(gen_ctx *g, const json_t *ty)
 	int r = 0;
 
 	ty = gen_resolve(g, ty);
-	if (ty && strcmp(ty_kind(ty), "stream") == 0)
+	if (ty && ty_streq(ty_kind(ty), "stream"))
 		return (int)json_array_size(ast_arr(ty, "dims"));
-	while (ty && strcmp(ty_kind(ty), "array") == 0) {
+	while (ty && ty_streq(ty_kind(ty), "array")) {
 		r++;
 		ty = gen_resolve(g, ast_get(ty, "of"));
 	}
@@ -368,7 +368,7 @@ size_t gen_size(gen_ctx *g, const json_t *ty, size_t *align)
 	if (gen_scalar(ty)) {
 		a = (size_t)ty_scalar_bits(gen_scalar(ty)) / 8;
 		size = a * (size_t)gen_ncomp(ty);
-	} else if (strcmp(t, "struct") == 0 || strcmp(t, "union") == 0) {
+	} else if (ty_streq(t, "struct") || ty_streq(t, "union")) {
 		size_t i;
 		json_t *f;
 		const json_t *def = ty;
@@ -376,7 +376,7 @@ size_t gen_size(gen_ctx *g, const json_t *ty, size_t *align)
 			def = json_object_get(g->tags, ast_str(ty, "tag"));
 		json_array_foreach(ast_arr(def, "fields"), i, f) {
 			size_t fa, fs = gen_size(g, ast_get(f, "type"), &fa);
-			if (strcmp(t, "union") == 0) {
+			if (ty_streq(t, "union")) {
 				size = fs > size ? fs : size;
 			} else {
 				size = align_up(size, fa) + fs;
@@ -384,7 +384,7 @@ size_t gen_size(gen_ctx *g, const json_t *ty, size_t *align)
 			a = fa > a ? fa : a;
 		}
 		size = align_up(size, a);
-	} else if (strcmp(t, "array") == 0) {
+	} else if (ty_streq(t, "array")) {
 		size_t n = (size_t)ast_int(ast_get(ty, "size"), "value");
 		size = gen_size(g, ast_get(ty, "of"), &a) * n;
 	}
@@ -411,9 +411,9 @@ int gen_is_group(const json_t *fn)
 	json_t *a;
 
 	json_array_foreach(ast_arr(fn, "attrs"), i, a)
-		if (strcmp(ast_str(a, "name"), "GroupSize") == 0)
+		if (ty_streq(ast_str(a, "name"), "GroupSize"))
 			return 1;
-	return strcmp(gen_kclass(fn), "group") == 0;
+	return ty_streq(gen_kclass(fn), "group");
 }
 
 /* Which parameter indexof node N names, into SET. */
@@ -486,7 +486,7 @@ static int check_doc_stage(gen_ctx *g)
 			"not a brast document of version %d", BRAST_VERSION);
 		return -1;
 	}
-	if (strcmp(ast_str(g->doc, "stage"), "checked") != 0) {
+	if (!ty_streq(ast_str(g->doc, "stage"), "checked")) {
 		gen_error(g, NULL, "E-gen-unchecked",
 			"the AST is not checked: run it through brcheck first");
 		return -1;

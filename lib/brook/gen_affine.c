@@ -90,7 +90,7 @@ static const json_t *strip(const json_t *e)
 static int aff_type(const json_t *ty)
 {
 	const char *s = gen_scalar(ty);
-	return s && (strcmp(s, "int") == 0 || strcmp(s, "float") == 0);
+	return s && (ty_streq(s, "int") || ty_streq(s, "float"));
 }
 
 static void set_all(aval *v, int n, int k)
@@ -146,12 +146,12 @@ static void scan_writes(gen_aff *a, const json_t *n)
 		const char *key, *op = ast_str(n, "op");
 		json_t *v;
 		if (ast_is(n, "assign") || ast_is(n, "postfix") ||
-				(ast_is(n, "unop") && (strcmp(op, "++") == 0 ||
-				strcmp(op, "--") == 0 || strcmp(op, "&") == 0)))
+				(ast_is(n, "unop") && (ty_streq(op, "++") ||
+				ty_streq(op, "--") || ty_streq(op, "&"))))
 			mark_written(a, ast_get(n, ast_is(n, "assign") ? "l" :
 				"e"));
 		json_object_foreach((json_t *)n, key, v)
-			if (strcmp(key, "ty") != 0 && strcmp(key, "type") != 0)
+			if (!ty_streq(key, "ty") && !ty_streq(key, "type"))
 				scan_writes(a, v);
 	} else if (json_is_array(n)) {
 		size_t i;
@@ -174,7 +174,7 @@ static void visit_children(gen_aff *a, const json_t *n)
 	json_t *v;
 
 	json_object_foreach((json_t *)n, key, v)
-		if (ast_walks(key) && strcmp(key, "type") != 0)
+		if (ast_walks(key) && !ty_streq(key, "type"))
 			visit(a, v);
 }
 
@@ -219,7 +219,7 @@ static int eval_id(gen_aff *a, const json_t *e, aval *v, int n)
 	if (!d)
 		return n;
 	if (ast_is(d, "param")) {
-		if (strcmp(gen_role(d), "value") == 0)
+		if (ty_streq(gen_role(d), "value"))
 			set_all(v, n, A_INV);
 		return n;
 	}
@@ -239,11 +239,11 @@ static int eval_literal(const json_t *e, aval *v)
 	char *end;
 
 	v[0] = mk(A_INV, 0);
-	if (s && strcmp(s, "int") == 0) {
+	if (s && ty_streq(s, "int")) {
 		long x = strtol(text, &end, 0);
 		if (*end == '\0' && x <= AFF_CMAX && x >= -AFF_CMAX)
 			v[0] = mk(A_CONST, x);
-	} else if (s && strcmp(s, "float") == 0) {
+	} else if (s && ty_streq(s, "float")) {
 		double x = strtod(text, &end);
 		if ((*end == '\0' || ((*end == 'f' || *end == 'F') &&
 				end[1] == '\0')) && x == (double)(long)x &&
@@ -273,8 +273,8 @@ static aval add(aval l, aval r, int minus)
 
 static int is_order(const char *op)
 {
-	return strcmp(op, "<") == 0 || strcmp(op, ">") == 0 ||
-		strcmp(op, "<=") == 0 || strcmp(op, ">=") == 0;
+	return ty_streq(op, "<") || ty_streq(op, ">") ||
+		ty_streq(op, "<=") || ty_streq(op, ">=");
 }
 
 static void add_guard(gen_aff *a, const json_t *e, int arg,
@@ -347,7 +347,7 @@ static int eval_index(gen_aff *a, const json_t *e, aval *v, int n)
 	}
 	inv = !top && !aff;
 	p = gen_decl(a->g, base);
-	if (!p || !ast_is(p, "param") || strcmp(gen_role(p), "gather") != 0
+	if (!p || !ast_is(p, "param") || !ty_streq(gen_role(p), "gather")
 			|| top || k != gen_rank(a->g, gen_resolve(a->g,
 			ast_get(p, "type"))) || k > 4)
 		return n;
@@ -387,8 +387,8 @@ static int eval(gen_aff *a, const json_t *e, aval *v)
 		eval_id(a, e, v, n);
 	} else if (ast_is(e, "indexof")) {
 		const json_t *p = gen_decl(a->g, ast_get(e, "e"));
-		if (p && ast_is(p, "param") && (strcmp(gen_role(p), "in") == 0
-				|| strcmp(gen_role(p), "out") == 0)) {
+		if (p && ast_is(p, "param") && (ty_streq(gen_role(p), "in")
+				|| ty_streq(gen_role(p), "out"))) {
 			set_all(v, n, A_INV);
 			v[0] = mk(A_AFF, 0);
 			if (n > 1)
@@ -418,19 +418,19 @@ static int eval(gen_aff *a, const json_t *e, aval *v)
 	} else if (ast_is(e, "binop")) {
 		int nl = eval(a, ast_get(e, "l"), l);
 		int nr = eval(a, ast_get(e, "r"), r);
-		int pm = strcmp(op, "+") == 0 || strcmp(op, "-") == 0;
+		int pm = ty_streq(op, "+") || ty_streq(op, "-");
 		if (pm && n == 1 && nl == 1 && nr == 1)
 			v[0] = add(l[0], r[0], op[0] == '-');
-		else if (strcmp(op, "*") == 0 && n == 1 && nl == 1 && nr == 1
+		else if (ty_streq(op, "*") && n == 1 && nl == 1 && nr == 1
 				&& l[0].k == A_CONST && r[0].k == A_CONST &&
 				l[0].c * r[0].c <= AFF_CMAX && l[0].c * r[0].c
 				>= -AFF_CMAX)
 			v[0] = mk(A_CONST, l[0].c * r[0].c);
 		else if (all_inv(l, nl) && all_inv(r, nr))
 			set_all(v, n, A_INV);
-	} else if (ast_is(e, "unop") && (strcmp(op, "-") == 0 ||
-			strcmp(op, "+") == 0 || strcmp(op, "!") == 0 ||
-			strcmp(op, "~") == 0)) {
+	} else if (ast_is(e, "unop") && (ty_streq(op, "-") ||
+			ty_streq(op, "+") || ty_streq(op, "!") ||
+			ty_streq(op, "~"))) {
 		int m = eval(a, ast_get(e, "e"), l);
 		if (m == 1 && n == 1 && l[0].k == A_CONST && op[0] == '-')
 			v[0] = mk(A_CONST, -l[0].c);
@@ -518,9 +518,9 @@ gen_aff *gen_aff_scan(gen_ctx *g, const json_t *fn)
 	const json_t *ret = ast_get(ast_get(fn, "type"), "ret");
 
 	/* map kernels without records (a scatter's drops, --checked) */
-	if (strcmp(gen_kclass(fn), "map") != 0 || gen_is_group(fn) ||
+	if (!ty_streq(gen_kclass(fn), "map") || gen_is_group(fn) ||
 			gen_records(g, fn) || (ret && !json_is_null(ret) &&
-			strcmp(ty_kind(ret), "void") != 0))
+			!ty_streq(ty_kind(ret), "void")))
 		return NULL;
 	a = xcalloc(1, sizeof *a);
 	a->g = g;

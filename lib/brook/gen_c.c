@@ -45,7 +45,7 @@ static const json_t *strip(const json_t *e)
 
 static int is_stream_ty(const json_t *ty)
 {
-	return strcmp(ty_kind(ty), "stream") == 0;
+	return ty_streq(ty_kind(ty), "stream");
 }
 
 /* ---- stream lifetimes --------------------------------------------------- */
@@ -201,7 +201,7 @@ static void param_type(strbuf *out, const json_t *ft, const json_t *p)
 	const char *t = ty_kind(ast_get(p, "type"));
 	const char *promoted = NULL;
 	if (!ast_bool(ft, "proto")) {
-		if (strcmp(t, "float") == 0)
+		if (ty_streq(t, "float"))
 			promoted = "double";
 		for (size_t i = 0; i < sizeof narrow / sizeof narrow[0]; i++)
 			if (strcmp(t, narrow[i]) == 0)
@@ -222,7 +222,7 @@ static void func_header(host_ctx *hc, strbuf *out, const json_t *fn)
 	strbuf decl = {0};
 
 	(void)hc;
-	if (strcmp(ast_str(fn, "storage"), "static") == 0)
+	if (ty_streq(ast_str(fn, "storage"), "static"))
 		sb_puts(out, "static ");
 	sb_printf(&decl, "%s(", ast_str(fn, "name"));
 	json_array_foreach(ast_arr(ft, "params"), i, p) {
@@ -312,16 +312,16 @@ static int hook_stmt(void *ctx, strbuf *out, const json_t *s, int indent)
 
 	if (s == hc->skip)
 		return 0;
-	if (strcmp(k, "block") != 0 && strcmp(k, "decl") != 0)
+	if (!ty_streq(k, "block") && !ty_streq(k, "decl"))
 		line_directive(hc, out, s, indent);
-	if (strcmp(k, "block") == 0) {
+	if (ty_streq(k, "block")) {
 		print_block(hc, out, s, indent);
 		return 1;
 	}
-	if (strcmp(k, "while") == 0 || strcmp(k, "do") == 0 ||
-			strcmp(k, "for") == 0 || strcmp(k, "switch") == 0) {
+	if (ty_streq(k, "while") || ty_streq(k, "do") ||
+			ty_streq(k, "for") || ty_streq(k, "switch")) {
 		const json_t *old = hc->skip;
-		push_scope(hc, s, strcmp(k, "switch") == 0 ? 2 : 1);
+		push_scope(hc, s, ty_streq(k, "switch") ? 2 : 1);
 		hc->skip = s;
 		astprint_stmt(out, s, &hc->h, indent);
 		hc->skip = old;
@@ -330,7 +330,7 @@ static int hook_stmt(void *ctx, strbuf *out, const json_t *s, int indent)
 	}
 	if (hc->nstreams == 0)
 		return 0;
-	if (strcmp(k, "return") == 0) {
+	if (ty_streq(k, "return")) {
 		const json_t *e = ast_get(s, "e");
 		const json_t *ret = ast_get(ast_get(hc->func, "type"), "ret");
 		sb_puts(out, "{\n");
@@ -350,10 +350,10 @@ static int hook_stmt(void *ctx, strbuf *out, const json_t *s, int indent)
 		sb_puts(out, "}\n");
 		return 1;
 	}
-	if (strcmp(k, "break") == 0 || strcmp(k, "continue") == 0 ||
-			strcmp(k, "goto") == 0) {
+	if (ty_streq(k, "break") || ty_streq(k, "continue") ||
+			ty_streq(k, "goto")) {
 		size_t i = hc->nscopes;
-		if (strcmp(k, "goto") == 0) {
+		if (ty_streq(k, "goto")) {
 			while (i > 0 && !contains_label(hc->scopes[i - 1].node,
 					ast_str(s, "label")))
 				i--;
@@ -366,7 +366,7 @@ static int hook_stmt(void *ctx, strbuf *out, const json_t *s, int indent)
 		sb_puts(out, "{\n");
 		free_from(hc, out, i, indent + 1);
 		gen_indent(out, indent + 1);
-		if (strcmp(k, "goto") == 0)
+		if (ty_streq(k, "goto"))
 			sb_printf(out, "goto %s;\n", ast_str(s, "label"));
 		else
 			sb_printf(out, "%s;\n", k);
@@ -390,7 +390,7 @@ static void kernel_call(host_ctx *hc, strbuf *out, const json_t *e,
 
 	json_array_foreach(params, i, a) {
 		const json_t *arg = json_array_get(args, i);
-		if (strcmp(gen_role(a), "reduce") == 0 &&
+		if (ty_streq(gen_role(a), "reduce") &&
 				is_stream_ty(gen_resolve(hc->g, ast_get(a,
 				"type"))) != is_stream_ty(ast_get(arg, "ty")))
 			other = 1;
@@ -398,7 +398,7 @@ static void kernel_call(host_ctx *hc, strbuf *out, const json_t *e,
 	json_array_foreach(args, i, a) {
 		const json_t *m = strip(ast_get(strip(a), "fn"));
 		if (ast_is(strip(a), "call") && ast_is(m, "member") &&
-				strcmp(ast_str(m, "name"), "domain") == 0)
+				ty_streq(ast_str(m, "name"), "domain"))
 			temps = 1;
 	}
 	if (temps) {
@@ -411,13 +411,13 @@ static void kernel_call(host_ctx *hc, strbuf *out, const json_t *e,
 		const json_t *m = strip(ast_get(strip(a), "fn"));
 		if (i)
 			sb_puts(out, ", ");
-		if (strcmp(gen_role(p), "reduce") == 0 &&
+		if (ty_streq(gen_role(p), "reduce") &&
 				!is_stream_ty(ast_get(a, "ty"))) {
 			sb_puts(out, "&(");
 			expr(hc, out, a);
 			sb_putc(out, ')');
 		} else if (ast_is(strip(a), "call") && ast_is(m, "member") &&
-				strcmp(ast_str(m, "name"), "domain") == 0) {
+				ty_streq(ast_str(m, "name"), "domain")) {
 			sb_puts(out, "brg_temp(");
 			expr(hc, out, a);
 			sb_putc(out, ')');
@@ -444,14 +444,14 @@ static void method_call(host_ctx *hc, strbuf *out, const json_t *e)
 		const json_t *a = json_array_get(args, 0);
 		int k, nc = ty_ncomp(ast_get(a, "ty"));
 		sb_printf(out, "brg_domain_set(&%s__domain, %d, %d, ",
-			ast_str(od, "name"), strcmp(name, "domainSize") == 0,
+			ast_str(od, "name"), ty_streq(name, "domainSize"),
 			nc ? nc : 1);
 		coords(hc, out, a);
 		sb_putc(out, ')');
 		(void)k;
 		return;
 	}
-	if (strcmp(name, "read") == 0 || strcmp(name, "write") == 0) {
+	if (ty_streq(name, "read") || ty_streq(name, "write")) {
 		sb_printf(out, "brt_stream_%s(", name);
 		expr(hc, out, obj);
 		sb_puts(out, ", ");
@@ -462,7 +462,7 @@ static void method_call(host_ctx *hc, strbuf *out, const json_t *e)
 		else
 			sb_puts(out, "NULL");
 		sb_putc(out, ')');
-	} else if (strcmp(name, "domain") == 0) {
+	} else if (ty_streq(name, "domain")) {
 		sb_puts(out, "brt_stream_domain(");
 		expr(hc, out, obj);
 		sb_puts(out, ", ");
@@ -470,7 +470,7 @@ static void method_call(host_ctx *hc, strbuf *out, const json_t *e)
 		sb_puts(out, ", ");
 		coords(hc, out, json_array_get(args, 1));
 		sb_putc(out, ')');
-	} else if (strcmp(name, "assign") == 0) {
+	} else if (ty_streq(name, "assign")) {
 		sb_puts(out, "brt_stream_assign(");
 		expr(hc, out, obj);
 		sb_puts(out, ", ");
@@ -489,8 +489,7 @@ static int stream_op(host_ctx *hc, strbuf *out, const json_t *e,
 {
 	json_t *args = ast_arr(e, "args");
 
-	if (strcmp(name, "streamRead") == 0 || strcmp(name, "streamWrite") ==
-			0) {
+	if (ty_streq(name, "streamRead") || ty_streq(name, "streamWrite")) {
 		sb_printf(out, "brt_stream_%s(", name[6] == 'R' ? "read" :
 			"write");
 		expr(hc, out, json_array_get(args, 0));
@@ -499,8 +498,8 @@ static int stream_op(host_ctx *hc, strbuf *out, const json_t *e,
 		sb_puts(out, ", NULL)");
 		return 1;
 	}
-	if (strcmp(name, "streamGatherOp") == 0 ||
-			strcmp(name, "streamScatterOp") == 0) {
+	if (ty_streq(name, "streamGatherOp") ||
+			ty_streq(name, "streamScatterOp")) {
 		int n = gen_ops_find(hc->g, e);
 		int gather = name[6] == 'G';
 		if (n < 0)
@@ -514,7 +513,7 @@ static int stream_op(host_ctx *hc, strbuf *out, const json_t *e,
 		sb_putc(out, ')');
 		return 1;
 	}
-	if (strcmp(name, "streamSwap") == 0) {
+	if (ty_streq(name, "streamSwap")) {
 		sb_puts(out, "streamSwap(&(");
 		expr(hc, out, json_array_get(args, 0));
 		sb_puts(out, "), &(");
@@ -530,7 +529,7 @@ static int hook_expr(void *ctx, strbuf *out, const json_t *e)
 	host_ctx *hc = ctx;
 	const char *k = ast_kind(e);
 
-	if (strcmp(k, "call") == 0) {
+	if (ty_streq(k, "call")) {
 		const char *c = ast_str(e, "callee");
 		const json_t *fnode = strip(ast_get(e, "fn"));
 		const json_t *fn = gen_decl(hc->g, fnode);
@@ -538,7 +537,7 @@ static int hook_expr(void *ctx, strbuf *out, const json_t *e)
 			kernel_call(hc, out, e, fn);
 			return 1;
 		}
-		if (strcmp(c, "method") == 0 || (ast_is(fnode, "member") &&
+		if (ty_streq(c, "method") || (ast_is(fnode, "member") &&
 				!fn)) {
 			method_call(hc, out, e);
 			return 1;
@@ -547,7 +546,7 @@ static int hook_expr(void *ctx, strbuf *out, const json_t *e)
 			return stream_op(hc, out, e, ast_str(fnode, "name"));
 		return 0;
 	}
-	if (strcmp(k, "ctor") == 0) {
+	if (ty_streq(k, "ctor")) {
 		size_t i;
 		json_t *a;
 		astprint_type(out, ast_get(e, "type"), "");
@@ -560,7 +559,7 @@ static int hook_expr(void *ctx, strbuf *out, const json_t *e)
 		sb_putc(out, ')');
 		return 1;
 	}
-	if (strcmp(k, "indexof") == 0) {
+	if (ty_streq(k, "indexof")) {
 		gen_error(hc->g, e, "E-gen-host-indexof",
 			"Indexof()operator has no meaning inside Non-kernel "
 			"functions");
@@ -691,8 +690,8 @@ static const char temp_helpers[] =
 
 static int is_type_only(const json_t *d)
 {
-	return ast_is(d, "decl") && (strcmp(ast_str(d, "storage"),
-		"typedef") == 0 || json_array_size(ast_arr(d, "vars")) == 0);
+	return ast_is(d, "decl") && (ty_streq(ast_str(d, "storage"),
+		"typedef") || json_array_size(ast_arr(d, "vars")) == 0);
 }
 
 static void header(host_ctx *hc, strbuf *h)
@@ -727,8 +726,8 @@ static void header(host_ctx *hc, strbuf *h)
 			if (ast_get(d, "body") && !json_is_null(ast_get(d,
 					"body")))
 				gen_kernel_protos(hc->g, h, d);
-		} else if (strcmp(ast_str(d, "storage"), "static") != 0 &&
-				strcmp(ast_str(d, "name"), "main") != 0 &&
+		} else if (!ty_streq(ast_str(d, "storage"), "static") &&
+				!ty_streq(ast_str(d, "name"), "main") &&
 				ast_get(d, "body") && !json_is_null(ast_get(d,
 				"body"))) {
 			func_header(hc, h, d);

@@ -25,17 +25,17 @@ static int cl_representable(gen_ctx *g, const json_t *ty, int depth)
 
 	if (depth > 32)
 		return 0;
-	if (strcmp(ty_kind(ty), "typedef") == 0 &&
+	if (ty_streq(ty_kind(ty), "typedef") &&
 			!json_object_get(g->typedefs, ast_str(ty, "name")))
 		return 0;
 	ty = gen_resolve(g, ty);
 	if (gen_scalar(ty))
 		return 1;
 	t = ty_kind(ty);
-	if (strcmp(t, "array") == 0)
+	if (ty_streq(t, "array"))
 		return json_is_object(ast_get(ty, "size")) &&
 			cl_representable(g, ast_get(ty, "of"), depth + 1);
-	if (strcmp(t, "struct") != 0 && strcmp(t, "union") != 0)
+	if (!ty_streq(t, "struct") && !ty_streq(t, "union"))
 		return 0;
 	if (!ast_get(ty, "fields") && ast_str(ty, "tag")[0])
 		return json_object_get(g->tags, ast_str(ty, "tag")) != NULL;
@@ -74,7 +74,7 @@ static void cl_types(gen_ctx *g, strbuf *b)
 		int has_body = ast_get(ty, "fields") != NULL;
 		if (!ast_is(d, "decl"))
 			continue;
-		if (strcmp(ast_str(d, "storage"), "typedef") == 0) {
+		if (ty_streq(ast_str(d, "storage"), "typedef")) {
 			json_array_foreach(ast_arr(d, "vars"), j, v) {
 				if (!cl_representable(g, ast_get(v, "type"), 0))
 					continue;
@@ -132,7 +132,7 @@ void gen_cl_program(gen_ctx *g, strbuf *b)
 				json_is_null(ast_get(d, "body")))
 			continue;
 		const json_t *ret = ast_get(ast_get(d, "type"), "ret");
-		int map = !ret || strcmp(ty_kind(ret), "void") == 0;
+		int map = !ret || ty_streq(ty_kind(ret), "void");
 		const gen_aff *a = NULL;
 		if (!gen_is_group(d)) {
 			gen_body_function(g, GEN_CL, &code, d);
@@ -213,7 +213,7 @@ static void field_access(gen_ctx *g, strbuf *b, const json_t *ty,
 				"(q + %zu));\n", lv, n, as, s, off);
 		return;
 	}
-	if (strcmp(ty_kind(r), "array") == 0) {
+	if (ty_streq(ty_kind(r), "array")) {
 		size_t n = (size_t)ast_int(ast_get(r, "size"), "value"), k;
 		size_t es = gen_size(g, ast_get(r, "of"), NULL);
 		for (k = 0; k < n && k < 4096; k++) {
@@ -237,7 +237,7 @@ static void field_access(gen_ctx *g, strbuf *b, const json_t *ty,
 				ast_str(f, "name"));
 			field_access(g, b, ast_get(f, "type"), sub, off + o,
 				store, as, depth + 1);
-			if (strcmp(ty_kind(r), "struct") == 0)
+			if (ty_streq(ty_kind(r), "struct"))
 				o += fs;
 		}
 	}
@@ -261,7 +261,7 @@ static void packed_fields(gen_ctx *g, strbuf *b, strbuf *u, const json_t *ty,
 		const json_t *ft = gen_resolve(g, ast_get(f, "type"));
 		const char *name = ast_str(f, "name");
 		size_t at = fa ? (o + fa - 1) / fa * fa : o;
-		if (strcmp(ty_kind(def), "union") == 0)
+		if (ty_streq(ty_kind(def), "union"))
 			at = 0;
 		if (at > o)
 			sb_printf(b, "\tuchar brg_pad%zu[%zu];\n", npad++, at - o);

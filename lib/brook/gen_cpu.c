@@ -24,8 +24,7 @@ static json_t *params_of(const json_t *fn)
 static int is_void_ret(const json_t *fn)
 {
 	const json_t *ret = ast_get(ast_get(fn, "type"), "ret");
-	return !ret || json_is_null(ret) || strcmp(ty_kind(ret), "void")
-		== 0;
+	return !ret || json_is_null(ret) || ty_streq(ty_kind(ret), "void");
 }
 
 void gen_cpu_prelude(gen_ctx *g, strbuf *b)
@@ -113,15 +112,15 @@ static const char *argkind(const json_t *p)
 {
 	const char *r = gen_role(p);
 
-	if (strcmp(r, "out") == 0)
+	if (ty_streq(r, "out"))
 		return "BRT_ARG_OUT";
-	if (strcmp(r, "gather") == 0)
+	if (ty_streq(r, "gather"))
 		return "BRT_ARG_GATHER";
-	if (strcmp(r, "scatter") == 0)
+	if (ty_streq(r, "scatter"))
 		return "BRT_ARG_SCATTER";
-	if (strcmp(r, "value") == 0)
+	if (ty_streq(r, "value"))
 		return "BRT_ARG_VALUE";
-	if (strcmp(r, "reduce") == 0)
+	if (ty_streq(r, "reduce"))
 		return "BRT_ARG_REDUCE";
 	return "BRT_ARG_IN";
 }
@@ -132,7 +131,7 @@ static int declared_rank(gen_ctx *g, const json_t *p)
 	size_t i;
 	json_t *d;
 
-	if (strcmp(ty_kind(ty), "stream") == 0) {
+	if (ty_streq(ty_kind(ty), "stream")) {
 		/* a<> takes any rank */
 		json_array_foreach(ast_arr(ty, "dims"), i, d)
 			if (json_is_null(d))
@@ -143,8 +142,8 @@ static int declared_rank(gen_ctx *g, const json_t *p)
 
 static int is_stream_reduce(gen_ctx *g, const json_t *p)
 {
-	return strcmp(ty_kind(gen_resolve(g, ast_get(p, "type"))),
-		"stream") == 0;
+	return ty_streq(ty_kind(gen_resolve(g, ast_get(p, "type"))),
+		"stream");
 }
 
 /* The argument table and descriptor of kernel FN; VARIANT 1 for the
@@ -167,7 +166,7 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 		suffix);
 	json_array_foreach(params, i, p) {
 		int rs = 0;
-		if (strcmp(gen_role(p), "reduce") == 0)
+		if (ty_streq(gen_role(p), "reduce"))
 			rs = is_stream_reduce(g, p) ^ variant;
 		sb_printf(b, "\t{%s, ", argkind(p));
 		elem_type(g, b, gen_elem(g, ast_get(p, "type")));
@@ -178,7 +177,7 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 	sb_puts(b, "};\n");
 	if (gen_is_group(fn))
 		gen_group_size(g, fn, gs);
-	records = strcmp(cls, "reduce") != 0 && gen_records(g, fn);
+	records = !ty_streq(cls, "reduce") && gen_records(g, fn);
 	if (records) {
 		sb_printf(b, "static const char *const %s__names%s[] = {", name,
 			suffix);
@@ -193,11 +192,11 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 		"\t.kclass = %s,\n\t.nargs = %zu,\n\t.args = %s__args%s,\n"
 		"\t.cpu = %s__cpu,\n",
 		name, suffix, name, gen_is_group(fn) ? "BRT_KERNEL_GROUP" :
-		strcmp(cls, "reduce") == 0 ? "BRT_KERNEL_REDUCE" :
-		strcmp(cls, "scatter") == 0 ? "BRT_KERNEL_SCATTER" :
+		ty_streq(cls, "reduce") ? "BRT_KERNEL_REDUCE" :
+		ty_streq(cls, "scatter") ? "BRT_KERNEL_SCATTER" :
 		"BRT_KERNEL_MAP", json_array_size(params), name, suffix,
 		name);
-	if (strcmp(cls, "reduce") == 0 && !gen_is_group(fn))
+	if (ty_streq(cls, "reduce") && !gen_is_group(fn))
 		sb_printf(b, "\t.combine_call = %s__combine,\n\t.reduce_init = %s,\n",
 			name, ast_bool(fn, "reduce") ? "BRT_REDUCE_FIRST" :
 			"BRT_REDUCE_VALUE");
@@ -240,9 +239,9 @@ static void wrapper_param(gen_ctx *g, strbuf *b, const json_t *p, int variant)
 {
 	const char *r = gen_role(p), *name = ast_str(p, "name");
 
-	if (strcmp(r, "value") == 0) {
+	if (ty_streq(r, "value")) {
 		astprint_type(b, gen_resolve(g, ast_get(p, "type")), name);
-	} else if (strcmp(r, "reduce") == 0 &&
+	} else if (ty_streq(r, "reduce") &&
 			!(is_stream_reduce(g, p) ^ variant)) {
 		char nm[160];
 		snprintf(nm, sizeof nm, "*%s", name);
@@ -287,7 +286,7 @@ void gen_kernel_protos(gen_ctx *g, strbuf *b, const json_t *fn)
 	snprintf(nm, sizeof nm, "%s__exec", name);
 	wrapper_proto(g, b, fn, nm, 1, 0);
 	sb_puts(b, ";\n");
-	if (strcmp(gen_kclass(fn), "reduce") == 0) {
+	if (ty_streq(gen_kclass(fn), "reduce")) {
 		snprintf(nm, sizeof nm, "%s__other", name);
 		wrapper_proto(g, b, fn, nm, 0, 1);
 		sb_puts(b, ";\n");
@@ -307,9 +306,9 @@ static void wrapper_body(gen_ctx *g, strbuf *b, const json_t *fn,
 		sb_puts(b, "\tbrg_a[0].value = NULL;\n");
 	json_array_foreach(params, i, p) {
 		const char *r = gen_role(p), *name = ast_str(p, "name");
-		if (strcmp(r, "value") == 0)
+		if (ty_streq(r, "value"))
 			sb_printf(b, "\tbrg_a[%zu].value = &%s;\n", i, name);
-		else if (strcmp(r, "reduce") == 0 &&
+		else if (ty_streq(r, "reduce") &&
 				!(is_stream_reduce(g, p) ^ variant))
 			sb_printf(b, "\tbrg_a[%zu].target = %s;\n", i, name);
 		else
@@ -326,7 +325,7 @@ static void wrappers(gen_ctx *g, strbuf *b, const json_t *fn)
 	char nm[256];
 	json_t *p;
 	size_t i;
-	int reduce = strcmp(gen_kclass(fn), "reduce") == 0;
+	int reduce = ty_streq(gen_kclass(fn), "reduce");
 
 	/* guide 1.8: kernel.domainOffset()/domainSize() apply to the next
 	 * call of the kernel from .br host code */
@@ -377,7 +376,7 @@ void gen_cpu_kernel(gen_ctx *g, strbuf *b, const json_t *fn)
 		gen_entries(g, GEN_CPU, b, fn);
 		g->interior = NULL;
 		descriptor(g, b, fn, 0);
-		if (strcmp(gen_kclass(fn), "reduce") == 0)
+		if (ty_streq(gen_kclass(fn), "reduce"))
 			descriptor(g, b, fn, 1);
 		sb_putc(b, '\n');
 		wrappers(g, b, fn);

@@ -33,8 +33,8 @@ static int is_role(const json_t *p, const char *r)
 static int is_buffer(const json_t *p)
 {
 	const char *r = gen_role(p);
-	return strcmp(r, "in") == 0 || strcmp(r, "out") == 0 ||
-		strcmp(r, "gather") == 0 || strcmp(r, "scatter") == 0;
+	return ty_streq(r, "in") || ty_streq(r, "out") ||
+		ty_streq(r, "gather") || ty_streq(r, "scatter");
 }
 
 /* The pointer type of a buffer on target T: packed 3-vectors are arrays of
@@ -87,7 +87,7 @@ static void input_value(gen_ctx *g, gen_target t, strbuf *b, const json_t *p,
 	char idx[256];
 
 	snprintf(idx, sizeof idx, "brg_idx(&%s_v, %s, brg_d)", name, ivar);
-	if (gen_scalar(el) && strcmp(gen_scalar(el), "float") == 0) {
+	if (gen_scalar(el) && ty_streq(gen_scalar(el), "float")) {
 		/* an iterator stream may be bound to any float input */
 		sb_printf(b, "%s_v.map == 3 ? %s(&%s_v, %s, brg_d) : ", name,
 			iter_helper(g, t, el), name, ivar);
@@ -222,9 +222,9 @@ static int needs_position(gen_ctx *g, const json_t *n, int depth)
 		if (ast_is(n, "call")) {
 			const json_t *fn = ast_get(n, "fn");
 			const json_t *d = gen_decl(g, fn);
-			if (strcmp(ast_str(n, "builtin"), "instance") == 0 ||
-					strcmp(ast_str(fn, "name"), "instance")
-					== 0 || (d && ast_is(d, "func")))
+			if (ty_streq(ast_str(n, "builtin"), "instance") ||
+					ty_streq(ast_str(fn, "name"), "instance") ||
+					(d && ast_is(d, "func")))
 				return 1;
 		}
 		json_object_foreach((json_t *)n, key, v)
@@ -341,10 +341,10 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 	json_array_foreach(params, i, p) {
 		const char *name = ast_str(p, "name"), *role = gen_role(p);
 		const json_t *el;
-		if (strcmp(role, "in") != 0 && strcmp(role, "out") != 0)
+		if (!ty_streq(role, "in") && !ty_streq(role, "out"))
 			continue;
 		el = gen_elem(g, ast_get(p, "type"));
-		if (strcmp(role, "in") == 0) {
+		if (ty_streq(role, "in")) {
 			sb_printf(b, "%sconst ", ind);
 			gen_type(g, t, b, el, NULL);
 			sb_printf(b, " %s_e = ", name);
@@ -370,12 +370,12 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 		if (!first)
 			sb_puts(b, ", ");
 		first = 0;
-		if (strcmp(role, "in") == 0)
+		if (ty_streq(role, "in"))
 			sb_printf(b, "%s_e", name);
-		else if (strcmp(role, "out") == 0)
+		else if (ty_streq(role, "out"))
 			sb_printf(b, "&%s_e", name);
-		else if (strcmp(role, "gather") == 0 ||
-				strcmp(role, "scatter") == 0)
+		else if (ty_streq(role, "gather") ||
+				ty_streq(role, "scatter"))
 			sb_printf(b, "%s, %s_v", name, name);
 		else
 			sb_puts(b, name);
@@ -642,8 +642,8 @@ static void cl_map_head(gen_ctx *g, strbuf *b, const json_t *fn,
  * from any element at a multiple of 4), else NULL. */
 static const char *lane_vector_of(const char *s)
 {
-	if (!s || (strcmp(s, "float") != 0 && strcmp(s, "int") != 0 &&
-			strcmp(s, "uint") != 0))
+	if (!s || (!ty_streq(s, "float") && !ty_streq(s, "int") &&
+			!ty_streq(s, "uint")))
 		return NULL;
 	return gen_arith_name(GEN_CL, s, 4);
 }
@@ -840,7 +840,7 @@ void gen_group_size(gen_ctx *g, const json_t *fn, long gs[3])
 	(void)g;
 	gs[0] = gs[1] = gs[2] = 1;
 	json_array_foreach(ast_arr(fn, "attrs"), i, a) {
-		if (strcmp(ast_str(a, "name"), "GroupSize") != 0)
+		if (!ty_streq(ast_str(a, "name"), "GroupSize"))
 			continue;
 		json_array_foreach(ast_arr(a, "args"), k, e)
 			if (k < 3 && ast_int(e, "value") > 0)
@@ -1141,11 +1141,11 @@ static const char *scan_reduce_op(const json_t *n)
 		const char *key;
 		json_t *v;
 		if (ast_is(n, "assign") && ast_str(n, "reduce_op")[0] &&
-				strcmp(ast_str(n, "reduce_op"), "=") != 0)
+				!ty_streq(ast_str(n, "reduce_op"), "="))
 			return ast_str(n, "reduce_op");
 		json_object_foreach((json_t *)n, key, v) {
 			const char *op;
-			if (strcmp(key, "ty") == 0 || strcmp(key, "at") == 0)
+			if (ty_streq(key, "ty") || ty_streq(key, "at"))
 				continue;
 			if ((op = scan_reduce_op(v)))
 				return op;
@@ -1175,7 +1175,7 @@ static void reduce_identity(gen_ctx *g, gen_target t, strbuf *b,
 	const json_t *el, const char *op, const char *var, const char *ind)
 {
 	const char *S = gen_arith_name(t, gen_scalar(el), 1);
-	const char *v = strcmp(op, "*=") == 0 ? "1" : strcmp(op, "&=") == 0 ?
+	const char *v = ty_streq(op, "*=") ? "1" : ty_streq(op, "&=") ?
 		"~0" : "0";
 	int n = gen_ncomp(el), k;
 
@@ -1555,7 +1555,7 @@ void gen_entries(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 
 	if (gen_is_group(fn))
 		group_entry(g, t, b, fn);
-	else if (strcmp(cls, "reduce") == 0)
+	else if (ty_streq(cls, "reduce"))
 		reduce_entry(g, t, b, fn);
 	else
 		map_entry(g, t, b, fn);

@@ -54,6 +54,7 @@
 
 #include "brook/ast.h"
 #include "brook/gen_int.h"
+#include "brook/type.h"
 
 #define UL_MAX 64	/* uniform loops per kernel that the plan keeps */
 
@@ -104,14 +105,14 @@ static int is_private(const json_t *d)
 /* A parameter passed by value (the same for every thread). */
 static int is_value_param(const json_t *d)
 {
-	return ast_is(d, "param") && strcmp(gen_role(d), "value") == 0;
+	return ast_is(d, "param") && ty_streq(gen_role(d), "value");
 }
 
 static int is_step_op(const json_t *n)
 {
 	return (ast_is(n, "unop") || ast_is(n, "postfix")) &&
-		(strcmp(ast_str(n, "op"), "++") == 0 ||
-		strcmp(ast_str(n, "op"), "--") == 0);
+		(ty_streq(ast_str(n, "op"), "++") ||
+		ty_streq(ast_str(n, "op"), "--"));
 }
 
 /* The number of names under N that refer to declaration D. */
@@ -161,10 +162,10 @@ static int writes_other(gen_ctx *g, const json_t *n, const json_t *d)
 		if (!is_private(t) || (d && t == d))
 			return 1;
 	}
-	if (ast_is(n, "call") && strcmp(ast_str(n, "callee"), "builtin") != 0)
+	if (ast_is(n, "call") && !ty_streq(ast_str(n, "callee"), "builtin"))
 		return 1;
 	json_object_foreach((json_t *)n, key, v)
-		if (strcmp(key, "ty") != 0 && writes_other(g, v, d))
+		if (!ty_streq(key, "ty") && writes_other(g, v, d))
 			return 1;
 	return 0;
 }
@@ -192,7 +193,7 @@ static void mem_access(gen_ctx *g, const json_t *n, json_t *w, json_t *r)
 			id_key(k, t);
 			json_object_set_new(w, k, json_true());
 			if (!ast_is(n, "assign") ||
-					strcmp(ast_str(n, "op"), "=") != 0)
+					!ty_streq(ast_str(n, "op"), "="))
 				json_object_set_new(r, k, json_true());
 		}
 		/* the target's indices are read; its name is not */
@@ -210,14 +211,14 @@ static void mem_access(gen_ctx *g, const json_t *n, json_t *w, json_t *r)
 		char k[32];
 		if (d && !is_private(d) && !is_value_param(d) &&
 				!(ast_is(d, "param") &&
-				strcmp(gen_role(d), "in") == 0)) {
+				ty_streq(gen_role(d), "in"))) {
 			id_key(k, d);
 			json_object_set_new(r, k, json_true());
 		}
 		return;
 	}
 	json_object_foreach((json_t *)n, key, v)
-		if (strcmp(key, "ty") != 0)
+		if (!ty_streq(key, "ty"))
 			mem_access(g, v, w, r);
 }
 
@@ -238,22 +239,22 @@ static int uniform(gen_ctx *g, const json_t *e, const json_t *v)
 
 	e = strip(e);
 	k = ast_kind(e);
-	if (strcmp(k, "int") == 0 || strcmp(k, "float") == 0 ||
-			strcmp(k, "char") == 0)
+	if (ty_streq(k, "int") || ty_streq(k, "float") ||
+			ty_streq(k, "char"))
 		return 1;
-	if (strcmp(k, "id") == 0) {
+	if (ty_streq(k, "id")) {
 		const json_t *d = gen_decl(g, e);
 		return d && (d == v || is_value_param(d));
 	}
-	if (strcmp(k, "binop") == 0)
+	if (ty_streq(k, "binop"))
 		return uniform(g, ast_get(e, "l"), v) &&
 			uniform(g, ast_get(e, "r"), v);
-	if (strcmp(k, "unop") == 0)
+	if (ty_streq(k, "unop"))
 		return !is_step_op(e) && uniform(g, ast_get(e, "e"), v);
-	if (strcmp(k, "cast") == 0 || (strcmp(k, "member") == 0 &&
+	if (ty_streq(k, "cast") || (ty_streq(k, "member") &&
 			json_is_array(ast_get(e, "swizzle"))))
 		return uniform(g, ast_get(e, "e"), v);
-	if (strcmp(k, "cond") == 0)
+	if (ty_streq(k, "cond"))
 		return uniform(g, ast_get(e, "c"), v) &&
 			uniform(g, ast_get(e, "t"), v) &&
 			uniform(g, ast_get(e, "f"), v);
@@ -342,7 +343,7 @@ static int iter_local(gen_gplan *p, const json_t *s, const json_t *d)
 		if (refs(p->g, it, d) == 0)
 			continue;
 		ok = ast_is(it, "expr") && ast_is(e, "assign") &&
-			strcmp(ast_str(e, "op"), "=") == 0 &&
+			ty_streq(ast_str(e, "op"), "=") &&
 			ast_is(strip(ast_get(e, "l")), "id") &&
 			gen_decl(p->g, strip(ast_get(e, "l"))) == d &&
 			refs(p->g, ast_get(e, "r"), d) == 0;
@@ -452,11 +453,11 @@ static int is_thread_x(const gen_gplan *p, const json_t *e)
 		return in_set(p->remat, d) &&
 			is_thread_x(p, ast_get(d, "init"));
 	}
-	if (!ast_is(e, "member") || strcmp(ast_str(e, "name"), "x") != 0)
+	if (!ast_is(e, "member") || !ty_streq(ast_str(e, "name"), "x"))
 		return 0;
 	c = strip(ast_get(e, "e"));
-	return ast_is(c, "call") && strcmp(ast_str(c, "builtin"),
-		"instanceInGroup") == 0;
+	return ast_is(c, "call") && ty_streq(ast_str(c, "builtin"),
+		"instanceInGroup");
 }
 
 /* Whether E is an int expression of instanceInGroup().x, constants, value
@@ -467,22 +468,22 @@ static int thread_expr(const gen_gplan *p, const json_t *e)
 
 	e = strip(e);
 	if (!gen_scalar(ast_get(e, "ty")) ||
-			strcmp(gen_scalar(ast_get(e, "ty")), "int") != 0)
+			!ty_streq(gen_scalar(ast_get(e, "ty")), "int"))
 		return 0;
 	k = ast_kind(e);
-	if (strcmp(k, "int") == 0)
+	if (ty_streq(k, "int"))
 		return 1;
-	if (strcmp(k, "id") == 0) {
+	if (ty_streq(k, "id")) {
 		const json_t *d = gen_decl(p->g, e);
 		return is_value_param(d) || in_set(p->remat, d);
 	}
-	if (strcmp(k, "member") == 0)
+	if (ty_streq(k, "member"))
 		return is_thread_x(p, e);
-	if (strcmp(k, "binop") == 0) {
+	if (ty_streq(k, "binop")) {
 		const char *op = ast_str(e, "op");
-		return (strcmp(op, "+") == 0 || strcmp(op, "-") == 0 ||
-			strcmp(op, "*") == 0 || strcmp(op, "/") == 0 ||
-			strcmp(op, "%") == 0) &&
+		return (ty_streq(op, "+") || ty_streq(op, "-") ||
+			ty_streq(op, "*") || ty_streq(op, "/") ||
+			ty_streq(op, "%")) &&
 			thread_expr(p, ast_get(e, "l")) &&
 			thread_expr(p, ast_get(e, "r"));
 	}
@@ -507,7 +508,7 @@ static void plan_remat(gen_gplan *p)
 			char k[32];
 			if (!is_private(v) || !init || json_is_null(init) ||
 					!gen_scalar(ty) ||
-					strcmp(gen_scalar(ty), "int") != 0 ||
+					!ty_streq(gen_scalar(ty), "int") ||
 					!thread_expr(p, init) ||
 					writes_decl(p->g, body, v))
 				continue;
@@ -598,8 +599,8 @@ static long split_of(const gen_gplan *p, const json_t *n, long best)
 		return in_set(p->remat, d) ? split_of(p, ast_get(d, "init"),
 			best) : best;
 	}
-	if (ast_is(n, "binop") && (strcmp(ast_str(n, "op"), "/") == 0 ||
-			strcmp(ast_str(n, "op"), "%") == 0) &&
+	if (ast_is(n, "binop") && (ty_streq(ast_str(n, "op"), "/") ||
+			ty_streq(ast_str(n, "op"), "%")) &&
 			is_thread_x(p, ast_get(n, "l")) &&
 			ast_is(strip(ast_get(n, "r")), "int")) {
 		long c = (long)ast_int(strip(ast_get(n, "r")), "value");
@@ -608,7 +609,7 @@ static long split_of(const gen_gplan *p, const json_t *n, long best)
 			best = c;
 	}
 	json_object_foreach((json_t *)n, key, v)
-		if (strcmp(key, "ty") != 0)
+		if (!ty_streq(key, "ty"))
 			best = split_of(p, v, best);
 	return best;
 }
@@ -630,10 +631,10 @@ static int pure(const json_t *n)
 	if (!json_is_object(n))
 		return 1;
 	if (ast_is(n, "assign") || is_step_op(n) || (ast_is(n, "call") &&
-			strcmp(ast_str(n, "callee"), "builtin") != 0))
+			!ty_streq(ast_str(n, "callee"), "builtin")))
 		return 0;
 	json_object_foreach((json_t *)n, key, v)
-		if (strcmp(key, "ty") != 0 && !pure(v))
+		if (!ty_streq(key, "ty") && !pure(v))
 			return 0;
 	return 1;
 }
@@ -648,7 +649,7 @@ static int shared_vec(gen_fn *f, strbuf *b, const json_t *e)
 	int n = gen_ncomp(rt), c;
 
 	d = ast_is(a, "id") ? gen_decl(f->g, a) : NULL;
-	if (!ast_is(e, "assign") || strcmp(ast_str(e, "op"), "=") != 0 ||
+	if (!ast_is(e, "assign") || !ty_streq(ast_str(e, "op"), "=") ||
 			!ast_is(l, "id") || !ast_is(r, "index") || n < 2 ||
 			gen_ncomp(lt) != n || !gen_scalar(lt) ||
 			strcmp(gen_scalar(lt), gen_scalar(rt)) != 0 ||
@@ -693,7 +694,7 @@ int gen_group_expr(gen_fn *f, strbuf *b, const json_t *e)
 	if (c <= 0 || (c % t != 0 && t % c != 0))
 		return 0;
 	/* t = brg_t1 * T + brg_t0, 0 <= brg_t0 < T */
-	if (strcmp(op, "/") == 0) {
+	if (ty_streq(op, "/")) {
 		if (c == t)
 			sb_puts(b, "brg_t1");
 		else if (c % t == 0)
@@ -701,7 +702,7 @@ int gen_group_expr(gen_fn *f, strbuf *b, const json_t *e)
 		else
 			sb_printf(b, "(brg_t1 * %ld + brg_t0 / %ld)", t / c,
 				c);
-	} else if (strcmp(op, "%") == 0) {
+	} else if (ty_streq(op, "%")) {
 		if (c == t)
 			sb_puts(b, "brg_t0");
 		else if (c % t == 0)
@@ -1001,14 +1002,14 @@ static int guardable(const gen_gplan *p, const json_t *items, size_t lo,
 
 	e = strip(e);
 	if (!gen_scalar(ast_get(e, "ty")) ||
-			strcmp(gen_scalar(ast_get(e, "ty")), "int") != 0)
+			!ty_streq(gen_scalar(ast_get(e, "ty")), "int"))
 		return 0;
 	k = ast_kind(e);
-	if (strcmp(k, "int") == 0)
+	if (ty_streq(k, "int"))
 		return 1;
-	if (strcmp(k, "member") == 0)
+	if (ty_streq(k, "member"))
 		return is_thread_x(p, e);
-	if (strcmp(k, "id") == 0) {
+	if (ty_streq(k, "id")) {
 		const json_t *d = gen_decl(p->g, e);
 		if (is_value_param(d) || in_set(p->remat, d))
 			return 1;
@@ -1026,16 +1027,16 @@ static int guardable(const gen_gplan *p, const json_t *items, size_t lo,
 		}
 		return 1;
 	}
-	if (strcmp(k, "cast") == 0)
+	if (ty_streq(k, "cast"))
 		return guardable(p, items, lo, hi, ast_get(e, "e"));
-	if (strcmp(k, "binop") == 0) {
+	if (ty_streq(k, "binop")) {
 		const char *op = ast_str(e, "op");
 		const json_t *r = strip(ast_get(e, "r"));
-		if (strcmp(op, "/") == 0 || strcmp(op, "%") == 0)
+		if (ty_streq(op, "/") || ty_streq(op, "%"))
 			return ast_is(r, "int") && ast_int(r, "value") != 0 &&
 				guardable(p, items, lo, hi, ast_get(e, "l"));
-		return (strcmp(op, "+") == 0 || strcmp(op, "-") == 0 ||
-			strcmp(op, "*") == 0) &&
+		return (ty_streq(op, "+") || ty_streq(op, "-") ||
+			ty_streq(op, "*")) &&
 			guardable(p, items, lo, hi, ast_get(e, "l")) &&
 			guardable(p, items, lo, hi, r);
 	}
@@ -1068,8 +1069,8 @@ static void guards(const gen_gplan *p, const json_t *items, size_t lo,
 		guards(p, items, lo, hi, ast_get(n, "c"), gs, ng);
 		return;
 	}
-	if (ast_is(n, "binop") && (strcmp(ast_str(n, "op"), "&&") == 0 ||
-			strcmp(ast_str(n, "op"), "||") == 0)) {
+	if (ast_is(n, "binop") && (ty_streq(ast_str(n, "op"), "&&") ||
+			ty_streq(ast_str(n, "op"), "||"))) {
 		guards(p, items, lo, hi, ast_get(n, "l"), gs, ng);
 		return;
 	}
@@ -1081,8 +1082,8 @@ static void guards(const gen_gplan *p, const json_t *items, size_t lo,
 			e = strip(ast_get(e, "a"));
 		}
 		d = ast_is(e, "id") ? gen_decl(p->g, e) : NULL;
-		if (d && ast_is(d, "param") && strcmp(gen_role(d),
-				"gather") == 0 && !ast_is(e, "index") &&
+		if (d && ast_is(d, "param") && ty_streq(gen_role(d),
+				"gather") && !ast_is(e, "index") &&
 				gen_rank(p->g, ast_get(d, "type")) == c &&
 				*ng + c <= GUARD_MAX) {
 			for (k = 0; k < c; k++)
@@ -1098,7 +1099,7 @@ static void guards(const gen_gplan *p, const json_t *items, size_t lo,
 		}
 	}
 	json_object_foreach((json_t *)n, key, v)
-		if (strcmp(key, "ty") != 0)
+		if (!ty_streq(key, "ty"))
 			guards(p, items, lo, hi, v, gs, ng);
 }
 

@@ -61,7 +61,7 @@ static void pitch_term(const gen_ctx *g, gen_target t, strbuf *b,
 	(void)t;
 	if (k == 0)
 		return;
-	sb_printf(b, " * %s%spitch[%d]", v, strcmp(v, "v") == 0 ? "->" : "_v.",
+	sb_printf(b, " * %s%spitch[%d]", v, ty_streq(v, "v") ? "->" : "_v.",
 		k);
 }
 
@@ -72,21 +72,21 @@ static void type_base(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty)
 	const json_t *r = gen_resolve(g, ty);
 
 	/* a typedef of a struct prints as its name (it may have no tag) */
-	if (strcmp(ty_kind(ty), "typedef") == 0 && !gen_scalar(r)) {
+	if (ty_streq(ty_kind(ty), "typedef") && !gen_scalar(r)) {
 		sb_puts(b, ast_str(ty, "name"));
 		return;
 	}
 	ty = r;
 	k = ty_kind(ty);
 	if (gen_scalar(ty)) {
-		if (strcmp(k, "double") == 0 || strncmp(k, "double", 6) == 0)
+		if (ty_streq(k, "double") || strncmp(k, "double", 6) == 0)
 			g->uses_double = 1;
 		sb_puts(b, gen_arith_name(t, gen_scalar(ty), gen_ncomp(ty)));
-	} else if (strcmp(k, "struct") == 0 || strcmp(k, "union") == 0) {
+	} else if (ty_streq(k, "struct") || ty_streq(k, "union")) {
 		sb_printf(b, "%s %s", k, ast_str(ty, "tag"));
-	} else if (strcmp(k, "void") == 0) {
+	} else if (ty_streq(k, "void")) {
 		sb_puts(b, "void");
-	} else if (strcmp(k, "typedef") == 0) {
+	} else if (ty_streq(k, "typedef")) {
 		sb_puts(b, ast_str(ty, "name"));
 	} else {
 		sb_puts(b, "int");
@@ -99,16 +99,16 @@ void gen_type(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty,
 	const json_t *base = ty;
 	strbuf dims = {0};
 
-	if (strcmp(ty_kind(gen_resolve(g, ty)), "array") == 0)
+	if (ty_streq(ty_kind(gen_resolve(g, ty)), "array"))
 		base = gen_resolve(g, ty);
-	while (strcmp(ty_kind(base), "array") == 0) {
+	while (ty_streq(ty_kind(base), "array")) {
 		const json_t *sz = ast_get(base, "size");
 		if (json_is_object(sz))
 			sb_printf(&dims, "[%lld]", ast_int(sz, "value"));
 		else
 			sb_puts(&dims, "[]");
 		base = ast_get(base, "of");
-		if (strcmp(ty_kind(gen_resolve(g, base)), "array") == 0)
+		if (ty_streq(ty_kind(gen_resolve(g, base)), "array"))
 			base = gen_resolve(g, base);
 	}
 	type_base(g, t, b, base);
@@ -171,7 +171,7 @@ static const char *fnq(gen_target t)
  * overloaded. */
 static const char *msuf(gen_target t, const char *s)
 {
-	return t == GEN_CPU && strcmp(s, "float") == 0 ? "f" : "";
+	return t == GEN_CPU && ty_streq(s, "float") ? "f" : "";
 }
 
 static int is_unsigned(const char *s)
@@ -191,10 +191,10 @@ static const char *scalar_builtin(gen_ctx *g, gen_target t, const char *name,
 	snprintf(fname, sizeof fname, "brg_f_%s_%s", name, s);
 	if (!need(g, t, fname))
 		return fname;
-	if (strcmp(s, "double") == 0)
+	if (ty_streq(s, "double"))
 		g->uses_double = 1;
-	if (strcmp(name, "isnan") == 0 || strcmp(name, "isinf") == 0 ||
-			strcmp(name, "isfinite") == 0) {
+	if (ty_streq(name, "isnan") || ty_streq(name, "isinf") ||
+			ty_streq(name, "isfinite")) {
 		sb_printf(h, "%sint %s(%s a) { return %s(a) ? 1 : 0; }\n",
 			fnq(t), fname, T, name);
 		return fname;
@@ -207,7 +207,7 @@ static const char *scalar_builtin(gen_ctx *g, gen_target t, const char *name,
 	"%s%s %s(%s a, %s b, %s c) { return %s; }\n", fnq(t), T, fname, T, \
 	T, T, body)
 	char body[256];
-	if (strcmp(name, "abs") == 0) {
+	if (ty_streq(name, "abs")) {
 		if (flt)
 			snprintf(body, sizeof body, "fabs%s(a)", m);
 		else if (is_unsigned(s))
@@ -215,51 +215,51 @@ static const char *scalar_builtin(gen_ctx *g, gen_target t, const char *name,
 		else
 			snprintf(body, sizeof body, "(%s)(a < 0 ? -a : a)", T);
 		ONE(body);
-	} else if (strcmp(name, "sign") == 0) {
+	} else if (ty_streq(name, "sign")) {
 		if (is_unsigned(s))
 			snprintf(body, sizeof body, "(%s)(a > 0)", T);
 		else
 			snprintf(body, sizeof body, "(%s)((a > 0) - (a < 0))",
 				T);
 		ONE(body);
-	} else if (strcmp(name, "frac") == 0) {
+	} else if (ty_streq(name, "frac")) {
 		snprintf(body, sizeof body, "a - floor%s(a)", m);
 		ONE(body);
-	} else if (strcmp(name, "round") == 0) {
+	} else if (ty_streq(name, "round")) {
 		/* spec 5: add 0.5 and truncate (toward minus infinity) */
 		snprintf(body, sizeof body, "floor%s(a + (%s)0.5)", m, T);
 		ONE(body);
-	} else if (strcmp(name, "rsqrt") == 0 && t == GEN_CL && g->o &&
+	} else if (ty_streq(name, "rsqrt") && t == GEN_CL && g->o &&
 			g->o->fast_math) {
 		/* --fast-math: OpenCL's rsqrt (2 ulp, one instruction on
 		 * GPUs), not spec 5's 1 / sqrt(x) */
 		ONE("rsqrt(a)");
-	} else if (strcmp(name, "rsqrt") == 0) {
+	} else if (ty_streq(name, "rsqrt")) {
 		snprintf(body, sizeof body, "(%s)1 / sqrt%s(a)", T, m);
 		ONE(body);
-	} else if (strcmp(name, "normalize") == 0) {
+	} else if (ty_streq(name, "normalize")) {
 		snprintf(body, sizeof body, "a / fabs%s(a)", m);
 		ONE(body);
-	} else if (strcmp(name, "min") == 0) {
+	} else if (ty_streq(name, "min")) {
 		TWO("b < a ? b : a");
-	} else if (strcmp(name, "max") == 0) {
+	} else if (ty_streq(name, "max")) {
 		TWO("b > a ? b : a");
-	} else if (strcmp(name, "clamp") == 0) {
+	} else if (ty_streq(name, "clamp")) {
 		THREE("a < b ? b : (a > c ? c : a)");
-	} else if (strcmp(name, "lerp") == 0) {
+	} else if (ty_streq(name, "lerp")) {
 		/* spec 5: (1 - a)x + ay */
 		snprintf(body, sizeof body, "((%s)1 - c) * a + c * b", T);
 		THREE(body);
-	} else if (strcmp(name, "fmod") == 0 || strcmp(name, "pow") == 0 ||
-			strcmp(name, "atan2") == 0) {
+	} else if (ty_streq(name, "fmod") || ty_streq(name, "pow") ||
+			ty_streq(name, "atan2")) {
 		snprintf(body, sizeof body, "%s%s(a, b)", name, m);
 		TWO(body);
-	} else if (strcmp(name, "dot") == 0) {
+	} else if (ty_streq(name, "dot")) {
 		TWO("a * b");
-	} else if (strcmp(name, "length") == 0) {
+	} else if (ty_streq(name, "length")) {
 		snprintf(body, sizeof body, "fabs%s(a)", m);
 		ONE(body);
-	} else if (strcmp(name, "distance") == 0) {
+	} else if (ty_streq(name, "distance")) {
 		snprintf(body, sizeof body, "fabs%s(a - b)", m);
 		TWO(body);
 	} else {
@@ -289,28 +289,28 @@ static const char *builtin_helper(gen_ctx *g, gen_target t, const char *name,
 		return scalar_builtin(g, t, name, s);
 	V = ty_vector_name(s, n);
 	S = gen_arith_name(t, s, 1);
-	if (strcmp(name, "length") == 0 || strcmp(name, "distance") == 0 ||
-			strcmp(name, "normalize") == 0)
+	if (ty_streq(name, "length") || ty_streq(name, "distance") ||
+			ty_streq(name, "normalize"))
 		builtin_helper(g, t, "dot", s, n, 2);
-	if (strcmp(name, "dot") != 0 && strcmp(name, "length") != 0 &&
-			strcmp(name, "distance") != 0 &&
-			strcmp(name, "normalize") != 0 &&
-			strcmp(name, "cross") != 0)
+	if (!ty_streq(name, "dot") && !ty_streq(name, "length") &&
+			!ty_streq(name, "distance") &&
+			!ty_streq(name, "normalize") &&
+			!ty_streq(name, "cross"))
 		snprintf(sc, sizeof sc, "%s", scalar_builtin(g, t, name, s));
 	snprintf(fname, sizeof fname, "brg_f_%s_%s", name, V);
 	if (!need(g, t, fname))
 		return fname;
-	if (strcmp(name, "dot") == 0) {
+	if (ty_streq(name, "dot")) {
 		sb_printf(h, "%s%s %s(%s a, %s b) { return ", fnq(t), S, fname,
 			V, V);
 		for (k = 0; k < n; k++)
 			sb_printf(h, "%sa.%c * b.%c", k ? " + " : "", comp[k],
 				comp[k]);
 		sb_puts(h, "; }\n");
-	} else if (strcmp(name, "length") == 0) {
+	} else if (ty_streq(name, "length")) {
 		sb_printf(h, "%s%s %s(%s a) { return sqrt%s(brg_f_dot_%s(a, a));"
 			" }\n", fnq(t), S, fname, V, msuf(t, s), V);
-	} else if (strcmp(name, "distance") == 0) {
+	} else if (ty_streq(name, "distance")) {
 		sb_printf(h, "%s%s %s(%s a, %s b) { %s d;", fnq(t), S, fname,
 			V, V, V);
 		for (k = 0; k < n; k++)
@@ -318,22 +318,22 @@ static const char *builtin_helper(gen_ctx *g, gen_target t, const char *name,
 				comp[k]);
 		sb_printf(h, " return sqrt%s(brg_f_dot_%s(d, d)); }\n",
 			msuf(t, s), V);
-	} else if (strcmp(name, "normalize") == 0) {
+	} else if (ty_streq(name, "normalize")) {
 		sb_printf(h, "%s%s %s(%s a) { %s r; %s l = sqrt%s(brg_f_dot_%s"
 			"(a, a));", fnq(t), V, fname, V, V, S, msuf(t, s), V);
 		for (k = 0; k < n; k++)
 			sb_printf(h, " r.%c = a.%c / l;", comp[k], comp[k]);
 		sb_puts(h, " return r; }\n");
-	} else if (strcmp(name, "cross") == 0) {
+	} else if (ty_streq(name, "cross")) {
 		sb_printf(h, "%s%s %s(%s a, %s b) { %s r;"
 			" r.x = a.y * b.z - a.z * b.y;"
 			" r.y = a.z * b.x - a.x * b.z;"
 			" r.z = a.x * b.y - a.y * b.x; return r; }\n",
 			fnq(t), V, fname, V, V, V);
 	} else {
-		int pred = strcmp(name, "isnan") == 0 ||
-			strcmp(name, "isinf") == 0 ||
-			strcmp(name, "isfinite") == 0;
+		int pred = ty_streq(name, "isnan") ||
+			ty_streq(name, "isinf") ||
+			ty_streq(name, "isfinite");
 		const char *R = pred ? ty_vector_name("int", n) : V;
 		sb_printf(h, "%s%s %s(", fnq(t), R, fname);
 		for (i = 0; i < nargs; i++)
@@ -519,10 +519,10 @@ static const json_t *strip(const json_t *e)
 
 static int is_rel(const char *op)
 {
-	return strcmp(op, "<") == 0 || strcmp(op, ">") == 0 ||
-		strcmp(op, "<=") == 0 || strcmp(op, ">=") == 0 ||
-		strcmp(op, "==") == 0 || strcmp(op, "!=") == 0 ||
-		strcmp(op, "&&") == 0 || strcmp(op, "||") == 0;
+	return ty_streq(op, "<") || ty_streq(op, ">") ||
+		ty_streq(op, "<=") || ty_streq(op, ">=") ||
+		ty_streq(op, "==") || ty_streq(op, "!=") ||
+		ty_streq(op, "&&") || ty_streq(op, "||");
 }
 
 static const char *opname(const char *op)
@@ -579,7 +579,7 @@ static void binop(gen_fn *f, strbuf *b, const char *op, const json_t *l,
 		}
 	} else {
 		const char *op2 = op;
-		if (strcmp(op, "&&") == 0)
+		if (ty_streq(op, "&&"))
 			op2 = "&&";
 		sb_printf(b, "%s(", cpu_vop(f->g, opname(op), op2,
 			is_rel(op) ? 'r' : 'b', c, is_rel(op) ? rty : c));
@@ -774,7 +774,7 @@ static int is_int1(const json_t *e)
 {
 	const char *s = gen_scalar(ety(e));
 
-	return s && strcmp(s, "int") == 0 && gen_ncomp(ety(e)) == 1;
+	return s && ty_streq(s, "int") && gen_ncomp(ety(e)) == 1;
 }
 
 /* Whether gather index I is the counter CTR (its decl) plus a constant *C. */
@@ -795,11 +795,11 @@ static int ctr_off(gen_fn *f, const json_t *ctr, const json_t *i,
 	op = ast_str(i, "op");
 	l = strip(ast_get(i, "l"));
 	r = strip(ast_get(i, "r"));
-	if (strcmp(op, "+") == 0 && ast_is(l, "int")) {
+	if (ty_streq(op, "+") && ast_is(l, "int")) {
 		const json_t *t = l;
 		l = r;
 		r = t;
-	} else if (strcmp(op, "+") != 0 && strcmp(op, "-") != 0) {
+	} else if (!ty_streq(op, "+") && !ty_streq(op, "-")) {
 		return 0;
 	}
 	if (!ast_is(l, "id") || gen_decl(f->g, l) != ctr ||
@@ -807,7 +807,7 @@ static int ctr_off(gen_fn *f, const json_t *ctr, const json_t *i,
 			ast_int(r, "value") > (1 << 24))
 		return 0;
 	*c = ast_int(r, "value");
-	if (strcmp(op, "-") == 0)
+	if (ty_streq(op, "-"))
 		*c = -*c;
 	return 1;
 }
@@ -834,8 +834,8 @@ static int pure_expr(gen_fn *f, const json_t *e, const json_t **ds, int *nd)
 	if (!ast_is(e, "binop"))
 		return 0;
 	op = ast_str(e, "op");
-	return (strcmp(op, "+") == 0 || strcmp(op, "-") == 0 ||
-		strcmp(op, "*") == 0) && pure_expr(f, ast_get(e, "l"), ds, nd)
+	return (ty_streq(op, "+") || ty_streq(op, "-") ||
+		ty_streq(op, "*")) && pure_expr(f, ast_get(e, "l"), ds, nd)
 		&& pure_expr(f, ast_get(e, "r"), ds, nd);
 }
 
@@ -888,8 +888,8 @@ int gen_writes(gen_ctx *g, const json_t *n, const json_t *const *ds,
 			"l")), ds, nd))
 		return 1;
 	if ((ast_is(n, "unop") || ast_is(n, "postfix")) &&
-			(strcmp(ast_str(n, "op"), "++") == 0 ||
-			strcmp(ast_str(n, "op"), "--") == 0) &&
+			(ty_streq(ast_str(n, "op"), "++") ||
+			ty_streq(ast_str(n, "op"), "--")) &&
 			is_decl_of(gen_target_decl(g, ast_get(n, "e")), ds, nd))
 		return 1;
 	if (ast_is(n, "call"))
@@ -897,7 +897,7 @@ int gen_writes(gen_ctx *g, const json_t *n, const json_t *const *ds,
 			if (is_decl_of(gen_target_decl(g, v), ds, nd))
 				return 1;
 	json_object_foreach((json_t *)n, key, v)
-		if (strcmp(key, "ty") != 0 && gen_writes(g, v, ds, nd, loops))
+		if (!ty_streq(key, "ty") && gen_writes(g, v, ds, nd, loops))
 			return 1;
 	return 0;
 }
@@ -933,7 +933,7 @@ static void fast_conds(gen_fn *f, const json_t *n, const json_t *ctr,
 		const json_t *idx[8], *p;
 		int m, cnt;
 		p = param_of(f, index_base(n, idx, &cnt));
-		if (p && strcmp(gen_role(p), "gather") == 0) {
+		if (p && ty_streq(gen_role(p), "gather")) {
 			for (m = 0; m < cnt; m++) {
 				long long c;
 				strbuf t = {0};
@@ -961,7 +961,7 @@ static void fast_conds(gen_fn *f, const json_t *n, const json_t *ctr,
 		}
 	}
 	json_object_foreach((json_t *)n, key, v)
-		if (strcmp(key, "ty") != 0)
+		if (!ty_streq(key, "ty"))
 			fast_conds(f, v, ctr, lo, loc, hi, incl, cond,
 				never);
 }
@@ -988,23 +988,23 @@ static const json_t *counted_loop(gen_fn *f, const json_t *s, strbuf *cond)
 			json_array_get(ast_arr(init, "vars"), 0) == ctr ?
 			ast_get(ctr, "init") : NULL;
 	else if (ast_is(strip(init), "assign") &&
-			strcmp(ast_str(strip(init), "op"), "=") == 0 &&
+			ty_streq(ast_str(strip(init), "op"), "=") &&
 			target_decl(f, ast_get(strip(init), "l")) == ctr &&
 			ast_is(strip(ast_get(strip(init), "l")), "id"))
 		lo = ast_get(strip(init), "r");
 	else
 		lo = NULL;
-	if (!ctr || !lo || (strcmp(ast_str(c, "op"), "<") != 0 &&
-			strcmp(ast_str(c, "op"), "<=") != 0))
+	if (!ctr || !lo || (!ty_streq(ast_str(c, "op"), "<") &&
+			!ty_streq(ast_str(c, "op"), "<=")))
 		return NULL;
-	incl = strcmp(ast_str(c, "op"), "<=") == 0;
+	incl = ty_streq(ast_str(c, "op"), "<=");
 	/* the step: j++, ++j or j += 1 */
 	if (!(((ast_is(st, "unop") || ast_is(st, "postfix")) &&
-			strcmp(ast_str(st, "op"), "++") == 0 &&
+			ty_streq(ast_str(st, "op"), "++") &&
 			ast_is(strip(ast_get(st, "e")), "id") &&
 			gen_decl(f->g, strip(ast_get(st, "e"))) == ctr) ||
-			(ast_is(st, "assign") && strcmp(ast_str(st, "op"),
-			"+=") == 0 && ast_is(strip(ast_get(st, "l")), "id") &&
+			(ast_is(st, "assign") && ty_streq(ast_str(st, "op"),
+			"+=") && ast_is(strip(ast_get(st, "l")), "id") &&
 			gen_decl(f->g, strip(ast_get(st, "l"))) == ctr &&
 			ast_is(strip(ast_get(st, "r")), "int") &&
 			ast_int(strip(ast_get(st, "r")), "value") == 1)))
@@ -1068,7 +1068,7 @@ static int const_vals(gen_fn *f, const json_t *e, long long *v, int *n,
 		v[(*n)++] = (long long)x;
 		return 1;
 	}
-	if (ast_is(e, "unop") && strcmp(ast_str(e, "op"), "-") == 0) {
+	if (ast_is(e, "unop") && ty_streq(ast_str(e, "op"), "-")) {
 		int k;
 		if (!const_vals(f, ast_get(e, "e"), v, n, depth + 1))
 			return 0;
@@ -1131,7 +1131,7 @@ static int integral(gen_fn *f, const json_t *e, int depth)
 	if (ast_is(e, "member") && json_is_array(ast_get(e, "swizzle")))
 		return integral(f, ast_get(e, "e"), depth + 1);
 	/* rounded sums and products of integers are integers */
-	if (ast_is(e, "unop") && strcmp(ast_str(e, "op"), "-") == 0)
+	if (ast_is(e, "unop") && ty_streq(ast_str(e, "op"), "-"))
 		return integral(f, ast_get(e, "e"), depth + 1);
 	if (ast_is(e, "binop") && strchr("+-*", ast_str(e, "op")[0]) &&
 			ast_str(e, "op")[1] == '\0')
@@ -1148,7 +1148,7 @@ static const json_t *sh_update(gen_fn *f, const json_t *s, const json_t *v)
 {
 	const json_t *e = ast_is(s, "expr") ? strip(ast_get(s, "e")) : NULL;
 
-	return ast_is(e, "assign") && strcmp(ast_str(e, "op"), "+=") == 0 &&
+	return ast_is(e, "assign") && ty_streq(ast_str(e, "op"), "+=") &&
 		ast_is(strip(ast_get(e, "l")), "id") &&
 		gen_decl(f->g, strip(ast_get(e, "l"))) == v ? e : NULL;
 }
@@ -1191,7 +1191,7 @@ static int sh_steps(gen_fn *f, const json_t *n, const json_t *v, int *sign)
 			!ast_is(n, "default") && !ast_is(n, "func"))
 		return 0;
 	json_object_foreach((json_t *)n, key, x)
-		if (strcmp(key, "ty") != 0 && !sh_steps(f, x, v, sign))
+		if (!ty_streq(key, "ty") && !sh_steps(f, x, v, sign))
 			return 0;
 	return 1;
 }
@@ -1242,7 +1242,7 @@ static const json_t *sh_candidate(gen_fn *f, const json_t *n,
 		const json_t *idx[8], *p, *e;
 		int cnt, m;
 		p = param_of(f, index_base(n, idx, &cnt));
-		for (m = 0; p && strcmp(gen_role(p), "gather") == 0 && m < cnt;
+		for (m = 0; p && ty_streq(gen_role(p), "gather") && m < cnt;
 				m++) {
 			const char *s = gen_scalar(ety(idx[m]));
 			e = strip(idx[m]);
@@ -1256,7 +1256,7 @@ static const json_t *sh_candidate(gen_fn *f, const json_t *n,
 		}
 	}
 	json_object_foreach((json_t *)n, key, x)
-		if (strcmp(key, "ty") != 0) {
+		if (!ty_streq(key, "ty")) {
 			const json_t *v = sh_candidate(f, x, id);
 			if (v)
 				return v;
@@ -1284,7 +1284,7 @@ static void sh_conds(gen_fn *f, const json_t *n, const json_t *v,
 		const json_t *idx[8], *p;
 		int cnt, m, c[4], nc, k;
 		p = param_of(f, index_base(n, idx, &cnt));
-		for (m = 0; p && strcmp(gen_role(p), "gather") == 0 && m < cnt;
+		for (m = 0; p && ty_streq(gen_role(p), "gather") && m < cnt;
 				m++) {
 			/* a[v.zw]: axis k takes c[k]; a[v.y][v.x]: axis
 			   cnt - 1 - m takes c[0] */
@@ -1303,7 +1303,7 @@ static void sh_conds(gen_fn *f, const json_t *n, const json_t *v,
 		}
 	}
 	json_object_foreach((json_t *)n, key, x)
-		if (strcmp(key, "ty") != 0)
+		if (!ty_streq(key, "ty"))
 			sh_conds(f, x, v, sign, cond);
 }
 
@@ -1324,7 +1324,7 @@ static const json_t *shadow_loop(gen_fn *f, const json_t *s, strbuf *cond,
 	v = sh_candidate(f, s, &id);
 	nv = v ? gen_ncomp(ast_get(v, "type")) : 0;
 	if (!v || nv < 1 || nv > 4 || !ast_get(v, "init") ||
-			strcmp(gen_scalar(ast_get(v, "type")), "float") != 0 ||
+			!ty_streq(gen_scalar(ast_get(v, "type")), "float") ||
 			!integral(f, ast_get(v, "init"), 0) ||
 			!sh_steps(f, ast_get(f->fn, "body"), v, NULL) ||
 			!sh_steps(f, s, v, sign))
@@ -1440,7 +1440,7 @@ static int refs(gen_fn *f, const json_t *n, const json_t *d)
 	if (ast_is(n, "id"))
 		return gen_decl(f->g, n) == d;
 	json_object_foreach((json_t *)n, key, v)
-		if (strcmp(key, "ty") != 0)
+		if (!ty_streq(key, "ty"))
 			r += refs(f, v, d);
 	return r;
 }
@@ -1453,13 +1453,13 @@ static int ctr_dec(gen_fn *f, const json_t *s, const json_t *d)
 	const char *op = ast_str(e, "op");
 
 	if (ast_is(e, "postfix") || ast_is(e, "unop"))
-		return strcmp(op, "--") == 0 && is_id_of(f, ast_get(e, "e"), d);
+		return ty_streq(op, "--") && is_id_of(f, ast_get(e, "e"), d);
 	if (!ast_is(e, "assign") || !is_id_of(f, ast_get(e, "l"), d))
 		return 0;
-	if (strcmp(op, "-=") == 0)
+	if (ty_streq(op, "-="))
 		return is_lit(r, 1.0);
-	return strcmp(op, "=") == 0 && ast_is(r, "binop") &&
-		strcmp(ast_str(r, "op"), "-") == 0 &&
+	return ty_streq(op, "=") && ast_is(r, "binop") &&
+		ty_streq(ast_str(r, "op"), "-") &&
 		is_id_of(f, ast_get(r, "l"), d) && is_lit(ast_get(r, "r"), 1.0);
 }
 
@@ -1477,13 +1477,13 @@ static const json_t *float_counter(gen_fn *f, const json_t *s,
 
 	*dec = NULL;
 	if (!ast_is(s, "while") || !ast_is(c, "binop") ||
-			strcmp(ast_str(c, "op"), ">") != 0 ||
+			!ty_streq(ast_str(c, "op"), ">") ||
 			!is_lit(ast_get(c, "r"), 0.0) || !ast_is(body, "block") ||
 			!ast_is(x, "id"))
 		return NULL;
 	d = gen_decl(f->g, x);
 	ty = ast_is(d, "var") ? gen_resolve(f->g, ast_get(d, "type")) : NULL;
-	if (!ty || !gen_scalar(ty) || strcmp(gen_scalar(ty), "float") != 0 ||
+	if (!ty || !gen_scalar(ty) || !ty_streq(gen_scalar(ty), "float") ||
 			gen_ncomp(ty) != 1)
 		return NULL;
 	json_array_foreach(ast_arr(body, "items"), i, it)
@@ -1533,7 +1533,7 @@ static int sh_uses(gen_fn *f, const json_t *n, const json_t *v, int gathers)
 		const json_t *idx[8], *p;
 		int cnt, m;
 		p = param_of(f, index_base(n, idx, &cnt));
-		for (m = 0; p && strcmp(gen_role(p), "gather") == 0 && m < cnt;
+		for (m = 0; p && ty_streq(gen_role(p), "gather") && m < cnt;
 				m++) {
 			if (!sh_via(f, idx, cnt, m, v))
 				continue;
@@ -1541,7 +1541,7 @@ static int sh_uses(gen_fn *f, const json_t *n, const json_t *v, int gathers)
 				return 1;
 			idx[m] = NULL;
 		}
-		if (p && strcmp(gen_role(p), "gather") == 0) {
+		if (p && ty_streq(gen_role(p), "gather")) {
 			for (m = 0; m < cnt; m++)
 				if (idx[m] && sh_uses(f, idx[m], v, gathers))
 					return 1;
@@ -1551,7 +1551,7 @@ static int sh_uses(gen_fn *f, const json_t *n, const json_t *v, int gathers)
 	if (ast_is(n, "id"))
 		return !gathers && gen_decl(f->g, n) == v;
 	json_object_foreach((json_t *)n, key, x)
-		if (strcmp(key, "ty") != 0 && sh_uses(f, x, v, gathers))
+		if (!ty_streq(key, "ty") && sh_uses(f, x, v, gathers))
 			return 1;
 	return 0;
 }
@@ -1572,7 +1572,7 @@ static int sh_nsteps(gen_fn *f, const json_t *n, const json_t *v)
 	if (sh_update(f, n, v))
 		return 1;
 	json_object_foreach((json_t *)n, key, x)
-		if (strcmp(key, "ty") != 0)
+		if (!ty_streq(key, "ty"))
 			r += sh_nsteps(f, x, v);
 	return r;
 }
@@ -1598,7 +1598,7 @@ static void sh_range_conds(gen_fn *f, const json_t *n, const json_t *v,
 		const json_t *idx[8], *p;
 		int cnt, m, cs[4], nc, k;
 		p = param_of(f, index_base(n, idx, &cnt));
-		for (m = 0; p && strcmp(gen_role(p), "gather") == 0 && m < cnt;
+		for (m = 0; p && ty_streq(gen_role(p), "gather") && m < cnt;
 				m++) {
 			if (!sh_via(f, idx, cnt, m, v))
 				continue;
@@ -1629,7 +1629,7 @@ static void sh_range_conds(gen_fn *f, const json_t *n, const json_t *v,
 		}
 	}
 	json_object_foreach((json_t *)n, key, x)
-		if (strcmp(key, "ty") != 0)
+		if (!ty_streq(key, "ty"))
 			sh_range_conds(f, x, v, c, cond);
 }
 /* The helper giving T of a counter at the loop's entry (-1 past 2^24,
@@ -1966,15 +1966,15 @@ static void builtin_call(gen_fn *f, strbuf *b, const json_t *e)
 	size_t i;
 	json_t *a;
 
-	if (strcmp(name, "instance") == 0) {
+	if (ty_streq(name, "instance")) {
 		sb_puts(b, "brg_cx.inst");
 		return;
 	}
-	if (strcmp(name, "instanceInGroup") == 0) {
+	if (ty_streq(name, "instanceInGroup")) {
 		sb_puts(b, f->group ? "brg_ing" : "brg_cx.inst");
 		return;
 	}
-	if (strcmp(name, "syncGroup") == 0) {
+	if (ty_streq(name, "syncGroup")) {
 		if (f->t == GEN_CL)
 			sb_puts(b, "barrier(CLK_LOCAL_MEM_FENCE | "
 				"CLK_GLOBAL_MEM_FENCE)");
@@ -2035,12 +2035,12 @@ static void sub_call(gen_fn *f, strbuf *b, const json_t *e)
 		if (!first)
 			sb_puts(b, ", ");
 		first = 0;
-		if (strcmp(role, "out") == 0 || strcmp(role, "reduce") == 0) {
+		if (ty_streq(role, "out") || ty_streq(role, "reduce")) {
 			sb_puts(b, "&(");
 			gen_kexpr(f, b, a);
 			sb_putc(b, ')');
-		} else if (strcmp(role, "gather") == 0 ||
-				strcmp(role, "scatter") == 0) {
+		} else if (ty_streq(role, "gather") ||
+				ty_streq(role, "scatter")) {
 			if (!ap) {
 				gen_error(f->g, a, "E-gen-subkernel-array",
 					"an array argument of a subkernel must "
@@ -2050,7 +2050,7 @@ static void sub_call(gen_fn *f, strbuf *b, const json_t *e)
 			sb_printf(b, "%s, %s_v", ast_str(ap, "name"),
 				ast_str(ap, "name"));
 		} else {
-			gen_kconv(f, b, a, strcmp(role, "in") == 0 ?
+			gen_kconv(f, b, a, ty_streq(role, "in") ?
 				gen_elem(f->g, ast_get(p, "type")) :
 				gen_resolve(f->g, ast_get(p, "type")));
 		}
@@ -2079,10 +2079,10 @@ static void call(gen_fn *f, strbuf *b, const json_t *e)
 	const char *k = ast_str(e, "callee");
 	const json_t *fn = callee(f, e);
 
-	if (strcmp(k, "builtin") == 0 || (!fn && ty_builtin_find(
-			call_name(e))) || strcmp(call_name(e), "instance") == 0 ||
-			strcmp(call_name(e), "instanceInGroup") == 0 ||
-			strcmp(call_name(e), "syncGroup") == 0) {
+	if (ty_streq(k, "builtin") || (!fn && ty_builtin_find(
+			call_name(e))) || ty_streq(call_name(e), "instance") ||
+			ty_streq(call_name(e), "instanceInGroup") ||
+			ty_streq(call_name(e), "syncGroup")) {
 		builtin_call(f, b, e);
 		return;
 	}
@@ -2154,8 +2154,8 @@ static void assign(gen_fn *f, strbuf *b, const json_t *e)
 	char bop[4];
 
 	snprintf(bop, sizeof bop, "%.*s", (int)strlen(op) - 1, op);
-	if (p && strcmp(gen_role(p), "scatter") == 0) {
-		if (strcmp(op, "=") != 0) {
+	if (p && ty_streq(gen_role(p), "scatter")) {
+		if (!ty_streq(op, "=")) {
 			gen_error(f->g, e, "E-gen-scatter-op",
 				"a scatter array takes only '=' assignments");
 			return;
@@ -2170,14 +2170,14 @@ static void assign(gen_fn *f, strbuf *b, const json_t *e)
 		sb_printf(b, "%s(&(", cpu_swz(f->g, ety(vb), letters, 1));
 		gen_kexpr(f, b, vb);
 		sb_puts(b, "), ");
-		if (strcmp(op, "=") == 0)
+		if (ty_streq(op, "="))
 			gen_kconv(f, b, r, lt);
 		else
 			binop(f, b, bop, l, r, lt);
 		sb_putc(b, ')');
 		return;
 	}
-	if (f->t == GEN_CPU && gen_ncomp(lt) > 1 && strcmp(op, "=") != 0) {
+	if (f->t == GEN_CPU && gen_ncomp(lt) > 1 && !ty_streq(op, "=")) {
 		gen_kexpr(f, b, l);
 		sb_puts(b, " = ");
 		binop(f, b, bop, l, r, lt);
@@ -2185,7 +2185,7 @@ static void assign(gen_fn *f, strbuf *b, const json_t *e)
 	}
 	gen_kexpr(f, b, l);
 	sb_printf(b, " %s ", op);
-	if (strcmp(op, "<<=") == 0 || strcmp(op, ">>=") == 0 ||
+	if (ty_streq(op, "<<=") || ty_streq(op, ">>=") ||
 			!gen_ncomp(lt))
 		gen_kexpr(f, b, r);
 	else
@@ -2197,12 +2197,12 @@ static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
 	const char *op = ast_str(e, "op");
 	const json_t *x = ast_get(e, "e"), *ty = ety(e);
 
-	if (gen_ncomp(ety(x)) > 1 && (strcmp(op, "&") == 0 ||
-			strcmp(op, "*") == 0)) {
+	if (gen_ncomp(ety(x)) > 1 && (ty_streq(op, "&") ||
+			ty_streq(op, "*"))) {
 		gen_error(f->g, e, "E-gen-pointer", "pointers in kernel code");
 		return;
 	}
-	if (gen_ncomp(ety(x)) <= 1 || (f->t == GEN_CL && strcmp(op, "!") != 0)) {
+	if (gen_ncomp(ety(x)) <= 1 || (f->t == GEN_CL && !ty_streq(op, "!"))) {
 		if (!postfix)
 			sb_puts(b, op);
 		gen_kexpr(f, b, x);
@@ -2210,7 +2210,7 @@ static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
 			sb_puts(b, op);
 		return;
 	}
-	if (strcmp(op, "!") == 0) {
+	if (ty_streq(op, "!")) {
 		if (f->t == GEN_CL) {
 			sb_printf(b, "convert_%s(-(!", tname(f->t, ty));
 			gen_kexpr(f, b, x);
@@ -2223,7 +2223,7 @@ static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
 		}
 		return;
 	}
-	if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0) {
+	if (ty_streq(op, "++") || ty_streq(op, "--")) {
 		/* CPU vectors: (x = x +- 1), the value after; postfix forms
 		 * are only used for their effect in kernel loops */
 		json_t *one = mkty(gen_scalar(ety(x)), 1);
@@ -2236,8 +2236,8 @@ static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
 		json_decref(one);
 		return;
 	}
-	sb_printf(b, "%s(", cpu_vop(f->g, strcmp(op, "-") == 0 ? "neg" :
-		strcmp(op, "~") == 0 ? "bnot" : "pos", strcmp(op, "+") == 0 ?
+	sb_printf(b, "%s(", cpu_vop(f->g, ty_streq(op, "-") ? "neg" :
+		ty_streq(op, "~") ? "bnot" : "pos", ty_streq(op, "+") ?
 		"" : op, 'u', ety(x), ety(x)));
 	gen_kexpr(f, b, x);
 	sb_putc(b, ')');
@@ -2263,13 +2263,13 @@ static int interior_expr(gen_fn *f, strbuf *b, const json_t *e)
 	int br;
 
 	if (gen_aff_value(f->g->aff, e, &c)) {
-		sb_printf(b, "((%s)(brg_X + %ld))", strcmp(gen_scalar(ety(e)),
-			"float") == 0 ? "float" : "int", c);
+		sb_printf(b, "((%s)(brg_X + %ld))", ty_streq(gen_scalar(ety(e)),
+			"float") ? "float" : "int", c);
 		return 1;
 	}
 	if (gen_aff_yvalue(f->g->aff, e, &c)) {
-		sb_printf(b, "((%s)(brg_Y + %ld))", strcmp(gen_scalar(ety(e)),
-			"float") == 0 ? "float" : "int", c);
+		sb_printf(b, "((%s)(brg_Y + %ld))", ty_streq(gen_scalar(ety(e)),
+			"float") ? "float" : "int", c);
 		return 1;
 	}
 	br = gen_aff_branch(f->g->aff, e);
@@ -2289,47 +2289,47 @@ void gen_kexpr(gen_fn *f, strbuf *b, const json_t *e)
 		return;
 	if (f->tloop && gen_group_expr(f, b, e))
 		return;
-	if (strcmp(k, "id") == 0) {
+	if (ty_streq(k, "id")) {
 		print_name(f, b, e);
-	} else if (strcmp(k, "int") == 0 || strcmp(k, "float") == 0 ||
-			strcmp(k, "char") == 0) {
+	} else if (ty_streq(k, "int") || ty_streq(k, "float") ||
+			ty_streq(k, "char")) {
 		const char *text = ast_str(e, "text");
-		if (strcmp(k, "float") == 0 && !strpbrk(text, "fF"))
+		if (ty_streq(k, "float") && !strpbrk(text, "fF"))
 			f->g->uses_double = 1;
 		sb_puts(b, text);
-	} else if (strcmp(k, "string") == 0) {
+	} else if (ty_streq(k, "string")) {
 		gen_error(f->g, e, "E-gen-string",
 			"String constant in kernel not allowed");
-	} else if (strcmp(k, "binop") == 0) {
+	} else if (ty_streq(k, "binop")) {
 		binop(f, b, ast_str(e, "op"), ast_get(e, "l"), ast_get(e, "r"),
 			ety(e));
-	} else if (strcmp(k, "assign") == 0) {
+	} else if (ty_streq(k, "assign")) {
 		assign(f, b, e);
-	} else if (strcmp(k, "unop") == 0) {
+	} else if (ty_streq(k, "unop")) {
 		unop(f, b, e, 0);
-	} else if (strcmp(k, "postfix") == 0) {
+	} else if (ty_streq(k, "postfix")) {
 		unop(f, b, e, 1);
-	} else if (strcmp(k, "cond") == 0) {
+	} else if (ty_streq(k, "cond")) {
 		cond_expr(f, b, ast_get(e, "c"));
 		sb_puts(b, " ? ");
 		gen_kconv(f, b, ast_get(e, "t"), ety(e));
 		sb_puts(b, " : ");
 		gen_kconv(f, b, ast_get(e, "f"), ety(e));
-	} else if (strcmp(k, "comma") == 0) {
+	} else if (ty_streq(k, "comma")) {
 		gen_kexpr(f, b, ast_get(e, "l"));
 		sb_puts(b, ", ");
 		gen_kexpr(f, b, ast_get(e, "r"));
-	} else if (strcmp(k, "call") == 0) {
+	} else if (ty_streq(k, "call")) {
 		call(f, b, e);
-	} else if (strcmp(k, "ctor") == 0) {
+	} else if (ty_streq(k, "ctor")) {
 		ctor(f, b, e);
-	} else if (strcmp(k, "index") == 0) {
+	} else if (ty_streq(k, "index")) {
 		const json_t *idx[8];
 		int n;
 		const json_t *base = index_base(e, idx, &n);
 		const json_t *p = param_of(f, base);
-		if (p && (strcmp(gen_role(p), "gather") == 0 ||
-				strcmp(gen_role(p), "scatter") == 0)) {
+		if (p && (ty_streq(gen_role(p), "gather") ||
+				ty_streq(gen_role(p), "scatter"))) {
 			f->unclamped = f->g->aff && gen_aff_gather(f->g->aff,
 				e);
 			gather_read(f, b, p, idx, n);
@@ -2340,14 +2340,14 @@ void gen_kexpr(gen_fn *f, strbuf *b, const json_t *e)
 			idx_scalar(f, b, ast_get(e, "i"));
 			sb_putc(b, ']');
 		}
-	} else if (strcmp(k, "member") == 0) {
+	} else if (ty_streq(k, "member")) {
 		if (json_is_array(ast_get(e, "swizzle"))) {
 			print_swizzle(f, b, e);
 		} else {
 			gen_kexpr(f, b, ast_get(e, "e"));
 			sb_printf(b, ".%s", ast_str(e, "name"));
 		}
-	} else if (strcmp(k, "cast") == 0) {
+	} else if (ty_streq(k, "cast")) {
 		const json_t *to = ety(e) ? ety(e) : ast_get(e, "type");
 		if (gen_ncomp(to) > 1 || gen_ncomp(ety(ast_get(e, "e"))) > 1) {
 			gen_kconv(f, b, ast_get(e, "e"), to);
@@ -2357,9 +2357,9 @@ void gen_kexpr(gen_fn *f, strbuf *b, const json_t *e)
 			sb_puts(b, ")");
 			gen_kexpr(f, b, ast_get(e, "e"));
 		}
-	} else if (strcmp(k, "indexof") == 0) {
+	} else if (ty_streq(k, "indexof")) {
 		indexof_expr(f, b, e);
-	} else if (strcmp(k, "paren") == 0) {
+	} else if (ty_streq(k, "paren")) {
 		sb_putc(b, '(');
 		gen_kexpr(f, b, ast_get(e, "e"));
 		sb_putc(b, ')');
@@ -2574,7 +2574,7 @@ void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
 		return;	/* the float counter in the counted copy */
 	if (!ast_is(s, "block") && !ast_is(s, "decl"))
 		line_directive(f, b, s);
-	if (strcmp(k, "block") == 0) {
+	if (ty_streq(k, "block")) {
 		gen_indent(b, f->depth);
 		sb_puts(b, "{\n");
 		f->depth++;
@@ -2585,16 +2585,16 @@ void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
 		sb_puts(b, "}\n");
 		return;
 	}
-	if (strcmp(k, "decl") == 0) {
+	if (ty_streq(k, "decl")) {
 		local_decl(f, b, s, 0);
 		return;
 	}
-	if (strcmp(k, "directive") == 0) {
+	if (ty_streq(k, "directive")) {
 		sb_printf(b, "%s\n", ast_str(s, "text"));
 		return;
 	}
 	gen_indent(b, f->depth);
-	if (strcmp(k, "expr") == 0) {
+	if (ty_streq(k, "expr")) {
 		const json_t *u = f->shadow ? sh_update(f, s, f->shadow) : NULL;
 		if (u && f->sh_fast && !f->sh_keepf) {
 			sh_step(f, b, u, "");	/* the integers alone */
@@ -2604,9 +2604,9 @@ void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
 				sh_step(f, b, u, ", ");
 		}
 		sb_puts(b, ";\n");
-	} else if (strcmp(k, "empty") == 0) {
+	} else if (ty_streq(k, "empty")) {
 		sb_puts(b, ";\n");
-	} else if (strcmp(k, "if") == 0) {
+	} else if (ty_streq(k, "if")) {
 		sb_puts(b, "if (");
 		cond_expr(f, b, ast_get(s, "cond"));
 		sb_puts(b, ")\n");
@@ -2616,9 +2616,9 @@ void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
 			sb_puts(b, "else\n");
 			sub_stmt(f, b, ast_get(s, "else"));
 		}
-	} else if (strcmp(k, "while") == 0 || strcmp(k, "do") == 0) {
+	} else if (ty_streq(k, "while") || ty_streq(k, "do")) {
 		print_loop(f, b, s, NULL);
-	} else if (strcmp(k, "for") == 0) {
+	} else if (ty_streq(k, "for")) {
 		const json_t *init = ast_get(s, "init");
 		if (ast_is(init, "decl")) {
 			/* for (T i = 0; ...): its own block */
@@ -2634,11 +2634,11 @@ void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
 			gen_indent(b, f->depth);
 			sb_puts(b, "}\n");
 		}
-	} else if (strcmp(k, "break") == 0) {
+	} else if (ty_streq(k, "break")) {
 		sb_puts(b, "break;\n");
-	} else if (strcmp(k, "continue") == 0) {
+	} else if (ty_streq(k, "continue")) {
 		sb_puts(b, "continue;\n");
-	} else if (strcmp(k, "return") == 0) {
+	} else if (ty_streq(k, "return")) {
 		const json_t *e = ast_get(s, "e");
 		if (f->group) {
 			/* a thread that returns skips the rest of its phases
@@ -2657,17 +2657,17 @@ void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
 		} else {
 			sb_puts(b, "return;\n");
 		}
-	} else if (strcmp(k, "switch") == 0) {
+	} else if (ty_streq(k, "switch")) {
 		sb_puts(b, "switch (");
 		gen_kexpr(f, b, ast_get(s, "cond"));
 		sb_puts(b, ")\n");
 		sub_stmt(f, b, ast_get(s, "body"));
-	} else if (strcmp(k, "case") == 0) {
+	} else if (ty_streq(k, "case")) {
 		sb_puts(b, "case ");
 		gen_kexpr(f, b, ast_get(s, "e"));
 		sb_puts(b, ":\n");
 		sub_stmt(f, b, ast_get(s, "stmt"));
-	} else if (strcmp(k, "default") == 0) {
+	} else if (ty_streq(k, "default")) {
 		sb_puts(b, "default:\n");
 		sub_stmt(f, b, ast_get(s, "stmt"));
 	} else {
@@ -2690,7 +2690,7 @@ int gen_uses_any(const json_t *n, const char *const *what)
 {
 	if (json_is_object(n)) {
 		const char *k = ast_kind(n);
-		if (strcmp(k, "call") == 0) {
+		if (ty_streq(k, "call")) {
 			const json_t *fn = strip(ast_get(n, "fn"));
 			const char *name = ast_str(n, "builtin");
 			if (is_one_of(name[0] ? name : ast_str(fn, "name"), what))
@@ -2745,18 +2745,18 @@ void gen_body_params(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		if (!first)
 			sb_puts(b, ", ");
 		first = 0;
-		if (strcmp(role, "out") == 0 || strcmp(role, "reduce") == 0) {
+		if (ty_streq(role, "out") || ty_streq(role, "reduce")) {
 			char nm[160];
 			snprintf(nm, sizeof nm, "*%s", name);
 			gen_type(g, t, b, el, nm);
-		} else if (strcmp(role, "gather") == 0 ||
-				strcmp(role, "scatter") == 0) {
+		} else if (ty_streq(role, "gather") ||
+				ty_streq(role, "scatter")) {
 			const json_t *s = el;
 			int three = gen_ncomp(el) == 3, st = !gen_scalar(el);
 			if (t == GEN_CL)
-				sb_printf(b, "__global %s", strcmp(role,
-					"gather") == 0 ? "const " : "");
-			else if (strcmp(role, "gather") == 0)
+				sb_printf(b, "__global %s", ty_streq(role,
+					"gather") ? "const " : "");
+			else if (ty_streq(role, "gather"))
 				sb_puts(b, "const ");
 			if (t == GEN_CL && three)
 				sb_printf(b, "%s *%s", gen_arith_name(t,
@@ -2771,7 +2771,7 @@ void gen_body_params(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 			sb_printf(b, ", const %s %s_v", view_name(g, t), name);
 		} else {
 			sb_puts(b, "const ");
-			gen_type(g, t, b, strcmp(role, "in") == 0 ? el :
+			gen_type(g, t, b, ty_streq(role, "in") ? el :
 				gen_resolve(g, ast_get(p, "type")), name);
 		}
 	}
@@ -2797,7 +2797,7 @@ json_t *gen_param_names(gen_ctx *g, const json_t *fn)
 	(void)g;
 	json_array_foreach(ast_arr(ast_get(fn, "type"), "params"), i, p) {
 		const char *role = gen_role(p);
-		if (strcmp(role, "out") == 0 || strcmp(role, "reduce") == 0)
+		if (ty_streq(role, "out") || ty_streq(role, "reduce"))
 			set_name(names, p, "(*%s)", ast_str(p, "name"));
 	}
 	return names;
@@ -2811,8 +2811,8 @@ static void unused_params(strbuf *b, const json_t *fn)
 
 	json_array_foreach(ast_arr(ast_get(fn, "type"), "params"), i, p) {
 		sb_printf(b, "\t(void)%s;\n", ast_str(p, "name"));
-		if (strcmp(gen_role(p), "gather") == 0 ||
-				strcmp(gen_role(p), "scatter") == 0)
+		if (ty_streq(gen_role(p), "gather") ||
+				ty_streq(gen_role(p), "scatter"))
 			sb_printf(b, "\t(void)%s_v;\n", ast_str(p, "name"));
 	}
 	sb_puts(b, "\t(void)brg_cx;\n");
@@ -2912,9 +2912,9 @@ int gen_is_sync_stmt(const json_t *s)
 {
 	const json_t *e = strip(ast_get(s, "e"));
 	return ast_is(s, "expr") && ast_is(e, "call") &&
-		(strcmp(ast_str(e, "builtin"), "syncGroup") == 0 ||
-		strcmp(ast_str(strip(ast_get(e, "fn")), "name"),
-		"syncGroup") == 0);
+		(ty_streq(ast_str(e, "builtin"), "syncGroup") ||
+		ty_streq(ast_str(strip(ast_get(e, "fn")), "name"),
+		"syncGroup"));
 }
 
 /* A for or while loop with syncGroup() in its body: its condition must be

@@ -41,8 +41,8 @@ static const json_t *arg_elem(gen_ctx *g, const json_t *call, size_t i)
 void gen_ops_site(gen_ctx *g, const json_t *n)
 {
 	const char *name = ast_str(strip(ast_get(n, "fn")), "name");
-	int sc = strcmp(name, "streamScatterOp") == 0;
-	if ((sc || strcmp(name, "streamGatherOp") == 0) &&
+	int sc = ty_streq(name, "streamScatterOp");
+	if ((sc || ty_streq(name, "streamGatherOp")) &&
 			g->nops < GEN_MAX_OPS) {
 		gen_op *op = &g->ops[g->nops++];
 		const json_t *f = strip(json_array_get(ast_arr(n,

@@ -14,8 +14,9 @@
 #include <jansson.h>
 #include <string.h>
 
-/* A == B for the short names of types, kinds and roles: the first letter
- * rules out most others before a call. */
+/* A == B for B a short name (a type, kind, role, storage class or
+ * built-in), the test brgen and astprint make everywhere: the first
+ * letter rules out most others before a call. */
 static inline int ty_streq(const char *a, const char *b)
 {
 	return a[0] == b[0] && strcmp(a, b) == 0;
