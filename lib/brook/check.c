@@ -53,7 +53,7 @@ static void strip(chk_ctx *c, json_t *n, int depth, json_t *ids, json_t *refs)
 		json_array_append(refs, ref);
 	if (ast_get(n, "k") || ast_get(n, "t"))
 		for (int i = 0; annotations[i]; i++)
-			if (strcmp(annotations[i], "ty") == 0 || ast_get(n, "k"))
+			if (ty_streq(annotations[i], "ty") || ast_get(n, "k"))
 				json_object_del(n, annotations[i]);
 	const char *key2;
 	json_t *v;
@@ -95,7 +95,7 @@ int check_doc(json_t *doc, const check_options *o, diag_ctx *d)
 			"and \"decls\"", BRAST_VERSION);
 		return 2;
 	}
-	int checked = strcmp(ast_str(doc, "stage"), "checked") == 0;
+	int checked = ty_streq(ast_str(doc, "stage"), "checked");
 	json_t *ids = checked ? json_object() : NULL;
 	json_t *refs = checked ? json_array() : NULL;
 	/* a parsed document has no annotations to remove */

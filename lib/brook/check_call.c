@@ -144,7 +144,7 @@ static void sub_arg(chk_ctx *c, json_t *a, json_t *p, int n)
 	const char *r = ast_str(p, "role");
 	json_t *at = ast_get(a, "ty");
 	json_t *pt = chk_resolve(c, ast_get(p, "type"));
-	if (strcmp(r, "gather") == 0 || strcmp(r, "scatter") == 0) {
+	if (ty_streq(r, "gather") || ty_streq(r, "scatter")) {
 		chk_sym *s = chk_root_sym(c, a);
 		if (s && (s->local_array || s->shared))
 			chk_err(c, a, "E-arg-local-array", "Local array not allowed to "
@@ -168,7 +168,7 @@ static void sub_arg(chk_ctx *c, json_t *a, json_t *p, int n)
 	}
 	json_t *want = ty_is_stream(pt) ? chk_resolve(c, ast_get(pt, "of")) :
 		json_incref(pt);
-	if (strcmp(r, "out") == 0 || strcmp(r, "reduce") == 0) {
+	if (ty_streq(r, "out") || ty_streq(r, "reduce")) {
 		if (!chk_is_lvalue(a))
 			chk_err(c, a, "E-arg-lvalue", "Argument %d must be lvalue type", n);
 		else
@@ -439,12 +439,12 @@ static json_t *stream_op_call(chk_ctx *c, json_t *e, json_t *f,
 	}
 	if (!args)
 		return chk_unknown(c, e);
-	if (strcmp(name, "iter") == 0) {
+	if (ty_streq(name, "iter")) {
 		if (!arg_count(c, e, args, 2))
 			return chk_unknown(c, e);
 		return chk_set_ty_b(e, ast_get(json_array_get(args, 0), "ty"));
 	}
-	if (strcmp(name, "streamRead") == 0 || strcmp(name, "streamWrite") == 0) {
+	if (ty_streq(name, "streamRead") || ty_streq(name, "streamWrite")) {
 		if (arg_count(c, e, args, 2)) {
 			json_t *st = ast_get(json_array_get(args, 0), "ty");
 			if (!ty_is_stream(st) && !ty_is_unknown(st))
@@ -504,9 +504,9 @@ json_t *chk_call_expr(chk_ctx *c, json_t *e)
 			chk_unknown(c, fe);
 		if (s && s->kind == SYM_FUNC)
 			return user_call(c, e, f, s);
-		if (!s && (strcmp(name, "instance") == 0 ||
-			strcmp(name, "instanceInGroup") == 0 ||
-			strcmp(name, "syncGroup") == 0))
+		if (!s && (ty_streq(name, "instance") ||
+			ty_streq(name, "instanceInGroup") ||
+			ty_streq(name, "syncGroup")))
 			return intrinsic_call(c, e, f, name);
 		if (!s && is_stream_op(name))
 			return stream_op_call(c, e, f, name);
@@ -532,7 +532,7 @@ json_t *chk_call_expr(chk_ctx *c, json_t *e)
 	}
 	if (ty_is_ptr(ft))
 		ft = ast_get(ft, "to");
-	if (strcmp(ty_kind(ft), "func") == 0)
+	if (ty_streq(ty_kind(ft), "func"))
 		return chk_set_ty(e, chk_resolve(c, ast_get(ft, "ret")));
 	return chk_unknown(c, e);
 }

@@ -84,8 +84,8 @@ void chk_convert(chk_ctx *c, json_t *at, json_t *e, json_t *from,
 		int fn = ty_ncomp(from), tn = ty_ncomp(to);
 		if (fn == 1 && tn == 1 && chk_is_literal(e) && ty_promotes(fs, ts))
 			return;
-		if (fn == tn && chk_is_instance(e) && strcmp(fs, "int") == 0 &&
-			strcmp(ts, "uint") == 0)
+		if (fn == tn && chk_is_instance(e) && ty_streq(fs, "int") &&
+			ty_streq(ts, "uint"))
 			return;
 	}
 	char *fname = TN(from), *tname = TN(to);

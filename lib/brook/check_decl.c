@@ -137,7 +137,7 @@ void chk_initializer(chk_ctx *c, json_t *init, json_t *type, json_t *at)
 static void declare_tags(chk_ctx *c, json_t *t)
 {
 	const char *k = ty_kind(t);
-	if (strcmp(k, "struct") == 0 || strcmp(k, "union") == 0) {
+	if (ty_streq(k, "struct") || ty_streq(k, "union")) {
 		json_t *fields = ast_get(t, "fields");
 		const char *tag = ast_str(t, "tag");
 		if (json_is_array(fields)) {
@@ -167,7 +167,7 @@ static void declare_tags(chk_ctx *c, json_t *t)
 		} else if (*tag && !chk_lookup(&c->tags, tag)) {
 			chk_declare(c, &c->tags, tag, SYM_TAG, NULL, NULL);
 		}
-	} else if (strcmp(k, "enum") == 0) {
+	} else if (ty_streq(k, "enum")) {
 		size_t i;
 		json_t *it;
 		json_array_foreach(ast_get(t, "items"), i, it) {
@@ -183,9 +183,9 @@ static void declare_tags(chk_ctx *c, json_t *t)
 			chk_declare(c, &c->names, name, SYM_ENUM, it,
 				json_incref(chk_T(c, "int")));
 		}
-	} else if (strcmp(k, "ptr") == 0) {
+	} else if (ty_streq(k, "ptr")) {
 		declare_tags(c, ast_get(t, "to"));
-	} else if (strcmp(k, "array") == 0 || strcmp(k, "stream") == 0) {
+	} else if (ty_streq(k, "array") || ty_streq(k, "stream")) {
 		declare_tags(c, ast_get(t, "of"));
 	}
 }
@@ -194,18 +194,18 @@ static void declare_tags(chk_ctx *c, json_t *t)
 void chk_walk_sizes(chk_ctx *c, json_t *t)
 {
 	const char *k = ty_kind(t);
-	if (strcmp(k, "array") == 0) {
+	if (ty_streq(k, "array")) {
 		if (ast_get(t, "size") && !json_is_null(ast_get(t, "size")))
 			chk_expr(c, ast_get(t, "size"));
 		chk_walk_sizes(c, ast_get(t, "of"));
-	} else if (strcmp(k, "stream") == 0) {
+	} else if (ty_streq(k, "stream")) {
 		size_t i;
 		json_t *d;
 		json_array_foreach(ast_get(t, "dims"), i, d)
 			if (!json_is_null(d))
 				chk_expr(c, d);
 		chk_walk_sizes(c, ast_get(t, "of"));
-	} else if (strcmp(k, "ptr") == 0) {
+	} else if (ty_streq(k, "ptr")) {
 		chk_walk_sizes(c, ast_get(t, "to"));
 	}
 }
@@ -233,7 +233,7 @@ int chk_stream_elem_ok(chk_ctx *c, json_t *t, int depth)
 	if (depth > 32)
 		return 0;
 	if (ty_is_arith(t))
-		return strcmp(ty_scalar(t), "bool") != 0;
+		return !ty_streq(ty_scalar(t), "bool");
 	if (ty_is_array(t))
 		return chk_stream_elem_ok(c, ast_get(t, "of"), depth + 1);
 	if (ty_is_struct(t)) {
@@ -259,7 +259,7 @@ void chk_kernel_type(chk_ctx *c, json_t *at, json_t *t)
 		chk_err(c, at, "E-reserved-type", "reserved type \"%s\" is not "
 			"supported in kernels", ty_scalar(b));
 	else if (c->o->portable && ty_ncomp(b) > 2 &&
-		strcmp(ty_scalar(b), "double") == 0)
+		ty_streq(ty_scalar(b), "double"))
 		chk_warn(c, 1, at, "W-portable-double", "double data types can have 1 "
 			"or 2 components");
 }
@@ -344,7 +344,7 @@ static void stream_var(chk_ctx *c, json_t *v, json_t *t)
 		json_t *ie = chk_strip_paren(init);
 		int iter = chk_has_qual(ast_get(v, "quals"), "iter") &&
 			ast_is(ie, "call") &&
-			strcmp(ast_str(ast_get(ie, "fn"), "name"), "iter") == 0;
+			ty_streq(ast_str(ast_get(ie, "fn"), "name"), "iter");
 		if (!iter)
 			chk_err(c, v, "E-stream-init", "Stream can't have an initializer");
 	}
@@ -436,7 +436,7 @@ static void var_decl(chk_ctx *c, json_t *v, const char *storage)
 	json_t *t = chk_decl_type(c, v, "type");
 	chk_give_id(c, v);
 	chk_walk_sizes(c, raw);
-	if (strcmp(storage, "typedef") == 0) {
+	if (ty_streq(storage, "typedef")) {
 		chk_declare(c, &c->names, name, SYM_TYPEDEF, v, t);
 		return;
 	}
@@ -447,7 +447,7 @@ static void var_decl(chk_ctx *c, json_t *v, const char *storage)
 	else if (prev && (c->scope->up || prev->kind != SYM_VAR))
 		chk_err(c, v, "E-duplicate", "Variable name Duplicated: %s", name);
 	if (c->kern) {
-		if (strcmp(storage, "static") == 0 || strcmp(storage, "extern") == 0)
+		if (ty_streq(storage, "static") || ty_streq(storage, "extern"))
 			chk_err(c, v, "E-kernel-storage",
 				"static or extern not allowed inside kernel");
 		if (chk_type_quals(raw) & (CHK_Q_VOLATILE | CHK_Q_RESTRICT))
@@ -517,11 +517,11 @@ void chk_decl(chk_ctx *c, json_t *d)
 	/* spec 7.1 "Unsupported variable type": brgen writes a kernel's body
 	 * apart from the host's type definitions, so a kernel uses types
 	 * defined outside it */
-	if (c->kern && (strcmp(storage, "typedef") == 0 ||
+	if (c->kern && (ty_streq(storage, "typedef") ||
 		defines_type(ast_get(d, "type"))))
 		chk_err(c, d, "E-unsupported-type", "Unsupported variable type: "
 			"%s defined inside a kernel; define it outside",
-			strcmp(storage, "typedef") == 0 ? "a typedef" :
+			ty_streq(storage, "typedef") ? "a typedef" :
 			"a struct, union or enum");
 	declare_tags(c, ast_get(d, "type"));
 	json_array_foreach(vars, i, v)

@@ -59,12 +59,12 @@ static json_t *literal_type(chk_ctx *c, json_t *e)
 	const char *t = "int";
 	int u = strchr(text, 'u') || strchr(text, 'U');
 	int l = strchr(text, 'l') || strchr(text, 'L');
-	if (strcmp(k, "float") == 0) {
+	if (ty_streq(k, "float")) {
 		size_t n = strlen(text);
 		char last = n ? text[n - 1] : 0;
 		t = last == 'f' || last == 'F' ? "float" :
 			last == 'l' || last == 'L' ? "ldouble" : "double";
-	} else if (strcmp(k, "int") == 0 && strncmp(text, "0x", 2) != 0 &&
+	} else if (ty_streq(k, "int") && strncmp(text, "0x", 2) != 0 &&
 		strncmp(text, "0X", 2) != 0) {
 		json_t *v = ast_get(e, "value");
 		long long n = json_is_integer(v) ? json_integer_value(v) : -1;
@@ -74,7 +74,7 @@ static json_t *literal_type(chk_ctx *c, json_t *e)
 			t = u ? "ulong" : "long";
 		else
 			t = u ? "uint" : "int";
-	} else if (strcmp(k, "int") == 0) {
+	} else if (ty_streq(k, "int")) {
 		json_t *v = ast_get(e, "value");
 		long long n = json_is_integer(v) ? json_integer_value(v) : -1;
 		if (l || n < 0 || n > 4294967295LL)
@@ -406,7 +406,7 @@ static json_t *host_binop(chk_ctx *c, const char *op, json_t *l, json_t *r)
 		return l;
 	if ((ty_is_ptr(r) || ty_is_array(r)) && ty_is_arith(l))
 		return r;
-	if (ty_is_ptr(l) && ty_is_ptr(r) && strcmp(op, "-") == 0)
+	if (ty_is_ptr(l) && ty_is_ptr(r) && ty_streq(op, "-"))
 		return chk_T(c, "long");
 	return chk_T(c, "unknown");
 }
@@ -459,14 +459,14 @@ static json_t *unop_expr(chk_ctx *c, json_t *e, int postfix)
 	if (!known_op(c, e, op))
 		return chk_unknown(c, e);
 	json_t *t = chk_expr(c, ast_get(e, "e"));
-	if (strcmp(op, "&") == 0) {
+	if (ty_streq(op, "&")) {
 		if (c->kern)
 			chk_err(c, e, "E-kernel-address",
 				"variable address(&) not allowed inside kernel");
 		json_t *p = json_pack("{s:s, s:O}", "t", "ptr", "to", t);
 		return chk_set_ty(e, p);
 	}
-	if (strcmp(op, "*") == 0) {
+	if (ty_streq(op, "*")) {
 		if (c->kern) {
 			chk_err(c, e, "E-kernel-deref",
 				"pointer dereference(*) not allowed inside kernel");
@@ -480,11 +480,11 @@ static json_t *unop_expr(chk_ctx *c, json_t *e, int postfix)
 	}
 	if (host_stream_operand(c, e, t))
 		return chk_unknown(c, e);
-	if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0 || postfix)
+	if (ty_streq(op, "++") || ty_streq(op, "--") || postfix)
 		chk_write_check(c, ast_get(e, "e"), e, op);
 	if (c->kern && !operand_ok(c, e, op, t, NULL))
 		return chk_unknown(c, e);
-	if (strcmp(op, "!") == 0)
+	if (ty_streq(op, "!"))
 		return chk_set_ty_b(e, c->kern ? chk_vec(c, "int", ty_ncomp(t)) :
 			chk_T(c, "int"));
 	return chk_set_ty_b(e, t);
@@ -501,7 +501,7 @@ static json_t *assign_expr(chk_ctx *c, json_t *e)
 	chk_write_check(c, le, e, op);
 	if (!c->kern || ty_is_unknown(l) || ty_is_unknown(r))
 		return l;
-	if (strcmp(op, "=") != 0) {
+	if (!ty_streq(op, "=")) {
 		char bop[4];	/* "+=" -> "+", ">>=" -> ">>" */
 		size_t n = strlen(op) - 1;
 		memcpy(bop, op, n);
@@ -547,29 +547,29 @@ static json_t *expr_kind(chk_ctx *c, json_t *e, const char *k)
 {
 	switch (k[0]) {
 	case 'a':
-		if (strcmp(k, "assign") == 0)
+		if (ty_streq(k, "assign"))
 			return assign_expr(c, e);
 		break;
 	case 'b':
-		if (strcmp(k, "binop") == 0)
+		if (ty_streq(k, "binop"))
 			return binop_expr(c, e);
 		break;
 	case 'c':
-		if (strcmp(k, "call") == 0)
+		if (ty_streq(k, "call"))
 			return chk_call_expr(c, e);
-		if (strcmp(k, "cond") == 0)
+		if (ty_streq(k, "cond"))
 			return cond_expr(c, e);
-		if (strcmp(k, "cast") == 0)
+		if (ty_streq(k, "cast"))
 			return cast_expr(c, e);
-		if (strcmp(k, "ctor") == 0)
+		if (ty_streq(k, "ctor"))
 			return ctor_expr(c, e);
-		if (strcmp(k, "char") == 0)
+		if (ty_streq(k, "char"))
 			return literal_type(c, e);
-		if (strcmp(k, "comma") == 0) {
+		if (ty_streq(k, "comma")) {
 			chk_expr(c, ast_get(e, "l"));
 			return chk_set_ty_b(e, chk_expr(c, ast_get(e, "r")));
 		}
-		if (strcmp(k, "compound") == 0) {
+		if (ty_streq(k, "compound")) {
 			json_t *t = chk_decl_type(c, e, "type");
 			chk_set_ty(e, t);
 			chk_initializer(c, ast_get(e, "init"), t, e);
@@ -577,37 +577,37 @@ static json_t *expr_kind(chk_ctx *c, json_t *e, const char *k)
 		}
 		break;
 	case 'f':
-		if (strcmp(k, "float") == 0)
+		if (ty_streq(k, "float"))
 			return literal_type(c, e);
 		break;
 	case 'i':
-		if (strcmp(k, "id") == 0)
+		if (ty_streq(k, "id"))
 			return chk_id_expr(c, e);
-		if (strcmp(k, "int") == 0)
+		if (ty_streq(k, "int"))
 			return literal_type(c, e);
-		if (strcmp(k, "index") == 0)
+		if (ty_streq(k, "index"))
 			return index_expr(c, e);
-		if (strcmp(k, "indexof") == 0)
+		if (ty_streq(k, "indexof"))
 			return indexof_expr(c, e);
 		break;
 	case 'm':
-		if (strcmp(k, "member") == 0)
+		if (ty_streq(k, "member"))
 			return member_expr(c, e);
 		break;
 	case 'p':
-		if (strcmp(k, "paren") == 0)
+		if (ty_streq(k, "paren"))
 			return chk_set_ty_b(e, chk_expr(c, ast_get(e, "e")));
-		if (strcmp(k, "postfix") == 0)
+		if (ty_streq(k, "postfix"))
 			return unop_expr(c, e, 1);
 		break;
 	case 's':
-		if (strcmp(k, "string") == 0) {
+		if (ty_streq(k, "string")) {
 			if (c->kern)
 				chk_err(c, e, "E-kernel-string",
 					"String constant in kernel not allowed");
 			return chk_set_ty_b(e, chk_T(c, "@string"));
 		}
-		if (strcmp(k, "sizeof") == 0) {
+		if (ty_streq(k, "sizeof")) {
 			if (c->kern)
 				chk_err(c, e, "E-kernel-sizeof", "Sizeof not allowed in kernel");
 			if (ast_get(e, "e"))
@@ -616,7 +616,7 @@ static json_t *expr_kind(chk_ctx *c, json_t *e, const char *k)
 		}
 		break;
 	case 'u':
-		if (strcmp(k, "unop") == 0)
+		if (ty_streq(k, "unop"))
 			return unop_expr(c, e, 0);
 		break;
 	}

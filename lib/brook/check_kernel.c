@@ -50,7 +50,7 @@ static long long group_size(json_t *f)
 	size_t i, j;
 	json_t *a, *v;
 	json_array_foreach(ast_get(f, "attrs"), i, a) {
-		if (strcmp(ast_str(a, "name"), "GroupSize") != 0)
+		if (!ty_streq(ast_str(a, "name"), "GroupSize"))
 			continue;
 		long long n = 1, x;
 		json_array_foreach(ast_get(a, "args"), j, v)
@@ -113,7 +113,7 @@ static void attributes(chk_ctx *c, json_t *f, int kernel)
 		json_t *args = ast_get(a, "args");
 		json_array_foreach(args, j, v)
 			chk_expr(c, v);
-		if (!kernel || strcmp(ast_str(a, "name"), "GroupSize") != 0) {
+		if (!kernel || !ty_streq(ast_str(a, "name"), "GroupSize")) {
 			chk_err(c, a, "E-attr-unknown", "Unsupported kernel Attribute: %s",
 				ast_str(a, "name"));
 			continue;
@@ -375,7 +375,7 @@ void chk_func_decl(chk_ctx *c, json_t *f)
 	const char *name = ast_str(f, "name");
 	chk_fn *fn = chk_fn_find(c, name);
 	json_t *ft = ast_get(f, "type");
-	if (!fn || strcmp(ty_kind(ft), "func") != 0 ||
+	if (!fn || !ty_streq(ty_kind(ft), "func") ||
 		!ast_arr(ft, "params")) {
 		chk_bad(c, f, "\"func\" node without a name or a \"func\" type");
 		return;
@@ -488,7 +488,7 @@ void chk_post_checks(chk_ctx *c)
 		if (fn->sub && fn->def)
 			json_object_set_new_nocheck(fn->def, "sub", json_true());
 		if (fn->group_use && !fn->sub)
-			chk_err(c, fn->group_use, strcmp(fn->group_what, "syncGroup") == 0 ?
+			chk_err(c, fn->group_use, ty_streq(fn->group_what, "syncGroup") ?
 				"E-sync-pixel" : "E-iig-pixel", "Illegal to use %s() for "
 				"pixel shader kernel: specify a GroupSize attribute",
 				fn->group_what);

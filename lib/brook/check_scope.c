@@ -275,8 +275,8 @@ json_t *chk_strip_paren(json_t *e)
 int chk_is_literal(json_t *e)
 {
 	e = chk_strip_paren(e);
-	while (ast_is(e, "unop") && (strcmp(ast_str(e, "op"), "-") == 0 ||
-		strcmp(ast_str(e, "op"), "+") == 0))
+	while (ast_is(e, "unop") && (ty_streq(ast_str(e, "op"), "-") ||
+		ty_streq(ast_str(e, "op"), "+")))
 		e = chk_strip_paren(ast_get(e, "e"));
 	return ast_is(e, "int") || ast_is(e, "float") || ast_is(e, "char");
 }
@@ -291,7 +291,7 @@ int chk_is_instance(json_t *e)
 	if (!ast_is(e, "call"))
 		return 0;
 	const char *b = ast_str(e, "builtin");
-	return strcmp(b, "instance") == 0 || strcmp(b, "instanceInGroup") == 0;
+	return ty_streq(b, "instance") || ty_streq(b, "instanceInGroup");
 }
 
 /* The declared name an lvalue or array expression is rooted at. */
@@ -313,7 +313,7 @@ int chk_is_lvalue(json_t *e)
 {
 	e = chk_strip_paren(e);
 	return ast_is(e, "id") || ast_is(e, "member") || ast_is(e, "index") ||
-		(ast_is(e, "unop") && strcmp(ast_str(e, "op"), "*") == 0);
+		(ast_is(e, "unop") && ty_streq(ast_str(e, "op"), "*"));
 }
 
 /* Constant integer value of a literal size expression. 1 when E is an

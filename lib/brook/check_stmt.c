@@ -73,26 +73,26 @@ static void local_func(chk_ctx *c, json_t *f)
 
 static void stmt_kind(chk_ctx *c, json_t *s, const char *k)
 {
-	if (strcmp(k, "block") == 0) {
+	if (ty_streq(k, "block")) {
 		chk_push_scope(c);
 		chk_block_items(c, s);
 		chk_pop_scope(c);
-	} else if (strcmp(k, "decl") == 0) {
+	} else if (ty_streq(k, "decl")) {
 		chk_decl(c, s);
-	} else if (strcmp(k, "expr") == 0) {
+	} else if (ty_streq(k, "expr")) {
 		chk_expr(c, ast_get(s, "e"));
-	} else if (strcmp(k, "if") == 0) {
+	} else if (ty_streq(k, "if")) {
 		chk_condition(c, ast_get(s, "cond"));
 		stmt(c, ast_get(s, "then"));
 		if (ast_get(s, "else") && !json_is_null(ast_get(s, "else")))
 			stmt(c, ast_get(s, "else"));
-	} else if (strcmp(k, "while") == 0) {
+	} else if (ty_streq(k, "while")) {
 		chk_condition(c, ast_get(s, "cond"));
 		stmt(c, ast_get(s, "body"));
-	} else if (strcmp(k, "do") == 0) {
+	} else if (ty_streq(k, "do")) {
 		stmt(c, ast_get(s, "body"));
 		chk_condition(c, ast_get(s, "cond"));
-	} else if (strcmp(k, "for") == 0) {
+	} else if (ty_streq(k, "for")) {
 		json_t *init = ast_get(s, "init");
 		chk_push_scope(c);
 		if (ast_is(init, "decl"))
@@ -104,27 +104,27 @@ static void stmt_kind(chk_ctx *c, json_t *s, const char *k)
 		chk_opt_expr(c, ast_get(s, "step"));
 		stmt(c, ast_get(s, "body"));
 		chk_pop_scope(c);
-	} else if (strcmp(k, "switch") == 0) {
+	} else if (ty_streq(k, "switch")) {
 		if (c->kern && c->o->portable)
 			chk_warn(c, 1, s, "W-portable-switch",
 				"Switch not supported inside kernel yet");
 		chk_expr(c, ast_get(s, "cond"));
 		stmt(c, ast_get(s, "body"));
-	} else if (strcmp(k, "case") == 0) {
+	} else if (ty_streq(k, "case")) {
 		chk_expr(c, ast_get(s, "e"));
 		stmt(c, ast_get(s, "stmt"));
-	} else if (strcmp(k, "default") == 0 || strcmp(k, "label") == 0) {
+	} else if (ty_streq(k, "default") || ty_streq(k, "label")) {
 		stmt(c, ast_get(s, "stmt"));
-	} else if (strcmp(k, "goto") == 0) {
+	} else if (ty_streq(k, "goto")) {
 		if (c->kern)
 			chk_err(c, s, "E-kernel-goto", "control flow statement not "
 				"supported: goto inside a kernel");
-	} else if (strcmp(k, "func") == 0) {
+	} else if (ty_streq(k, "func")) {
 		local_func(c, s);
-	} else if (strcmp(k, "return") == 0) {
+	} else if (ty_streq(k, "return")) {
 		return_stmt(c, s);
-	} else if (strcmp(k, "break") != 0 && strcmp(k, "continue") != 0 &&
-		strcmp(k, "empty") != 0 && strcmp(k, "directive") != 0) {
+	} else if (!ty_streq(k, "break") && !ty_streq(k, "continue") &&
+		!ty_streq(k, "empty") && !ty_streq(k, "directive")) {
 		chk_bad(c, s, "\"%s\" is not a statement node", k);
 	}
 }

@@ -15,11 +15,11 @@
 static int is_iig_x(json_t *e)
 {
 	e = chk_strip_paren(e);
-	if (!ast_is(e, "member") || strcmp(ast_str(e, "name"), "x") != 0)
+	if (!ast_is(e, "member") || !ty_streq(ast_str(e, "name"), "x"))
 		return 0;
 	json_t *b = chk_strip_paren(ast_get(e, "e"));
 	return ast_is(b, "call") &&
-		strcmp(ast_str(b, "builtin"), "instanceInGroup") == 0;
+		ty_streq(ast_str(b, "builtin"), "instanceInGroup");
 }
 
 /* guide 1.17.6: lds[Stride * instanceInGroup().x + offset] = data, with
@@ -31,7 +31,7 @@ static void shared_write(chk_ctx *c, chk_sym *s, json_t *target)
 	long long want = s->shared_size / c->fn->groupsize, v;
 	json_t *i = chk_strip_paren(ast_get(target, "i"));
 	json_t *terms[2] = {i, NULL};
-	if (ast_is(i, "binop") && strcmp(ast_str(i, "op"), "+") == 0) {
+	if (ast_is(i, "binop") && ty_streq(ast_str(i, "op"), "+")) {
 		terms[0] = chk_strip_paren(ast_get(i, "l"));
 		terms[1] = chk_strip_paren(ast_get(i, "r"));
 	}
@@ -41,7 +41,7 @@ static void shared_write(chk_ctx *c, chk_sym *s, json_t *target)
 		json_t *t = terms[j];
 		if (is_iig_x(t)) {
 			k = j;
-		} else if (ast_is(t, "binop") && strcmp(ast_str(t, "op"), "*") == 0) {
+		} else if (ast_is(t, "binop") && ty_streq(ast_str(t, "op"), "*")) {
 			if (is_iig_x(ast_get(t, "l")))
 				k = j, stride = ast_get(t, "r");
 			else if (is_iig_x(ast_get(t, "r")))
