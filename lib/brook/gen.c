@@ -173,6 +173,8 @@ static void index_node(gen_ctx *g, const json_t *n, gen_sites *s,
 				w = sites_under(key, want);
 				break;
 			}
+			if (!json_is_object(v) && !json_is_array(v))
+				continue;	/* nothing to index inside */
 			if (nkids < sizeof kids / sizeof kids[0]) {
 				kwant[nkids] = (unsigned char)w;
 				kids[nkids++] = v;
@@ -195,7 +197,9 @@ static void index_node(gen_ctx *g, const json_t *n, gen_sites *s,
 			json_t *v;
 			i = 0;
 			json_object_foreach((json_t *)n, key, v)
-				if (!ty_streq(key, "at") && i++ >= nkids)
+				if (!ty_streq(key, "at") && (json_is_object(v)
+						|| json_is_array(v)) &&
+						i++ >= nkids)
 					index_node(g, v, s, body &&
 						ty_streq(key, "body") ?
 						body : sites_under(key, want),
@@ -203,8 +207,11 @@ static void index_node(gen_ctx *g, const json_t *n, gen_sites *s,
 		}
 	} else if (json_is_array(n)) {
 		size_t i, count = json_array_size(n);
-		for (i = 0; i < count; i++)
-			index_node(g, json_array_get(n, i), s, want, 0);
+		for (i = 0; i < count; i++) {
+			json_t *v = json_array_get(n, i);
+			if (json_is_object(v) || json_is_array(v))
+				index_node(g, v, s, want, 0);
+		}
 	}
 }
 
