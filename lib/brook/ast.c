@@ -27,33 +27,6 @@ const char *ast_kind(const json_t *n)
 	return ast_str(n, "k");
 }
 
-const char *ast_str(const json_t *n, const char *key)
-{
-	const char *s = json_string_value(json_object_get(n, key));
-	return s ? s : "";
-}
-
-json_t *ast_get(const json_t *n, const char *key)
-{
-	return n && key ? json_object_get(n, key) : NULL;
-}
-
-json_t *ast_arr(const json_t *n, const char *key)
-{
-	json_t *a = ast_get(n, key);
-	return json_is_array(a) ? a : NULL;
-}
-
-int ast_bool(const json_t *n, const char *key)
-{
-	return json_is_true(ast_get(n, key));
-}
-
-long long ast_int(const json_t *n, const char *key)
-{
-	return (long long)json_integer_value(ast_get(n, key));
-}
-
 int ast_is(const json_t *n, const char *kind)
 {
 	/* most questions are answered no by the first letter */

@@ -164,19 +164,46 @@
 #ifndef BROOK_AST_H
 #define BROOK_AST_H
 
+#include <string.h>
+
 #include <jansson.h>
 
 #define BRAST_VERSION 1
 
 /* Node accessors. All accept NULL and return NULL/""/0 when the field is
- * missing or of another JSON type, so callers test once, not at every step. */
+ * missing or of another JSON type, so callers test once, not at every step.
+ * Inline, so that the length of a literal KEY is known where it is
+ * written: json_object_get would count it again at each of the hundreds
+ * of thousands of lookups the generators make. */
 const char *ast_kind(const json_t *n);			/* n["k"] */
-const char *ast_str(const json_t *n, const char *key);	/* string field */
-json_t *ast_get(const json_t *n, const char *key);	/* any field */
-json_t *ast_arr(const json_t *n, const char *key);	/* array field */
-int ast_bool(const json_t *n, const char *key);
-long long ast_int(const json_t *n, const char *key);
 int ast_is(const json_t *n, const char *kind);		/* kind == "k" */
+
+static inline json_t *ast_get(const json_t *n, const char *key) /* any */
+{
+	return n && key ? json_object_getn(n, key, strlen(key)) : NULL;
+}
+
+static inline const char *ast_str(const json_t *n, const char *key)
+{
+	const char *s = json_string_value(ast_get(n, key));
+	return s ? s : "";
+}
+
+static inline json_t *ast_arr(const json_t *n, const char *key)
+{
+	json_t *a = ast_get(n, key);
+	return json_is_array(a) ? a : NULL;
+}
+
+static inline int ast_bool(const json_t *n, const char *key)
+{
+	return json_is_true(ast_get(n, key));
+}
+
+static inline long long ast_int(const json_t *n, const char *key)
+{
+	return (long long)json_integer_value(ast_get(n, key));
+}
 
 /* Whether a walk over the nodes under a node enters its member KEY: all
  * but the location "at" and brcheck's type "ty". Inline and without
