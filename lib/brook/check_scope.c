@@ -96,7 +96,7 @@ json_t *chk_resolve(chk_ctx *c, json_t *t)
 /* Sets n["ty"] = t (a new reference, consumed); returns t, borrowed. */
 json_t *chk_set_ty(json_t *n, json_t *t)
 {
-	json_object_set_new_nocheck(n, "ty", t);
+	json_object_setn_new_nocheck(n, "ty", 2, t);	/* no strlen */
 	return t;
 }
 
