@@ -18,8 +18,13 @@
 #include "brook/util.h"
 #include "grammar.h"
 
-/* keys are the program's own literals: no UTF-8 check */
-#define SET(n, key, v) json_object_set_new_nocheck((n), (key), (v))
+/* keys are the program's own literals: no UTF-8 check, and inline, so
+ * that their length is known when the program is compiled */
+static inline int set_member(json_t *n, const char *key, json_t *v)
+{
+	return json_object_setn_new_nocheck(n, key, strlen(key), v);
+}
+#define SET(n, key, v) set_member((n), (key), (v))
 
 /* Small integers and node kinds are shared among the nodes (jansson
  * counts references): a 50,000-line file has millions of them, and
