@@ -80,9 +80,10 @@ static const char *op_text(const lex_token *op)
 		"!=", "&", "^", "|", "&&", "||", "=", "+=", "-=", "*=", "/=",
 		"%=", "<<=", ">>=", "&=", "^=", "|=", "!", "~", "++", "--",
 	};
-	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-		if ((int)strlen(ops[i]) == op->len && memcmp(ops[i], op->s,
-			(size_t)op->len) == 0)
+	/* the first character rules out most without a call */
+	for (size_t i = 0; op->len > 0 && i < sizeof ops / sizeof ops[0]; i++)
+		if (ops[i][0] == op->s[0] && (int)strlen(ops[i]) == op->len &&
+				memcmp(ops[i], op->s, (size_t)op->len) == 0)
 			return ops[i];
 	return "?";
 }
