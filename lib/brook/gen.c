@@ -337,9 +337,11 @@ int gen_has_qual(const json_t *n, const char *q)
 
 const json_t *gen_elem(gen_ctx *g, const json_t *ty)
 {
+	const char *k;
+
 	ty = gen_resolve(g, ty);
-	while (ty && (ty_streq(ty_kind(ty), "stream") ||
-			ty_streq(ty_kind(ty), "array")))
+	while (ty && (ty_streq(k = ty_kind(ty), "stream") ||
+			ty_streq(k, "array")))
 		ty = gen_resolve(g, ast_get(ty, "of"));
 	return ty;
 }
