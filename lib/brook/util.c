@@ -87,11 +87,6 @@ void sb_putc(strbuf *b, int c)
 	b->s[b->len] = '\0';
 }
 
-void sb_puts(strbuf *b, const char *s)
-{
-	sb_putn(b, s, strlen(s));
-}
-
 /* Formats into the room at the end of the buffer, and only when the text
  * does not fit there grows it and formats again. */
 static void sb_vprintf_libc(strbuf *b, const char *fmt, va_list ap)

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define BROOK_VERSION_STRING PACKAGE_VERSION
 
@@ -27,7 +28,13 @@ typedef struct strbuf {
 void sb_reserve(strbuf *b, size_t extra);
 void sb_putc(strbuf *b, int c);
 void sb_putn(strbuf *b, const char *s, size_t n);
-void sb_puts(strbuf *b, const char *s);
+
+/* Inline: the length of a literal S, most of what the generators write,
+ * is then known when the program is compiled. */
+static inline void sb_puts(strbuf *b, const char *s)
+{
+	sb_putn(b, s, strlen(s));
+}
 void sb_printf(strbuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
