@@ -27,12 +27,6 @@ const char *ast_kind(const json_t *n)
 	return ast_str(n, "k");
 }
 
-int ast_is(const json_t *n, const char *kind)
-{
-	/* most questions are answered no by the first letter */
-	const char *k = kind ? ast_kind(n) : "";
-	return kind && k[0] == kind[0] && strcmp(k, kind) == 0;
-}
 
 int ast_at(const json_t *doc, const json_t *n, const char **file, int *line,
 	int *col)

@@ -176,7 +176,14 @@
  * written: json_object_get would count it again at each of the hundreds
  * of thousands of lookups the generators make. */
 const char *ast_kind(const json_t *n);			/* n["k"] */
-int ast_is(const json_t *n, const char *kind);		/* kind == "k" */
+
+/* kind == n["k"]; most questions are answered no by the first letter,
+ * which inline is a constant where KIND is a literal */
+static inline int ast_is(const json_t *n, const char *kind)
+{
+	const char *k = kind ? ast_kind(n) : "";
+	return kind && k[0] == kind[0] && strcmp(k, kind) == 0;
+}
 
 static inline json_t *ast_get(const json_t *n, const char *key) /* any */
 {
