@@ -212,6 +212,16 @@ static inline long long ast_int(const json_t *n, const char *key)
 	return (long long)json_integer_value(ast_get(n, key));
 }
 
+/* json_array_foreach with ARRAY evaluated once: jansson's macro evaluates
+ * it twice a step, and where it is an ast_arr of a node that is a hash
+ * lookup each time. Not for a loop whose body changes which array ARRAY
+ * names. */
+#define ast_array_foreach(array, index, value) \
+	for (const json_t *ast_foreach_a = ((index) = 0, (array)); \
+		(index) < json_array_size(ast_foreach_a) && \
+		((value) = json_array_get(ast_foreach_a, (index))); \
+		(index)++)
+
 /* Whether a walk over the nodes under a node enters its member KEY: all
  * but the location "at" and brcheck's type "ty". Inline and without
  * strcmp: the walks ask it of every member of every node. */

@@ -58,7 +58,7 @@ static void quals(strbuf *out, const json_t *t, int before)
 {
 	size_t i;
 	json_t *q;
-	json_array_foreach(ast_arr(t, "quals"), i, q) {
+	ast_array_foreach(ast_arr(t, "quals"), i, q) {
 		if (!before)
 			sb_putc(out, ' ');
 		sb_puts(out, json_string_value(q) ? json_string_value(q) : "");
@@ -80,7 +80,7 @@ static void param_quals(pctx *p, const json_t *pa)
 {
 	size_t j;
 	json_t *q;
-	json_array_foreach(ast_arr(pa, "quals"), j, q)
+	ast_array_foreach(ast_arr(pa, "quals"), j, q)
 		if (json_is_string(q) && !ty_streq(json_string_value(q),
 			"const")) {
 			sb_puts(p->out, json_string_value(q));
@@ -96,7 +96,7 @@ static void knr_decls(pctx *p, const json_t *ft, int indent)
 	size_t i;
 	json_t *pa;
 	const json_t *prev = NULL;
-	json_array_foreach(ast_arr(ft, "params"), i, pa) {
+	ast_array_foreach(ast_arr(ft, "params"), i, pa) {
 		const json_t *b = base_of(ast_get(pa, "type"));
 		strbuf d = {0};
 		sb_puts(&d, ast_str(pa, "name"));
@@ -186,7 +186,7 @@ static void declarator(pctx *p, const json_t *t, strbuf *inner)
 				size_t i;
 				json_t *d;
 				sb_putc(&s, '<');
-				json_array_foreach(ast_arr(t, "dims"), i, d) {
+				ast_array_foreach(ast_arr(t, "dims"), i, d) {
 					if (i)
 						sb_puts(&s, ", ");
 					if (!json_is_null(d))
@@ -247,7 +247,7 @@ static void spec(pctx *p, const json_t *t, int body, int indent)
 		if (ty_streq(k, "enum")) {
 			size_t i;
 			json_t *it;
-			json_array_foreach(ast_arr(t, "items"), i, it) {
+			ast_array_foreach(ast_arr(t, "items"), i, it) {
 				indent_to(p->out, indent + 1);
 				sb_puts(p->out, ast_str(it, "name"));
 				json_t *v = ast_get(it, "value");
@@ -435,12 +435,12 @@ static void initlist(pctx *p, const json_t *l)
 	size_t i;
 	json_t *it;
 	sb_putc(p->out, '{');
-	json_array_foreach(ast_arr(l, "items"), i, it) {
+	ast_array_foreach(ast_arr(l, "items"), i, it) {
 		if (i)
 			sb_puts(p->out, ", ");
 		size_t j;
 		json_t *d;
-		json_array_foreach(ast_arr(it, "desig"), j, d) {
+		ast_array_foreach(ast_arr(it, "desig"), j, d) {
 			if (ast_is(d, "desig_field")) {
 				sb_putc(p->out, '.');
 				sb_puts(p->out, ast_str(d, "name"));
@@ -713,7 +713,7 @@ void astprint_decls(strbuf *out, const json_t *doc, const astprint_hooks *h)
 {
 	size_t i;
 	json_t *d;
-	json_array_foreach(ast_arr(doc, "decls"), i, d) {
+	ast_array_foreach(ast_arr(doc, "decls"), i, d) {
 		if (ast_is(d, "func") && i)
 			sb_putc(out, '\n');
 		astprint_decl(out, d, h, 0);
@@ -760,7 +760,7 @@ static void stmt(pctx *p, const json_t *s, int indent)
 		size_t i;
 		json_t *it;
 		sb_puts(o, "{\n");
-		json_array_foreach(ast_arr(s, "items"), i, it) {
+		ast_array_foreach(ast_arr(s, "items"), i, it) {
 			indent_to(o, indent + 1);
 			stmt(p, it, indent + 1);
 		}

@@ -224,7 +224,7 @@ static void index_typedefs(gen_ctx *g, const json_t *decls)
 		if (!ast_is(d, "decl") || !ty_streq(ast_str(d, "storage"),
 				"typedef"))
 			continue;
-		json_array_foreach(ast_arr(d, "vars"), j, v)
+		ast_array_foreach(ast_arr(d, "vars"), j, v)
 			json_object_set(g->typedefs, ast_str(v, "name"),
 				ast_get(v, "type"));
 	}
@@ -329,7 +329,7 @@ int gen_has_qual(const json_t *n, const char *q)
 	size_t i;
 	json_t *v;
 
-	json_array_foreach(ast_arr(n, "quals"), i, v)
+	ast_array_foreach(ast_arr(n, "quals"), i, v)
 		if (json_is_string(v) && strcmp(json_string_value(v), q) == 0)
 			return 1;
 	return 0;
@@ -383,7 +383,7 @@ size_t gen_size(gen_ctx *g, const json_t *ty, size_t *align)
 		const json_t *def = ty;
 		if (!ast_get(ty, "fields") && ast_str(ty, "tag")[0])
 			def = json_object_get(g->tags, ast_str(ty, "tag"));
-		json_array_foreach(ast_arr(def, "fields"), i, f) {
+		ast_array_foreach(ast_arr(def, "fields"), i, f) {
 			size_t fa, fs = gen_size(g, ast_get(f, "type"), &fa);
 			if (ty_streq(t, "union")) {
 				size = fs > size ? fs : size;
@@ -419,7 +419,7 @@ int gen_is_group(const json_t *fn)
 	size_t i;
 	json_t *a;
 
-	json_array_foreach(ast_arr(fn, "attrs"), i, a)
+	ast_array_foreach(ast_arr(fn, "attrs"), i, a)
 		if (ty_streq(ast_str(a, "name"), "GroupSize"))
 			return 1;
 	return ty_streq(gen_kclass(fn), "group");
@@ -529,7 +529,7 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 	g.sites = json_array();
 	for (t = 0; t < 2; t++)
 		g.done[t] = json_object();
-	json_array_foreach(ast_arr(doc, "decls"), i, n) {
+	ast_array_foreach(ast_arr(doc, "decls"), i, n) {
 		unsigned body = 0;
 		if (ast_is(n, "func"))
 			body = SITE_INDEXOF | (gen_is_kernel(n) ? 0 : SITE_CALL);
@@ -539,7 +539,7 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 	index_typedefs(&g, ast_arr(doc, "decls"));
 	/* which parameters each function names in indexof() */
 	size_t s = 0;
-	json_array_foreach(ast_arr(doc, "decls"), i, n) {
+	ast_array_foreach(ast_arr(doc, "decls"), i, n) {
 		if (ast_is(n, "func") && ast_get(n, "body") &&
 				!json_is_null(ast_get(n, "body"))) {
 			json_t *set = json_object();

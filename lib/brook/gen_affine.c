@@ -529,7 +529,7 @@ gen_aff *gen_aff_scan(gen_ctx *g, const json_t *fn)
 	a->locals = json_object();
 	a->nodes = json_object();
 	scan_writes(a, ast_get(fn, "body"));
-	json_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it) {
+	ast_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it) {
 		if (ast_is(it, "decl"))
 			top_decl(a, it);
 		else

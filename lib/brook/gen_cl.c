@@ -39,7 +39,7 @@ static int cl_representable(gen_ctx *g, const json_t *ty, int depth)
 		return 0;
 	if (!ast_get(ty, "fields") && ast_str(ty, "tag")[0])
 		return json_object_get(g->tags, ast_str(ty, "tag")) != NULL;
-	json_array_foreach(ast_arr(ty, "fields"), i, f)
+	ast_array_foreach(ast_arr(ty, "fields"), i, f)
 		if (!cl_representable(g, ast_get(f, "type"), depth + 1))
 			return 0;
 	return 1;
@@ -54,7 +54,7 @@ static void cl_struct_body(gen_ctx *g, strbuf *b, const json_t *ty)
 	if (ast_str(ty, "tag")[0])
 		sb_printf(b, "%s ", ast_str(ty, "tag"));
 	sb_puts(b, "{\n");
-	json_array_foreach(ast_arr(ty, "fields"), i, f) {
+	ast_array_foreach(ast_arr(ty, "fields"), i, f) {
 		sb_puts(b, "\t");
 		gen_type(g, GEN_CL, b, ast_get(f, "type"), ast_str(f, "name"));
 		sb_puts(b, ";\n");
@@ -69,13 +69,13 @@ static void cl_types(gen_ctx *g, strbuf *b)
 	size_t i, j;
 	json_t *d, *v;
 
-	json_array_foreach(ast_arr(g->doc, "decls"), i, d) {
+	ast_array_foreach(ast_arr(g->doc, "decls"), i, d) {
 		const json_t *ty = ast_get(d, "type");
 		int has_body = ast_get(ty, "fields") != NULL;
 		if (!ast_is(d, "decl"))
 			continue;
 		if (ty_streq(ast_str(d, "storage"), "typedef")) {
-			json_array_foreach(ast_arr(d, "vars"), j, v) {
+			ast_array_foreach(ast_arr(d, "vars"), j, v) {
 				if (!cl_representable(g, ast_get(v, "type"), 0))
 					continue;
 				sb_puts(b, "typedef ");
@@ -127,7 +127,7 @@ void gen_cl_program(gen_ctx *g, strbuf *b)
 	size_t i;
 	json_t *d;
 
-	json_array_foreach(ast_arr(g->doc, "decls"), i, d) {
+	ast_array_foreach(ast_arr(g->doc, "decls"), i, d) {
 		if (!gen_is_kernel(d) || !ast_get(d, "body") ||
 				json_is_null(ast_get(d, "body")))
 			continue;
@@ -228,7 +228,7 @@ static void field_access(gen_ctx *g, strbuf *b, const json_t *ty,
 		r = json_object_get(g->tags, ast_str(r, "tag"));
 	{
 		size_t o = 0;
-		json_array_foreach(ast_arr(r, "fields"), i, f) {
+		ast_array_foreach(ast_arr(r, "fields"), i, f) {
 			size_t fa, fs = gen_size(g, ast_get(f, "type"), &fa);
 			char sub[256];
 			if (fa)
@@ -256,7 +256,7 @@ static void packed_fields(gen_ctx *g, strbuf *b, strbuf *u, const json_t *ty,
 
 	if (!ast_get(def, "fields") && ast_str(def, "tag")[0])
 		def = json_object_get(g->tags, ast_str(def, "tag"));
-	json_array_foreach(ast_arr(def, "fields"), i, f) {
+	ast_array_foreach(ast_arr(def, "fields"), i, f) {
 		size_t fa, fs = gen_size(g, ast_get(f, "type"), &fa);
 		const json_t *ft = gen_resolve(g, ast_get(f, "type"));
 		const char *name = ast_str(f, "name");

@@ -133,7 +133,7 @@ static int declared_rank(gen_ctx *g, const json_t *p)
 
 	if (ty_streq(ty_kind(ty), "stream")) {
 		/* a<> takes any rank */
-		json_array_foreach(ast_arr(ty, "dims"), i, d)
+		ast_array_foreach(ast_arr(ty, "dims"), i, d)
 			if (json_is_null(d))
 				return 0;
 	}
@@ -218,8 +218,8 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 		size_t j, k;
 		json_t *it, *v;
 		size_t bytes = 0;
-		json_array_foreach(ast_arr(ast_get(fn, "body"), "items"), j, it)
-			json_array_foreach(ast_arr(it, "vars"), k, v)
+		ast_array_foreach(ast_arr(ast_get(fn, "body"), "items"), j, it)
+			ast_array_foreach(ast_arr(it, "vars"), k, v)
 				if (gen_has_qual(v, "shared"))
 					bytes += gen_size(g, ast_get(v, "type"),
 						NULL);

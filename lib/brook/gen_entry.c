@@ -839,10 +839,10 @@ void gen_group_size(gen_ctx *g, const json_t *fn, long gs[3])
 
 	(void)g;
 	gs[0] = gs[1] = gs[2] = 1;
-	json_array_foreach(ast_arr(fn, "attrs"), i, a) {
+	ast_array_foreach(ast_arr(fn, "attrs"), i, a) {
 		if (!ty_streq(ast_str(a, "name"), "GroupSize"))
 			continue;
-		json_array_foreach(ast_arr(a, "args"), k, e)
+		ast_array_foreach(ast_arr(a, "args"), k, e)
 			if (k < 3 && ast_int(e, "value") > 0)
 				gs[k] = (long)ast_int(e, "value");
 	}
@@ -855,10 +855,10 @@ static void shared_decls(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 	size_t i, j;
 	json_t *it, *v;
 
-	json_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it) {
+	ast_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it) {
 		if (!ast_is(it, "decl"))
 			continue;
-		json_array_foreach(ast_arr(it, "vars"), j, v) {
+		ast_array_foreach(ast_arr(it, "vars"), j, v) {
 			if (!gen_has_qual(v, "shared"))
 				continue;
 			sb_printf(b, "%s%s", ind, t == GEN_CL ? "__local " : "");
@@ -888,7 +888,7 @@ static void hoisted_decls(gen_ctx *g, gen_target t, strbuf *b,
 	size_t i, j;
 	json_t *it, *v;
 
-	json_array_foreach(ast_arr(blk, "items"), i, it) {
+	ast_array_foreach(ast_arr(blk, "items"), i, it) {
 		if (gen_is_sync_loop(it)) {
 			/* the body of a loop with syncGroup() is phases too */
 			const json_t *body = ast_get(it, "body");
@@ -899,7 +899,7 @@ static void hoisted_decls(gen_ctx *g, gen_target t, strbuf *b,
 		}
 		if (!ast_is(it, "decl"))
 			continue;
-		json_array_foreach(ast_arr(it, "vars"), j, v) {
+		ast_array_foreach(ast_arr(it, "vars"), j, v) {
 			char nm[160];
 			const char *name = ast_str(v, "name");
 			if (gen_has_qual(v, "shared") ||

@@ -360,7 +360,7 @@ static void hoisted(const json_t *blk, json_t *out)
 	size_t i, j;
 	json_t *it, *v;
 
-	json_array_foreach(ast_arr(blk, "items"), i, it) {
+	ast_array_foreach(ast_arr(blk, "items"), i, it) {
 		if (gen_is_sync_loop(it)) {
 			if (ast_is(ast_get(it, "body"), "block"))
 				hoisted(ast_get(it, "body"), out);
@@ -368,7 +368,7 @@ static void hoisted(const json_t *blk, json_t *out)
 		}
 		if (!ast_is(it, "decl"))
 			continue;
-		json_array_foreach(ast_arr(it, "vars"), j, v)
+		ast_array_foreach(ast_arr(it, "vars"), j, v)
 			if (!gen_has_qual(v, "shared"))
 				json_array_append(out, v);
 	}
@@ -498,10 +498,10 @@ static void plan_remat(gen_gplan *p)
 	size_t i, j;
 	json_t *it, *v;
 
-	json_array_foreach(ast_arr(body, "items"), i, it) {
+	ast_array_foreach(ast_arr(body, "items"), i, it) {
 		if (!ast_is(it, "decl"))
 			continue;
-		json_array_foreach(ast_arr(it, "vars"), j, v) {
+		ast_array_foreach(ast_arr(it, "vars"), j, v) {
 			const json_t *init = ast_get(v, "init");
 			const json_t *ty = gen_resolve(p->g, ast_get(v,
 				"type"));
@@ -1021,7 +1021,7 @@ static int guardable(const gen_gplan *p, const json_t *items, size_t lo,
 			if (writes_decl(p->g, it, d))
 				return 0;
 			/* a declaration here gives it its value */
-			json_array_foreach(ast_arr(it, "vars"), j, v)
+			ast_array_foreach(ast_arr(it, "vars"), j, v)
 				if (v == d)
 					return 0;
 		}

@@ -893,7 +893,7 @@ int gen_writes(gen_ctx *g, const json_t *n, const json_t *const *ds,
 			is_decl_of(gen_target_decl(g, ast_get(n, "e")), ds, nd))
 		return 1;
 	if (ast_is(n, "call"))
-		json_array_foreach(ast_get(n, "args"), i, v)
+		ast_array_foreach(ast_get(n, "args"), i, v)
 			if (is_decl_of(gen_target_decl(g, v), ds, nd))
 				return 1;
 	json_object_foreach((json_t *)n, key, v)
@@ -1077,7 +1077,7 @@ static int const_vals(gen_fn *f, const json_t *e, long long *v, int *n,
 		return 1;
 	}
 	if (ast_is(e, "ctor")) {
-		json_array_foreach(ast_arr(e, "args"), i, a) {
+		ast_array_foreach(ast_arr(e, "args"), i, a) {
 			long long w[4];
 			int m, k;
 			if (!const_vals(f, a, w, &m, depth + 1) || *n + m > 4)
@@ -1092,7 +1092,7 @@ static int const_vals(gen_fn *f, const json_t *e, long long *v, int *n,
 		int m;
 		if (!const_vals(f, ast_get(e, "e"), w, &m, depth + 1))
 			return 0;
-		json_array_foreach(ast_get(e, "swizzle"), i, a) {
+		ast_array_foreach(ast_get(e, "swizzle"), i, a) {
 			json_int_t c = json_integer_value(a);
 			if (c < 0 || c >= m || *n >= 4)
 				return 0;
@@ -1123,7 +1123,7 @@ static int integral(gen_fn *f, const json_t *e, int depth)
 	if (ast_is(e, "indexof") || const_vals(f, e, v, &n, depth))
 		return 1;
 	if (ast_is(e, "ctor")) {
-		json_array_foreach(ast_arr(e, "args"), i, a)
+		ast_array_foreach(ast_arr(e, "args"), i, a)
 			if (!integral(f, a, depth + 1))
 				return 0;
 		return 1;
@@ -1214,7 +1214,7 @@ static int sh_comps(gen_fn *f, const json_t *e, const json_t *v, int *c)
 			!ast_is(strip(ast_get(e, "e")), "id") || !v ||
 			gen_decl(f->g, strip(ast_get(e, "e"))) != v)
 		return 0;
-	json_array_foreach(ast_get(e, "swizzle"), i, a)
+	ast_array_foreach(ast_get(e, "swizzle"), i, a)
 		if (n < 4)
 			c[n++] = (int)json_integer_value(a);
 	return n;
@@ -1486,7 +1486,7 @@ static const json_t *float_counter(gen_fn *f, const json_t *s,
 	if (!ty || !gen_scalar(ty) || !ty_streq(gen_scalar(ty), "float") ||
 			gen_ncomp(ty) != 1)
 		return NULL;
-	json_array_foreach(ast_arr(body, "items"), i, it)
+	ast_array_foreach(ast_arr(body, "items"), i, it)
 		if (ctr_dec(f, it, d)) {
 			if (*dec)
 				return NULL;
@@ -1670,7 +1670,7 @@ static int sh_counted(gen_fn *f, const json_t *s, const json_t *v,
 	if (!ctr)
 		return 0;
 	body = ast_get(s, "body");
-	json_array_foreach(ast_arr(body, "items"), i, it) {
+	ast_array_foreach(ast_arr(body, "items"), i, it) {
 		if (sh_update(f, it, v)) {
 			if (u)
 				return 0;
@@ -2112,7 +2112,7 @@ static void ctor(gen_fn *f, strbuf *b, const json_t *e)
 		sb_printf(b, "(%s)(", tname(f->t, ty));
 	else
 		sb_printf(b, "%s_(", tname(f->t, ty));
-	json_array_foreach(ast_arr(e, "args"), i, a) {
+	ast_array_foreach(ast_arr(e, "args"), i, a) {
 		if (i)
 			sb_puts(b, ", ");
 		if (gen_ncomp(ety(a)) > 1 && f->t == GEN_CL)
@@ -2381,7 +2381,7 @@ static void init_list(gen_fn *f, strbuf *b, const json_t *init)
 		return;
 	}
 	sb_puts(b, "{");
-	json_array_foreach(ast_arr(init, "items"), i, it) {
+	ast_array_foreach(ast_arr(init, "items"), i, it) {
 		sb_puts(b, i ? ", " : " ");
 		init_list(f, b, ast_get(it, "value"));
 	}
@@ -2395,7 +2395,7 @@ static void local_decl(gen_fn *f, strbuf *b, const json_t *d, int hoisted)
 	size_t i;
 	json_t *v;
 
-	json_array_foreach(ast_arr(d, "vars"), i, v) {
+	ast_array_foreach(ast_arr(d, "vars"), i, v) {
 		const json_t *init = ast_get(v, "init");
 		const json_t *ty = gen_resolve(f->g, ast_get(v, "type"));
 		int shared = gen_has_qual(v, "shared");
@@ -2578,7 +2578,7 @@ void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
 		gen_indent(b, f->depth);
 		sb_puts(b, "{\n");
 		f->depth++;
-		json_array_foreach(ast_arr(s, "items"), i, it)
+		ast_array_foreach(ast_arr(s, "items"), i, it)
 			gen_kstmt(f, b, it);
 		f->depth--;
 		gen_indent(b, f->depth);
@@ -2795,7 +2795,7 @@ json_t *gen_param_names(gen_ctx *g, const json_t *fn)
 	size_t i;
 
 	(void)g;
-	json_array_foreach(ast_arr(ast_get(fn, "type"), "params"), i, p) {
+	ast_array_foreach(ast_arr(ast_get(fn, "type"), "params"), i, p) {
 		const char *role = gen_role(p);
 		if (ty_streq(role, "out") || ty_streq(role, "reduce"))
 			set_name(names, p, "(*%s)", ast_str(p, "name"));
@@ -2809,7 +2809,7 @@ static void unused_params(strbuf *b, const json_t *fn)
 	json_t *p;
 	size_t i;
 
-	json_array_foreach(ast_arr(ast_get(fn, "type"), "params"), i, p) {
+	ast_array_foreach(ast_arr(ast_get(fn, "type"), "params"), i, p) {
 		sb_printf(b, "\t(void)%s;\n", ast_str(p, "name"));
 		if (ty_streq(gen_role(p), "gather") ||
 				ty_streq(gen_role(p), "scatter"))
@@ -2846,9 +2846,9 @@ void gen_guard_function(gen_ctx *g, gen_target t, strbuf *b,
 		: ", const int32_t brg_X, const int32_t brg_Y)\n{\n");
 	unused_params(b, fn);
 	g->aff = a;
-	json_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it) {
+	ast_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it) {
 		int all = ast_is(it, "decl");
-		json_array_foreach(ast_arr(it, "vars"), j, v)
+		ast_array_foreach(ast_arr(it, "vars"), j, v)
 			all &= gen_aff_local(a, v);
 		if (all)
 			local_decl(&f, b, it, 0);
@@ -2899,7 +2899,7 @@ void gen_body_function(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	f.depth = 1;
 	{
 		json_t *it;
-		json_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it)
+		ast_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it)
 			gen_kstmt(&f, b, it);
 	}
 	sb_puts(b, "}\n\n");
