@@ -308,15 +308,13 @@ static json_t *read_value(ast_reader *r);
  * short. */
 static json_t *shared_string(ast_reader *r, const char *s, size_t n)
 {
-	size_t i, h = 2166136261u;
+	size_t i;
 
 	if (n > AST_SHARED_STR)
 		return json_stringn_nocheck(s, n);
-	for (i = 0; i < n; i++)		/* FNV-1a */
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
 	if (!r->strs)
 		r->strs = xcalloc(AST_SHARED_STRS, sizeof *r->strs);
-	for (i = h & (AST_SHARED_STRS - 1); r->strs[i].v;
+	for (i = util_fnv1a(s, n) & (AST_SHARED_STRS - 1); r->strs[i].v;
 			i = (i + 1) & (AST_SHARED_STRS - 1))
 		if (r->strs[i].n == n && memcmp(r->strs[i].text, s, n) == 0)
 			return json_incref(r->strs[i].v);
@@ -362,18 +360,16 @@ static size_t shared_span(const ast_reader *r)
  * then costs brcheck (no "ty" in its input) more than this saves. */
 static __attribute__((noinline)) json_t *read_shared(ast_reader *r)
 {
-	size_t n, i, h = 2166136261u;
+	size_t n, i;
 
 	skip_space(r);
 	if (r->p >= r->end || *r->p != '{' ||
 			r->depth + AST_SHARED_TEXT >= AST_READ_DEPTH ||
 			!(n = shared_span(r)))
 		return read_value(r);
-	for (i = 0; i < n; i++)		/* FNV-1a */
-		h = (h ^ (unsigned char)r->p[i]) * 16777619u;
 	if (!r->shared)
 		r->shared = xcalloc(AST_SHARED_SLOTS, sizeof *r->shared);
-	for (i = h & (AST_SHARED_SLOTS - 1); r->shared[i].v;
+	for (i = util_fnv1a(r->p, n) & (AST_SHARED_SLOTS - 1); r->shared[i].v;
 			i = (i + 1) & (AST_SHARED_SLOTS - 1))
 		if (r->shared[i].n == n &&
 				memcmp(r->shared[i].text, r->p, n) == 0) {

@@ -205,14 +205,6 @@ void parse_too_deep(parse_ctx *c)
 
 /* ---- scopes: typedef names and ordinary identifiers (C99 6.2.1) --------- */
 
-static unsigned hash_name(const char *s, int len)
-{
-	unsigned h = 2166136261u;
-	for (int i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
 static void rehash(parse_ctx *c, int nbuckets)
 {
 	free(c->buckets);
@@ -221,7 +213,7 @@ static void rehash(parse_ctx *c, int nbuckets)
 	for (int i = 0; i < nbuckets; i++)
 		c->buckets[i] = -1;
 	for (int i = 0; i < c->nsyms; i++) {
-		unsigned h = hash_name(c->syms[i].name, c->syms[i].len)
+		unsigned h = util_fnv1a(c->syms[i].name, (size_t)c->syms[i].len)
 			& (unsigned)(nbuckets - 1);
 		c->syms[i].next = c->buckets[h];
 		c->buckets[h] = i;
@@ -245,7 +237,7 @@ void parse_declare(parse_ctx *c, const char *name, int len, int kind)
 		rehash(c, 2 * c->nbuckets);
 		return;
 	}
-	unsigned h = hash_name(name, len) & (unsigned)(c->nbuckets - 1);
+	unsigned h = util_fnv1a(name, (size_t)len) & (unsigned)(c->nbuckets - 1);
 	s->next = c->buckets[h];
 	c->buckets[h] = c->nsyms - 1;
 }
@@ -259,7 +251,7 @@ void parse_forget(parse_ctx *c, const char *name, size_t len)
 	parse_sym *s = &c->syms[c->nsyms - 1];
 	if ((size_t)s->len != len || memcmp(s->name, name, len) != 0)
 		return;
-	unsigned h = hash_name(s->name, s->len) & (unsigned)(c->nbuckets - 1);
+	unsigned h = util_fnv1a(s->name, (size_t)s->len) & (unsigned)(c->nbuckets - 1);
 	c->buckets[h] = s->next;
 	c->nsyms--;
 }
@@ -281,7 +273,7 @@ static void declare_copy(parse_ctx *c, const json_t *name)
 /* The kind of the innermost binding of a name, or -1 when unbound. */
 static int lookup(parse_ctx *c, const char *name, int len)
 {
-	unsigned h = hash_name(name, len) & (unsigned)(c->nbuckets - 1);
+	unsigned h = util_fnv1a(name, (size_t)len) & (unsigned)(c->nbuckets - 1);
 	for (int i = c->buckets[h]; i >= 0; i = c->syms[i].next)
 		if (c->syms[i].len == len && memcmp(c->syms[i].name, name,
 			(size_t)len) == 0)
@@ -296,7 +288,7 @@ static void scope_pop(parse_ctx *c)
 	c->level--;
 	while (c->nsyms > 0 && c->syms[c->nsyms - 1].level > c->level) {
 		parse_sym *s = &c->syms[--c->nsyms];
-		unsigned h = hash_name(s->name, s->len)
+		unsigned h = util_fnv1a(s->name, (size_t)s->len)
 			& (unsigned)(c->nbuckets - 1);
 		c->buckets[h] = s->next;
 	}

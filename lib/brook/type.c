@@ -8,9 +8,8 @@
 #include "brook/type.h"
 #include "brook/util.h"
 
-/* The scalar types, by name (scalar_findn starts where scalar_first
- * says the first letter begins, and stops at the first name past the
- * one it looks for: a new name changes both); "rank" orders the ones the promotion table of
+/* The scalar types, by name (scalar_findn stops at the first name past
+ * the one it looks for); "rank" orders the ones the promotion table of
  * spec 6.3.3 lists. "vec": the vector names exist (ast.h). */
 static const struct scalar_info {
 	const char *name;
@@ -48,29 +47,12 @@ static int name_is(const char *name, const char *s, size_t n)
 	return name[n] == '\0';
 }
 
-/* Where the names that begin with C begin in the table, or where the
- * names past C do. */
-static size_t scalar_first(char c)
-{
-	switch (c) {
-	case 'b': return 0;
-	case 'c': return 1;
-	case 'd': return 2;
-	case 'f': return 3;
-	case 'i': return 4;
-	case 'l': return 5;
-	case 's': return 8;
-	case 'u': return 10;
-	}
-	return c < 'b' ? 0 : NSCALARS;
-}
-
 /* The scalar whose name is the N first bytes of S. */
 static const struct scalar_info *scalar_findn(const char *s, size_t n)
 {
 	/* the first two letters rule out all names but one without a call
 	 * (S[1] is there: S is NUL-terminated) */
-	for (size_t i = scalar_first(s[0]); i < NSCALARS &&
+	for (size_t i = 0; i < NSCALARS &&
 			scalars[i].name[0] <= s[0]; i++)
 		if (scalars[i].name[0] == s[0] && scalars[i].name[1] == s[1] &&
 				name_is(scalars[i].name, s, n))

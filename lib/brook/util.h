@@ -41,6 +41,15 @@ void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
 char *sb_take(strbuf *b);	/* hands over the buffer; b is empty after */
 void sb_free(strbuf *b);
 
+/* FNV-1a of the N bytes at S: the hash of the name and text tables. */
+static inline unsigned util_fnv1a(const char *s, size_t n)
+{
+	unsigned h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
 /* V in decimal into BUF, as snprintf's "%lld" writes it, without
  * printf's cost: the keys of tables by declaration id. Returns BUF. */
 #define UTIL_LL_MAX 21	/* "-9223372036854775808" and the NUL */
