@@ -127,7 +127,8 @@ struct brt_device {
 	unsigned unflushed;	/* kernels enqueued since the last clFlush */
 	unsigned flush_at;	/* ... flushed when it reaches this: 1 after a
 				   wait, doubling up to 64 in a chain */
-	uint64_t nbuffers;	/* buffers made (brt_buffer.serial) */
+	uint64_t nbuffers;	/* buffers made (brt_buffer.serial; on the
+				   CPU, their colours: cpu.c) */
 	struct brt_prof *prof;	/* ... here, logged at exit */
 	size_t nprof, capprof;
 	brt_clprog *progs;
@@ -144,7 +145,8 @@ typedef struct brt_buffer {
 	int refs;		/* streams and views that share it */
 	brt_device *dev;
 	size_t bytes;
-	char *host;		/* CPU backend */
+	char *host;		/* CPU backend: the array */
+	void *hostmem;		/* CPU backend: what free takes (cpu.c) */
 	cl_mem mem;		/* OpenCL backend */
 	cl_event last;		/* last command that touched it, or NULL */
 	int pending;		/* kernels of the compute queue touched it after

@@ -272,7 +272,7 @@ void brt_buffer_release(brt_buffer *b)
 	if (b->dev->kind == BRT_DEV_OPENCL)
 		brt_ocl_free(b);
 	else
-		free(b->host);
+		free(b->hostmem);
 	free(b);
 }
 
