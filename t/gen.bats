@@ -123,7 +123,7 @@ setup() {
 		brgen --checked -o g
 	$BROOK_CC $BROOK_CFLAGS g.c -o g $BROOK_LIBS
 	BRT_RUNTIME=cpu ./g > out 2> err
-	grep -q 'gather.br:8: kernel g1: gather index (6, 0, 0, 0) outside the array t' err
+	grep -q 'gather.br:11: kernel g1: gather index (6, 0, 0, 0) outside the array t' err
 	diff_golden "$top_srcdir/t/run/gather.out" out
 }
 

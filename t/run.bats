@@ -137,6 +137,20 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 	diff_golden "$top_srcdir/t/run/large.out" large.actual
 }
 
+@test "CPU gathers by a float index: SSE's clamp and the portable C (-DBRG_NO_SSE) agree, NaN and infinities included" {
+	brook_build "$top_srcdir/t/run/gather.br" gather
+	grep -q '^#define BRG_SSE 1$' gather.c
+	grep -q '_mm_cvttss_si32' gather.c
+	$BROOK_CC $BROOK_CFLAGS -DBRG_NO_SSE gather.c -o gather_nosse $BROOK_LIBS
+	local p
+	for p in gather gather_nosse; do
+		BRT_RUNTIME=cpu ./$p > $p.32
+		BRT_RUNTIME=cpu BRT_INDEX64=1 ./$p > $p.64
+		diff_golden "$top_srcdir/t/run/gather.out" $p.32
+		diff_golden "$top_srcdir/t/run/gather.out" $p.64
+	done
+}
+
 @test "a float gather index stepped by constants (index += step) is read through integers on the CPU too, in both instances" {
 	brook_build "$top_srcdir/t/run/gather_float.br" gather_float
 	grep -q 'struct { int64_t x, y, z, w; } brg_sh_' gather_float.c
