@@ -71,10 +71,10 @@ copy 16777216 9 9
 saxpy 16777216 9 9
 sum 16777216 9 9
 rowsum 4096 9 9
-matmult_simple 512 1 1
-matmult_opt 1024 1 1
-matmult_tiled 1024 1 1
-matmult_reg 1024 1 1
+matmult_simple 512 1 3
+matmult_opt 1024 1 3
+matmult_tiled 1024 1 3
+matmult_reg 1024 1 3
 bsearch 262144 3 3
 mandel 2048 3 3
 nbody 4096 3 3
