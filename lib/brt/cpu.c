@@ -152,8 +152,12 @@ int brt_cpu_alloc(brt_buffer *b)
 	void *p = NULL;
 	size_t pad = 0;
 
-	if (b->bytes >= 4096 && b->bytes <= SIZE_MAX - COLOURS * 256)
+	if (b->bytes >= 4096 && b->bytes <= SIZE_MAX - COLOURS * 256) {
+		brt_runtime *rt = brt_rt();
+		pthread_mutex_lock(&rt->lock);	/* as brt_ocl_alloc */
 		pad = (size_t)(b->dev->nbuffers++ % COLOURS) * 256;
+		pthread_mutex_unlock(&rt->lock);
+	}
 	if (posix_memalign(&p, 256, b->bytes + pad ? b->bytes + pad : 1))
 		return -1;
 	memset(p, 0, b->bytes + pad);
