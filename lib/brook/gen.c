@@ -295,12 +295,6 @@ const char *gen_scalar(const json_t *ty)
 	return s;
 }
 
-int gen_ncomp(const json_t *ty)
-{
-	/* gen_scalar has a name exactly where ty_scalar has */
-	return ty_ncomp(ty);
-}
-
 const char *gen_arith_name(gen_target t, const char *s, int n)
 {
 	static const char *const cpu_scalar[][2] = {
@@ -376,7 +370,7 @@ size_t gen_size(gen_ctx *g, const json_t *ty, size_t *align)
 	t = ty_kind(ty);
 	if (gen_scalar(ty)) {
 		a = (size_t)ty_scalar_bits(gen_scalar(ty)) / 8;
-		size = a * (size_t)gen_ncomp(ty);
+		size = a * (size_t)ty_ncomp(ty);
 	} else if (ty_streq(t, "struct") || ty_streq(t, "union")) {
 		size_t i;
 		json_t *f;

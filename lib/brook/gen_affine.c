@@ -370,7 +370,7 @@ static int eval_index(gen_aff *a, const json_t *e, aval *v, int n)
 static int eval(gen_aff *a, const json_t *e, aval *v)
 {
 	const json_t *ty = ast_get(e, "ty");
-	int n = gen_ncomp(gen_resolve(a->g, ty)), i;
+	int n = ty_ncomp(gen_resolve(a->g, ty)), i;
 	aval l[4], r[4];
 	const char *op = ast_str(e, "op");
 

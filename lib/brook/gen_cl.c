@@ -198,7 +198,7 @@ static void field_access(gen_ctx *g, strbuf *b, const json_t *ty,
 		return;
 	if (gen_scalar(r)) {
 		const char *s = gen_arith_name(GEN_CL, gen_scalar(r), 1);
-		int n = gen_ncomp(r);
+		int n = ty_ncomp(r);
 		if (n == 1 && store)
 			sb_printf(b, "\t*(%s %s *)(q + %zu) = %s;\n", as, s,
 				off, lv);
@@ -265,8 +265,8 @@ static void packed_fields(gen_ctx *g, strbuf *b, strbuf *u, const json_t *ty,
 			at = 0;
 		if (at > o)
 			sb_printf(b, "\tuchar brg_pad%zu[%zu];\n", npad++, at - o);
-		if (gen_scalar(ft) && gen_ncomp(ft) > 1) {
-			int k, n = gen_ncomp(ft);
+		if (gen_scalar(ft) && ty_ncomp(ft) > 1) {
+			int k, n = ty_ncomp(ft);
 			sb_printf(b, "\t%s %s[%d];\n", gen_arith_name(GEN_CL,
 				gen_scalar(ft), 1), name, n);
 			sb_printf(u, "\tr.%s%s = (%s)(", prefix, name,

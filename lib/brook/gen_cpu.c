@@ -88,7 +88,7 @@ static void elem_type(gen_ctx *g, strbuf *b, const json_t *el)
 			if (strcmp(map[i][0], s) == 0)
 				break;
 		sb_printf(b, "{%s, %d, %zu}", i < sizeof map / sizeof map[0] ?
-			map[i][1] : "BRT_INT", gen_ncomp(gen_resolve(g, el)),
+			map[i][1] : "BRT_INT", ty_ncomp(gen_resolve(g, el)),
 			gen_size(g, el, NULL));
 		return;
 	}

@@ -43,7 +43,7 @@ void gen_storage(gen_ctx *g, gen_target t, strbuf *b, const json_t *el);
 void gen_storage(gen_ctx *g, gen_target t, strbuf *b, const json_t *el)
 {
 	el = gen_resolve(g, el);
-	if (t == GEN_CL && gen_ncomp(el) == 3)
+	if (t == GEN_CL && ty_ncomp(el) == 3)
 		sb_puts(b, gen_arith_name(t, gen_scalar(el), 1));
 	else if (t == GEN_CL && !gen_scalar(el))
 		sb_puts(b, "uchar");
@@ -55,8 +55,8 @@ void gen_storage(gen_ctx *g, gen_target t, strbuf *b, const json_t *el)
 static const char *iter_helper(gen_ctx *g, gen_target t, const json_t *el)
 {
 	static char fname[64];
-	const char *T = gen_arith_name(t, "float", gen_ncomp(el));
-	int n = gen_ncomp(el), k;
+	const char *T = gen_arith_name(t, "float", ty_ncomp(el));
+	int n = ty_ncomp(el), k;
 	strbuf *h = &g->help[t];
 
 	snprintf(fname, sizeof fname, "brg_iter_%s", T);
@@ -653,7 +653,7 @@ static const char *lane_vector(gen_ctx *g, const json_t *p)
 {
 	const json_t *el = gen_resolve(g, gen_elem(g, ast_get(p, "type")));
 
-	return gen_ncomp(el) == 1 ? lane_vector_of(gen_scalar(el)) : NULL;
+	return ty_ncomp(el) == 1 ? lane_vector_of(gen_scalar(el)) : NULL;
 }
 
 /* Whether every stream of FN has a lane_vector (and there is one). */
@@ -1177,7 +1177,7 @@ static void reduce_identity(gen_ctx *g, gen_target t, strbuf *b,
 	const char *S = gen_arith_name(t, gen_scalar(el), 1);
 	const char *v = ty_streq(op, "*=") ? "1" : ty_streq(op, "&=") ?
 		"~0" : "0";
-	int n = gen_ncomp(el), k;
+	int n = ty_ncomp(el), k;
 
 	(void)g;
 	if (n <= 1) {
@@ -1192,7 +1192,7 @@ static void reduce_identity(gen_ctx *g, gen_target t, strbuf *b,
 static void reduce_combine(gen_ctx *g, strbuf *b, const json_t *el,
 	const char *op, const char *acc, const char *x, const char *ind)
 {
-	int n = gen_ncomp(el), k;
+	int n = ty_ncomp(el), k;
 
 	(void)g;
 	if (n <= 1) {
@@ -1433,7 +1433,7 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 			/* the work-items that will hold a value */
 			"\tbrg_m = brg_hi - brg_lo < brg_L ? brg_hi - brg_lo : "
 			"brg_L;\n");
-		if (gen_ncomp(gen_resolve(g, el)) == 1 &&
+		if (ty_ncomp(gen_resolve(g, el)) == 1 &&
 				lane_vector_of(gen_scalar(gen_resolve(g, el))))
 			cl_reduce_vector(g, b, fn, el, op);
 		cl_reduce_unrolled(g, b, fn, el, op);

@@ -288,10 +288,10 @@ static const json_t *uloop_var(gen_ctx *g, const json_t *s,
 		*init = ast_get(in, "r");
 	}
 	if (!is_private(v) || !gen_scalar(gen_resolve(g, ast_get(v,
-			"type"))) || gen_ncomp(gen_resolve(g, ast_get(v,
+			"type"))) || ty_ncomp(gen_resolve(g, ast_get(v,
 			"type"))) != 1 || !json_is_object(*init) ||
 			!uniform(g, *init, NULL) || !uniform(g, cond, v) ||
-			gen_ncomp(ast_get(cond, "ty")) > 1)
+			ty_ncomp(ast_get(cond, "ty")) > 1)
 		return NULL;
 	step = strip(step);
 	if (is_step_op(step)) {
@@ -331,7 +331,7 @@ static int iter_local(gen_gplan *p, const json_t *s, const json_t *d)
 	size_t i;
 	int n, ok = 0;
 
-	if ((init && !json_is_null(init)) || gen_ncomp(gen_resolve(p->g,
+	if ((init && !json_is_null(init)) || ty_ncomp(gen_resolve(p->g,
 			ast_get(d, "type"))) < 1)
 		return 0;	/* an array or a struct is set in parts */
 	n = refs(p->g, ast_get(s, "body"), d);
@@ -646,12 +646,12 @@ static int shared_vec(gen_fn *f, strbuf *b, const json_t *e)
 	const json_t *l = strip(ast_get(e, "l")), *r = strip(ast_get(e, "r"));
 	const json_t *a = strip(ast_get(r, "a")), *d;
 	const json_t *lt = ast_get(l, "ty"), *rt = ast_get(r, "ty");
-	int n = gen_ncomp(rt), c;
+	int n = ty_ncomp(rt), c;
 
 	d = ast_is(a, "id") ? gen_decl(f->g, a) : NULL;
 	if (!ast_is(e, "assign") || !ty_streq(ast_str(e, "op"), "=") ||
 			!ast_is(l, "id") || !ast_is(r, "index") || n < 2 ||
-			gen_ncomp(lt) != n || !gen_scalar(lt) ||
+			ty_ncomp(lt) != n || !gen_scalar(lt) ||
 			strcmp(gen_scalar(lt), gen_scalar(rt)) != 0 ||
 			!ast_is(d, "var") || !gen_has_qual(d, "shared") ||
 			!pure(ast_get(r, "i")))
@@ -793,7 +793,7 @@ static void vec_copy(gen_fn *f, strbuf *b, const json_t *d, json_t *copies,
 	int in)
 {
 	const json_t *ty = gen_resolve(f->g, ast_get(d, "type"));
-	int n = gen_ncomp(ty), c;
+	int n = ty_ncomp(ty), c;
 	char k[32], name[160];
 	const char *elem;
 
@@ -879,7 +879,7 @@ int gen_group_loop(gen_fn *f, strbuf *b, const json_t *s)
 	json_array_foreach(vars, i, it)
 		if (it != v && refs(g, s, it) && !gen_gplan_local(p, it) &&
 				!in_set(p->remat, it) && writes_decl(g, s, it))
-			carry += gen_ncomp(gen_resolve(g, ast_get(it, "type")));
+			carry += ty_ncomp(gen_resolve(g, ast_get(it, "type")));
 	whole = carry > CARRY_MAX;
 	json_array_foreach(vars, i, it) {
 		if (!refs(g, s, it) || it == v)

@@ -149,7 +149,6 @@ void gen_error(gen_ctx *g, const json_t *n, const char *id,
 const json_t *gen_decl(gen_ctx *g, const json_t *idnode); /* by "ref" */
 const json_t *gen_resolve(gen_ctx *g, const json_t *ty);  /* typedefs */
 const char *gen_scalar(const json_t *ty);	/* canonical, NULL if none */
-int gen_ncomp(const json_t *ty);		/* 0 if not arithmetic */
 /* The name of an arithmetic type on target T ("float4", "signed char"). */
 const char *gen_arith_name(gen_target t, const char *scalar, int n);
 /* Prints the declaration of NAME (NULL: an abstract type) of type TY. */

@@ -81,7 +81,7 @@ static void type_base(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty)
 	if (gen_scalar(ty)) {
 		if (ty_streq(k, "double") || strncmp(k, "double", 6) == 0)
 			g->uses_double = 1;
-		sb_puts(b, gen_arith_name(t, gen_scalar(ty), gen_ncomp(ty)));
+		sb_puts(b, gen_arith_name(t, gen_scalar(ty), ty_ncomp(ty)));
 	} else if (ty_streq(k, "struct") || ty_streq(k, "union")) {
 		sb_printf(b, "%s %s", k, ast_str(ty, "tag"));
 	} else if (ty_streq(k, "void")) {
@@ -127,7 +127,7 @@ static const json_t *ety(const json_t *e)
 static const char *tname(gen_target t, const json_t *ty)
 {
 	const char *s = gen_scalar(ty);
-	return s ? gen_arith_name(t, s, gen_ncomp(ty)) : "int";
+	return s ? gen_arith_name(t, s, ty_ncomp(ty)) : "int";
 }
 
 /* A type object for scalar S with N components (static storage). */
@@ -141,7 +141,7 @@ static json_t *mkty(const char *s, int n)
 static json_t *common_type(const json_t *a, const json_t *b)
 {
 	const char *sa = gen_scalar(a), *sb = gen_scalar(b);
-	int na = gen_ncomp(a), nb = gen_ncomp(b);
+	int na = ty_ncomp(a), nb = ty_ncomp(b);
 	const char *s;
 
 	if (!sa || !sb)
@@ -359,7 +359,7 @@ static const char *cpu_vop(gen_ctx *g, const char *opname, const char *op,
 	static char fname[96];
 	strbuf *h = &g->help[GEN_CPU];
 	const char *V = tname(GEN_CPU, vty), *R = tname(GEN_CPU, rty);
-	int n = gen_ncomp(vty), k;
+	int n = ty_ncomp(vty), k;
 
 	snprintf(fname, sizeof fname, "brg_%s_%s%s%s", opname, V,
 		kind == 'r' ? "_" : "", kind == 'r' ? R : "");
@@ -389,7 +389,7 @@ static const char *cpu_cvt(gen_ctx *g, const json_t *from, const json_t *to)
 	strbuf *h = &g->help[GEN_CPU];
 	const char *F = tname(GEN_CPU, from), *T = tname(GEN_CPU, to);
 	const char *S = gen_arith_name(GEN_CPU, gen_scalar(to), 1);
-	int nf = gen_ncomp(from), nt = gen_ncomp(to), k;
+	int nf = ty_ncomp(from), nt = ty_ncomp(to), k;
 
 	if (nf <= 1)
 		snprintf(fname, sizeof fname, "brg_splat_%s_%s",
@@ -457,13 +457,13 @@ static const char *cpu_swz(gen_ctx *g, const json_t *vty, const char *letters,
 static int same_arith(const json_t *a, const json_t *b)
 {
 	const char *sa = gen_scalar(a), *sb = gen_scalar(b);
-	return sa && sb && strcmp(sa, sb) == 0 && gen_ncomp(a) == gen_ncomp(b);
+	return sa && sb && strcmp(sa, sb) == 0 && ty_ncomp(a) == ty_ncomp(b);
 }
 
 void gen_kconv(gen_fn *f, strbuf *b, const json_t *e, const json_t *to)
 {
 	const json_t *from = ety(e);
-	int nf = gen_ncomp(from), nt = gen_ncomp(to);
+	int nf = ty_ncomp(from), nt = ty_ncomp(to);
 
 	if (!nf || !nt || same_arith(from, to)) {
 		gen_kexpr(f, b, e);
@@ -550,13 +550,13 @@ static void binop(gen_fn *f, strbuf *b, const char *op, const json_t *l,
 	 * type of their operands */
 	json_t *c = !is_rel(op) && gen_scalar(rty) ?
 		json_incref((json_t *)rty) : common_type(ety(l), ety(r));
-	int vec = gen_ncomp(c) > 1;
+	int vec = ty_ncomp(c) > 1;
 
 	if (!vec) {
 		gen_kexpr(f, b, l);
 		sb_printf(b, " %s ", op);
 		gen_kexpr(f, b, r);
-	} else if (is_rel(op) && gen_ncomp(rty) <= 1) {
+	} else if (is_rel(op) && ty_ncomp(rty) <= 1) {
 		/* a vector comparison where a scalar is wanted: the x
 		 * components (spec 2, relational operators) */
 		sb_puts(b, "((");
@@ -638,7 +638,7 @@ static const char *vidx_helper(gen_ctx *g, gen_target t, const json_t *vty,
 	static char fname[96];
 	strbuf *h = &g->help[t];
 	const char *V = tname(t, vty);
-	int n = gen_ncomp(vty), k, flt = ty_scalar_is_float(gen_scalar(vty));
+	int n = ty_ncomp(vty), k, flt = ty_scalar_is_float(gen_scalar(vty));
 
 	snprintf(fname, sizeof fname, "brg_%sv%s_%s", scatter ? "s" : "g",
 		i32_sfx(g, t), V);
@@ -743,7 +743,7 @@ static const char *gather_vhelper(gen_ctx *g, gen_target t, const json_t *vty)
 	static char fname[96];
 	strbuf *h = &g->help[t];
 	const char *V = tname(t, vty);
-	int n = gen_ncomp(vty), k, flt = ty_scalar_is_float(gen_scalar(vty));
+	int n = ty_ncomp(vty), k, flt = ty_scalar_is_float(gen_scalar(vty));
 
 	snprintf(fname, sizeof fname, "brg_gat%s_%s", i32_sfx(g, t), V);
 	if (!need(g, t, fname))
@@ -774,7 +774,7 @@ static int is_int1(const json_t *e)
 {
 	const char *s = gen_scalar(ety(e));
 
-	return s && ty_streq(s, "int") && gen_ncomp(ety(e)) == 1;
+	return s && ty_streq(s, "int") && ty_ncomp(ety(e)) == 1;
 }
 
 /* Whether gather index I is the counter CTR (its decl) plus a constant *C. */
@@ -1164,7 +1164,7 @@ static int sh_steps(gen_fn *f, const json_t *n, const json_t *v, int *sign)
 
 	if (u) {
 		long long c[4];
-		int m, k, nv = gen_ncomp(ast_get(v, "type"));
+		int m, k, nv = ty_ncomp(ast_get(v, "type"));
 		if (!const_vals(f, ast_get(u, "r"), c, &m, 0) || m != nv)
 			return 0;
 		for (k = 0; sign && k < m; k++) {
@@ -1206,7 +1206,7 @@ static int sh_comps(gen_fn *f, const json_t *e, const json_t *v, int *c)
 
 	e = strip(e);
 	if (ast_is(e, "id") && v && gen_decl(f->g, e) == v) {
-		for (n = 0; n < gen_ncomp(ety(e)) && n < 4; n++)
+		for (n = 0; n < ty_ncomp(ety(e)) && n < 4; n++)
 			c[n] = n;
 		return n;
 	}
@@ -1322,7 +1322,7 @@ static const json_t *shadow_loop(gen_fn *f, const json_t *s, strbuf *cond,
 			writes(f, ast_get(s, "body"), NULL, 0, 1))
 		return NULL;
 	v = sh_candidate(f, s, &id);
-	nv = v ? gen_ncomp(ast_get(v, "type")) : 0;
+	nv = v ? ty_ncomp(ast_get(v, "type")) : 0;
 	if (!v || nv < 1 || nv > 4 || !ast_get(v, "init") ||
 			!ty_streq(gen_scalar(ast_get(v, "type")), "float") ||
 			!integral(f, ast_get(v, "init"), 0) ||
@@ -1484,7 +1484,7 @@ static const json_t *float_counter(gen_fn *f, const json_t *s,
 	d = gen_decl(f->g, x);
 	ty = ast_is(d, "var") ? gen_resolve(f->g, ast_get(d, "type")) : NULL;
 	if (!ty || !gen_scalar(ty) || !ty_streq(gen_scalar(ty), "float") ||
-			gen_ncomp(ty) != 1)
+			ty_ncomp(ty) != 1)
 		return NULL;
 	ast_array_foreach(ast_arr(body, "items"), i, it)
 		if (ctr_dec(f, it, d)) {
@@ -1507,7 +1507,7 @@ static int sh_via(gen_fn *f, const json_t **idx, int n, int m,
 
 	if (n == 1 && sh_comps(f, idx[0], v, c) > 1)
 		return 1;
-	if (n == 1 && gen_ncomp(ety(idx[0])) > 1)
+	if (n == 1 && ty_ncomp(ety(idx[0])) > 1)
 		return 0;
 	return n - 1 - m < 4 && sh_comps(f, idx[m], v, c) == 1;
 }
@@ -1664,7 +1664,7 @@ static int sh_counted(gen_fn *f, const json_t *s, const json_t *v,
 	long long c[4];
 	json_t *it;
 	size_t i;
-	int m, k, after = 0, nv = gen_ncomp(ast_get(v, "type"));
+	int m, k, after = 0, nv = ty_ncomp(ast_get(v, "type"));
 	strbuf name = {0}, ends = {0};
 
 	if (!ctr)
@@ -1742,7 +1742,7 @@ static void gather_offset(gen_fn *f, strbuf *b, const json_t *p,
 		sb_putc(b, ')');
 		return;
 	}
-	if (n == 1 && gen_ncomp(ety(idx[0])) > 1) {
+	if (n == 1 && ty_ncomp(ety(idx[0])) > 1) {
 		sb_printf(b, "%s(&%s_v, ", gather_vhelper(f->g, f->t,
 			ety(idx[0])), name);
 		gen_kexpr(f, b, idx[0]);
@@ -1798,7 +1798,7 @@ static void access_index(gen_fn *f, strbuf *b, const json_t *p,
 		gather_offset(f, b, p, idx, n);
 		return;
 	}
-	if (n == 1 && gen_ncomp(ety(idx[0])) > 1) {
+	if (n == 1 && ty_ncomp(ety(idx[0])) > 1) {
 		const json_t *vty = ety(idx[0]);
 		int flt = ty_scalar_is_float(gen_scalar(vty));
 		if (!site[0]) {
@@ -1818,7 +1818,7 @@ static void access_index(gen_fn *f, strbuf *b, const json_t *p,
 			long_name(f->g, f->t), site, tname(f->t, vty),
 			view_name(f->g, f->t), tname(f->t, vty), site);
 		for (k = 0; k < 4; k++) {
-			if (k >= gen_ncomp(vty))
+			if (k >= ty_ncomp(vty))
 				sb_puts(&f->g->help[f->t], ", 0");
 			else if (flt)
 				sb_printf(&f->g->help[f->t], ", brg_fi%s((float)"
@@ -1854,7 +1854,7 @@ void gen_load(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty,
 	const char *ptr, const char *idx)
 {
 	ty = gen_resolve(g, ty);
-	if (t == GEN_CL && gen_ncomp(ty) == 3)
+	if (t == GEN_CL && ty_ncomp(ty) == 3)
 		sb_printf(b, "vload3(%s, %s)", idx, ptr);
 	else if (t == GEN_CL && !gen_scalar(ty))
 		sb_printf(b, "brg_ld_%s(%s, %s)", ast_str(ty, "tag"), ptr, idx);
@@ -1868,7 +1868,7 @@ void gen_store(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty,
 	const char *ptr, const char *idx, const char *val)
 {
 	ty = gen_resolve(g, ty);
-	if (t == GEN_CL && gen_ncomp(ty) == 3)
+	if (t == GEN_CL && ty_ncomp(ty) == 3)
 		sb_printf(b, "vstore3(%s, %s, %s)", val, idx, ptr);
 	else if (t == GEN_CL && !gen_scalar(ty))
 		sb_printf(b, "brg_st_%s(%s, %s, %s)", ast_str(ty, "tag"), ptr,
@@ -2006,7 +2006,7 @@ static void builtin_call(gen_fn *f, strbuf *b, const json_t *e)
 		return;
 	}
 	sb_printf(b, "%s(", builtin_helper(f->g, f->t, name, gen_scalar(T),
-		gen_ncomp(T), (int)json_array_size(args)));
+		ty_ncomp(T), (int)json_array_size(args)));
 	json_array_foreach(args, i, a) {
 		if (i)
 			sb_puts(b, ", ");
@@ -2115,8 +2115,8 @@ static void ctor(gen_fn *f, strbuf *b, const json_t *e)
 	ast_array_foreach(ast_arr(e, "args"), i, a) {
 		if (i)
 			sb_puts(b, ", ");
-		if (gen_ncomp(ety(a)) > 1 && f->t == GEN_CL)
-			gen_kconv(f, b, a, mkty(s, gen_ncomp(ety(a))));
+		if (ty_ncomp(ety(a)) > 1 && f->t == GEN_CL)
+			gen_kconv(f, b, a, mkty(s, ty_ncomp(ety(a))));
 		else
 			gen_kconv(f, b, a, st);
 	}
@@ -2177,7 +2177,7 @@ static void assign(gen_fn *f, strbuf *b, const json_t *e)
 		sb_putc(b, ')');
 		return;
 	}
-	if (f->t == GEN_CPU && gen_ncomp(lt) > 1 && !ty_streq(op, "=")) {
+	if (f->t == GEN_CPU && ty_ncomp(lt) > 1 && !ty_streq(op, "=")) {
 		gen_kexpr(f, b, l);
 		sb_puts(b, " = ");
 		binop(f, b, bop, l, r, lt);
@@ -2186,7 +2186,7 @@ static void assign(gen_fn *f, strbuf *b, const json_t *e)
 	gen_kexpr(f, b, l);
 	sb_printf(b, " %s ", op);
 	if (ty_streq(op, "<<=") || ty_streq(op, ">>=") ||
-			!gen_ncomp(lt))
+			!ty_ncomp(lt))
 		gen_kexpr(f, b, r);
 	else
 		gen_kconv(f, b, r, lt);
@@ -2197,12 +2197,12 @@ static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
 	const char *op = ast_str(e, "op");
 	const json_t *x = ast_get(e, "e"), *ty = ety(e);
 
-	if (gen_ncomp(ety(x)) > 1 && (ty_streq(op, "&") ||
+	if (ty_ncomp(ety(x)) > 1 && (ty_streq(op, "&") ||
 			ty_streq(op, "*"))) {
 		gen_error(f->g, e, "E-gen-pointer", "pointers in kernel code");
 		return;
 	}
-	if (gen_ncomp(ety(x)) <= 1 || (f->t == GEN_CL && !ty_streq(op, "!"))) {
+	if (ty_ncomp(ety(x)) <= 1 || (f->t == GEN_CL && !ty_streq(op, "!"))) {
 		if (!postfix)
 			sb_puts(b, op);
 		gen_kexpr(f, b, x);
@@ -2246,7 +2246,7 @@ static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
 /* A condition: a vector uses its x component (reading 2, with -a). */
 static void cond_expr(gen_fn *f, strbuf *b, const json_t *c)
 {
-	if (gen_ncomp(ety(c)) > 1) {
+	if (ty_ncomp(ety(c)) > 1) {
 		sb_putc(b, '(');
 		gen_kexpr(f, b, c);
 		sb_puts(b, ").x");
@@ -2349,7 +2349,7 @@ void gen_kexpr(gen_fn *f, strbuf *b, const json_t *e)
 		}
 	} else if (ty_streq(k, "cast")) {
 		const json_t *to = ety(e) ? ety(e) : ast_get(e, "type");
-		if (gen_ncomp(to) > 1 || gen_ncomp(ety(ast_get(e, "e"))) > 1) {
+		if (ty_ncomp(to) > 1 || ty_ncomp(ety(ast_get(e, "e"))) > 1) {
 			gen_kconv(f, b, ast_get(e, "e"), to);
 		} else {
 			sb_putc(b, '(');
@@ -2752,7 +2752,7 @@ void gen_body_params(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		} else if (ty_streq(role, "gather") ||
 				ty_streq(role, "scatter")) {
 			const json_t *s = el;
-			int three = gen_ncomp(el) == 3, st = !gen_scalar(el);
+			int three = ty_ncomp(el) == 3, st = !gen_scalar(el);
 			if (t == GEN_CL)
 				sb_printf(b, "__global %s", ty_streq(role,
 					"gather") ? "const " : "");

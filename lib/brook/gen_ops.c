@@ -55,7 +55,7 @@ void gen_ops_site(gen_ctx *g, const json_t *n)
 		op->fn = fd && gen_is_kernel(fd) ? fd : NULL;
 		if (json_array_size(ast_arr(n, "args")) != 4 ||
 				!gen_scalar(op->index) ||
-				gen_ncomp(op->index) != 1 ||
+				ty_ncomp(op->index) != 1 ||
 				(!op->fn && strcmp(ast_str(f, "name"),
 				sc ? "STREAM_SCATTER_ASSIGN" :
 				"STREAM_GATHER_FETCH") != 0) ||

@@ -373,18 +373,48 @@ uint64_t util_digest(const char *s, size_t n)
 	return digest_step(h, (uint64_t)n);
 }
 
-char *util_lltoa(char *buf, long long v)
-{
-	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v :
-		(unsigned long long)v;
-	char tmp[UTIL_LL_MAX], *p = tmp + sizeof tmp;
+/* "00" to "99": two digits a step, half the divisions. */
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
 
-	*--p = '\0';
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
+/* The digits go straight to their place: counted first (most integers of
+ * an AST, lines, columns and ids, have a few), then written from the
+ * last, two at a time. */
+size_t util_lltoa(char *buf, long long v)
+{
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v
+		: (unsigned long long)v, t;
+	size_t n = v < 0 ? 1 : 0;
+	char *p;
+
+	if (u < 10)
+		n += 1;
+	else if (u < 100)
+		n += 2;
+	else if (u < 1000)
+		n += 3;
+	else
+		for (n += 4, t = u / 10000; t; t /= 10)
+			n++;
+	p = buf + n;
+	*p = '\0';
+	while (u >= 100) {
+		unsigned r = (unsigned)(u % 100);
+		u /= 100;
+		p -= 2;
+		p[0] = digit_pairs[2 * r];
+		p[1] = digit_pairs[2 * r + 1];
+	}
+	if (u >= 10) {
+		p -= 2;
+		p[0] = digit_pairs[2 * u];
+		p[1] = digit_pairs[2 * u + 1];
+	} else {
+		*--p = (char)('0' + u);
+	}
 	if (v < 0)
 		*--p = '-';
-	memcpy(buf, p, (size_t)(tmp + sizeof tmp - p));
-	return buf;
+	return n;
 }

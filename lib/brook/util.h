@@ -50,10 +50,12 @@ static inline unsigned util_fnv1a(const char *s, size_t n)
 	return h;
 }
 
-/* V in decimal into BUF, as snprintf's "%lld" writes it, without
- * printf's cost: the keys of tables by declaration id. Returns BUF. */
+/* V in decimal into BUF (UTIL_LL_MAX bytes), NUL-terminated, as
+ * snprintf's "%lld" writes it, without printf's cost: the keys of tables
+ * by declaration id, the integers of the AST file. Returns the number of
+ * characters before the NUL. */
 #define UTIL_LL_MAX 21	/* "-9223372036854775808" and the NUL */
-char *util_lltoa(char *buf, long long v);
+size_t util_lltoa(char *buf, long long v);
 
 /* Reads a whole file ("-" is standard input) into *data, NUL-terminated;
  * *len excludes the NUL. Returns 0, or -1 with a message in err. */
