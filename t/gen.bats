@@ -67,6 +67,50 @@ setup() {
 	done | grep -q yes
 }
 
+@test "a map kernel with a loop: its CPU functions carry BRG_NOLV (gcc's loop vectorizer off), one without keeps it" {
+	cat > nolv.br <<'EOF'
+kernel void acc(float t[], int n, out float o<>)
+{
+	float s = 0.0f;
+	int i;
+	for (i = 0; i < n; i++)
+		s += t[i];
+	o = s;
+}
+
+kernel void plain(float a<>, out float o<>)
+{
+	o = a * 2.0f;
+}
+EOF
+	brpp nolv.br | brparse | brcheck | brgen -o nolv
+	grep -qF '#define BRG_NOLV __attribute__((optimize("no-tree-loop-vectorize")))' nolv.c
+	grep -q '^BRG_FN BRG_NOLV void acc__body(' nolv.c
+	grep -q '^BRG_FN BRG_NOLV void acc__body32(' nolv.c
+	grep -q '^static __attribute__((noinline)) BRG_NOLV void acc__packed(' nolv.c
+	grep -q '^static __attribute__((noinline)) BRG_NOLV void acc__packed32(' nolv.c
+	grep -q '^static BRG_NOLV void acc__cpu(' nolv.c
+	grep -q '^BRG_FN void plain__body(' nolv.c
+	grep -q '^static __attribute__((noinline)) void plain__packed(' nolv.c
+	grep -q '^static void plain__cpu(' nolv.c
+	$BROOK_CC $BROOK_CFLAGS -Wall -Wextra -Werror -c nolv.c -o nolv.o
+	$BROOK_CC --version 2>/dev/null | grep -qi 'gcc\|free software' ||
+		skip "not gcc"
+	# no loop of acc's functions vectorized; plain's packed loop is
+	$BROOK_CC -std=c99 -O3 -I"$top_srcdir/lib/brt" -fopt-info-vec-optimized \
+		-c nolv.c -o nolv.o 2> vec.txt
+	local a b
+	a=$(grep -n '^BRG_FN BRG_NOLV void acc__body(' nolv.c | cut -d: -f1)
+	b=$(grep -n '^BRG_FN void plain__body(' nolv.c | cut -d: -f1)
+	! grep 'loop vectorized' vec.txt | cut -d: -f2 | while read -r l; do
+		[ "$l" -ge "$a" ] && [ "$l" -lt "$b" ] && echo "$l"
+	done | grep -q .
+	b=$(grep -n '^static __attribute__((noinline)) void plain__packed(' nolv.c | cut -d: -f1)
+	grep 'loop vectorized' vec.txt | cut -d: -f2 | while read -r l; do
+		[ "$l" -gt "$b" ] && [ "$l" -lt $((b + 25)) ] && echo yes
+	done | grep -q yes
+}
+
 @test "brgen refuses an AST that is not checked (status 1)" {
 	run brgen -o out "$top_srcdir/t/gen/unchecked.ast"
 	[ "$status" -eq 1 ]

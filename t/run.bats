@@ -168,7 +168,7 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 	# skip not
 	[ "$(grep -c '^		const int32_t brg_trip = brg_trips32(' float_counter.c)" -eq 5 ]
 	[ "$(grep -c '^		const int64_t brg_trip = brg_trips(' float_counter.c)" -eq 5 ]
-	sed -n '/^BRG_FN void fwd__body32(/,/^}/p' float_counter.c > fwd.c
+	sed -n '/^BRG_FN BRG_NOLV void fwd__body32(/,/^}/p' float_counter.c > fwd.c
 	grep -qF 'for (int32_t brg_k = 0; brg_k < brg_trip; brg_k++)' fwd.c
 	grep -qF 's = s * 2.0f + t[(t_v.base + brg_sh_index.x + brg_sh_index.y * t_v.pitch[1])];' fwd.c
 	BRT_RUNTIME=cpu BRT_INDEX64=1 ./float_counter > fc.64

@@ -497,8 +497,9 @@ static void cpu_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
 
 	/* not inlined into K__cpu: there the restrict qualifiers, which
 	 * let gcc vectorize gathers beside stores, would be lost */
-	sb_printf(b, "static __attribute__((noinline)) void %s__packed%s("
+	sb_printf(b, "static __attribute__((noinline)) %svoid %s__packed%s("
 		"const brt_cpu_call *brg_c, int64_t brg_b, int64_t brg_e",
+		gen_nolv(g, GEN_CPU, fn) ? "BRG_NOLV " : "",
 		ast_str(fn, "name"), g->i32 ? "32" : "");
 	json_array_foreach(params, i, p) {
 		if (!is_buffer(p))
@@ -817,8 +818,9 @@ static void map_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	g->i32 = 1;
 	cpu_map_packed(g, b, fn);
 	g->i32 = 0;
-	sb_printf(b, "static void %s__cpu(const brt_cpu_call *brg_c, "
-		"int64_t brg_b, int64_t brg_e, int brg_first)\n{\n", name);
+	sb_printf(b, "static %svoid %s__cpu(const brt_cpu_call *brg_c, "
+		"int64_t brg_b, int64_t brg_e, int brg_first)\n{\n",
+		gen_nolv(g, t, fn) ? "BRG_NOLV " : "", name);
 	cpu_unpack(g, b, fn, UNPACK_ALL);
 	rec_param(g, t, b, fn);
 	dom_setup(t, b);

@@ -182,6 +182,10 @@ void gen_indent(strbuf *b, int depth);
 int gen_uses(const json_t *n, const char *what);
 /* ... any of the NULL-terminated WHAT, in one walk */
 int gen_uses_any(const json_t *n, const char *const *what);
+/* Whether the CPU functions of kernel FN (its bodies and map entries)
+ * carry BRG_NOLV (gen_kcode.c's prelude): a map or scatter kernel whose
+ * body has a loop. */
+int gen_nolv(gen_ctx *g, gen_target t, const json_t *fn);
 /* Helpers: defined once per target in g->help[t], named by the result. */
 const char *gen_helper_elem(gen_ctx *g, gen_target t, const char *op,
 	const json_t *ty);

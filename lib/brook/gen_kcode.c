@@ -167,6 +167,16 @@ static const char *fnq(gen_target t)
 	return t == GEN_CPU ? "BRG_FN " : "";
 }
 
+int gen_nolv(gen_ctx *g, gen_target t, const json_t *fn)
+{
+	static const char *const loops[] = { "for", "while", "do", NULL };
+
+	(void)g;
+	return t == GEN_CPU && !gen_is_group(fn) &&
+		!ty_streq(gen_kclass(fn), "reduce") &&
+		gen_uses_any(ast_get(fn, "body"), loops);
+}
+
 /* The suffix of C's float math functions: sqrtf on the CPU; OpenCL's are
  * overloaded. */
 static const char *msuf(gen_target t, const char *s)
@@ -2835,8 +2845,8 @@ void gen_guard_function(gen_ctx *g, gen_target t, strbuf *b,
 	f.fn = fn;
 	f.names = gen_param_names(g, fn);
 	f.depth = 1;
-	sb_printf(b, "%sint %s__guard%s(", fnq(t), ast_str(fn, "name"),
-		i32_sfx(g, t));
+	sb_printf(b, "%s%sint %s__guard%s(", fnq(t), gen_nolv(g, t, fn) ?
+		"BRG_NOLV " : "", ast_str(fn, "name"), i32_sfx(g, t));
 	gen_body_params(g, t, b, fn);
 	/* x as brg_X, as K__bodyin has it: no float round trip. Its
 	   conditionals then read their interior branches, which is what
@@ -2884,6 +2894,8 @@ void gen_body_function(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	f.fn = fn;
 	f.names = gen_param_names(g, fn);
 	sb_puts(b, fnq(t));
+	if (gen_nolv(g, t, fn))
+		sb_puts(b, "BRG_NOLV ");
 	if (ret)
 		gen_type(g, t, b, ret, NULL);
 	else
@@ -3263,6 +3275,15 @@ void gen_prelude_common(gen_target t, strbuf *b)
 			"#define BRG_INC(p) ((*(p))++)\n"
 			"#define BRG_OR(p, v) (*(p) |= (v))\n"
 			"#endif\n"
+			"/* a kernel with a loop (gen_nolv): gcc's loop "
+			"vectorizer would run its\n   float accumulations as "
+			"in-order reductions across the loop's steps,\n   "
+			"one lane at a time (bench/br/matmult_opt.br: twice as "
+			"slow) */\n"
+			"#if defined(__GNUC__) && !defined(__clang__)\n"
+			"#define BRG_NOLV __attribute__((optimize("
+			"\"no-tree-loop-vectorize\")))\n"
+			"#else\n#define BRG_NOLV\n#endif\n"
 			"#if defined(__x86_64__) && defined(__SSE__) && "
 			"!defined(BRG_NO_SSE)\n"
 			"#include <xmmintrin.h>\n"
