@@ -254,6 +254,7 @@ gen_fninfo *gen_fn_info(gen_ctx *g, const json_t *fn)
 	fi->fn = fn;
 	fi->pos = -1;
 	fi->records = -1;
+	fi->nolv = -1;
 	return fi;
 }
 

@@ -40,6 +40,7 @@ typedef struct gen_fninfo {
 				   (gen_entry.c, needs_position); -1: not
 				   yet known */
 	int records;		/* gen_records: -1 not yet known */
+	int nolv;		/* gen_nolv's loop test: -1 not yet known */
 	int aff_known;		/* aff below is known */
 	struct gen_aff *aff;	/* its row interior (gen_aff_scan) */
 } gen_fninfo;

@@ -170,11 +170,15 @@ static const char *fnq(gen_target t)
 int gen_nolv(gen_ctx *g, gen_target t, const json_t *fn)
 {
 	static const char *const loops[] = { "for", "while", "do", NULL };
+	gen_fninfo *fi;
 
-	(void)g;
-	return t == GEN_CPU && !gen_is_group(fn) &&
-		!ty_streq(gen_kclass(fn), "reduce") &&
-		gen_uses_any(ast_get(fn, "body"), loops);
+	if (t != GEN_CPU || gen_is_group(fn) ||
+			ty_streq(gen_kclass(fn), "reduce"))
+		return 0;
+	fi = gen_fn_info(g, fn);
+	if (fi->nolv < 0)
+		fi->nolv = gen_uses_any(ast_get(fn, "body"), loops);
+	return fi->nolv;
 }
 
 /* The suffix of C's float math functions: sqrtf on the CPU; OpenCL's are
