@@ -304,6 +304,19 @@ static json_t *read_number(ast_reader *r)
 
 static json_t *read_value(ast_reader *r);
 
+/* The slot of table T (CAP slots, a power of two) that holds the text S
+ * of N bytes, or the free one where it would go. */
+static size_t shared_slot(const ast_shared *t, size_t cap, const char *s,
+	size_t n)
+{
+	size_t i;
+
+	for (i = util_fnv1a(s, n) & (cap - 1); t[i].v; i = (i + 1) & (cap - 1))
+		if (t[i].n == n && memcmp(t[i].text, s, n) == 0)
+			break;
+	return i;
+}
+
 /* The string S of N bytes: one made before of the same bytes again, when
  * short. */
 static json_t *shared_string(ast_reader *r, const char *s, size_t n)
@@ -314,10 +327,9 @@ static json_t *shared_string(ast_reader *r, const char *s, size_t n)
 		return json_stringn_nocheck(s, n);
 	if (!r->strs)
 		r->strs = xcalloc(AST_SHARED_STRS, sizeof *r->strs);
-	for (i = util_fnv1a(s, n) & (AST_SHARED_STRS - 1); r->strs[i].v;
-			i = (i + 1) & (AST_SHARED_STRS - 1))
-		if (r->strs[i].n == n && memcmp(r->strs[i].text, s, n) == 0)
-			return json_incref(r->strs[i].v);
+	i = shared_slot(r->strs, AST_SHARED_STRS, s, n);
+	if (r->strs[i].v)
+		return json_incref(r->strs[i].v);
 	json_t *v = json_stringn_nocheck(s, n);
 	if (v && r->nstrs < AST_SHARED_STRS / 2) {
 		/* the text of the string itself: S may lie in r->tmp */
@@ -369,13 +381,11 @@ static __attribute__((noinline)) json_t *read_shared(ast_reader *r)
 		return read_value(r);
 	if (!r->shared)
 		r->shared = xcalloc(AST_SHARED_SLOTS, sizeof *r->shared);
-	for (i = util_fnv1a(r->p, n) & (AST_SHARED_SLOTS - 1); r->shared[i].v;
-			i = (i + 1) & (AST_SHARED_SLOTS - 1))
-		if (r->shared[i].n == n &&
-				memcmp(r->shared[i].text, r->p, n) == 0) {
-			r->p += n;
-			return json_incref(r->shared[i].v);
-		}
+	i = shared_slot(r->shared, AST_SHARED_SLOTS, r->p, n);
+	if (r->shared[i].v) {
+		r->p += n;
+		return json_incref(r->shared[i].v);
+	}
 	const char *text = r->p;
 	json_t *v = read_value(r);
 	if (v && r->p == text + n && r->nshared < AST_SHARED_SLOTS / 2) {

@@ -145,8 +145,8 @@ static void put_char(strbuf *b, char c)
  * text that a copy writes again. The tree does not change while it is
  * written, so an address stands for one text. */
 typedef struct {
-	const json_t **keys;
-	size_t *off, *len;	/* where in the buffer its text lies */
+	util_map at;		/* address -> its index in span */
+	size_t (*span)[2];	/* where in the buffer its text lies */
 	size_t n, cap;
 } ty_texts;
 
@@ -154,39 +154,6 @@ typedef struct {
 	strbuf *b;
 	ty_texts ty;
 } writer;
-
-static size_t ty_slot(const ty_texts *t, const json_t *v)
-{
-	size_t i = (size_t)(((unsigned long long)(uintptr_t)v *
-		0x9e3779b97f4a7c15ull) >> 32) & (t->cap - 1);
-	while (t->keys[i] && t->keys[i] != v)
-		i = (i + 1) & (t->cap - 1);
-	return i;
-}
-
-static void ty_put(ty_texts *t, const json_t *v, size_t off, size_t len)
-{
-	if (2 * (t->n + 1) > t->cap) {
-		ty_texts old = *t;
-		t->cap = old.cap ? 2 * old.cap : 1024;
-		t->keys = xcalloc(t->cap, sizeof *t->keys);
-		t->off = xcalloc(t->cap, sizeof *t->off);
-		t->len = xcalloc(t->cap, sizeof *t->len);
-		t->n = 0;
-		for (size_t i = 0; i < old.cap; i++)
-			if (old.keys[i])
-				ty_put(t, old.keys[i], old.off[i], old.len[i]);
-		free(old.keys);
-		free(old.off);
-		free(old.len);
-	}
-	size_t i = ty_slot(t, v);
-	if (!t->keys[i])
-		t->n++;
-	t->keys[i] = v;
-	t->off[i] = off;
-	t->len[i] = len;
-}
 
 static void put_value(writer *w, const json_t *v);
 
@@ -207,22 +174,30 @@ static void put_member(writer *w, const json_t *v)
 static void put_ty(writer *w, const json_t *v)
 {
 	strbuf *b = w->b;
-	size_t i, off;
+	ty_texts *t = &w->ty;
+	const uint64_t *k;
+	size_t off;
 
 	if (!json_is_object(v)) {
 		put_member(w, v);
 		return;
 	}
-	if (w->ty.cap && w->ty.keys[i = ty_slot(&w->ty, v)]) {
-		size_t n = w->ty.len[i];
+	if ((k = util_map_get(&t->at, (uint64_t)(uintptr_t)v))) {
+		size_t n = t->span[*k][1];
 		room(b, n);
-		memcpy(b->s + b->len, b->s + w->ty.off[i], n);
+		memcpy(b->s + b->len, b->s + t->span[*k][0], n);
 		b->len += n;
 		return;
 	}
 	off = b->len;
 	put_value(w, v);
-	ty_put(&w->ty, v, off, b->len - off);
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 256;
+		t->span = xrealloc(t->span, t->cap * sizeof *t->span);
+	}
+	t->span[t->n][0] = off;
+	t->span[t->n][1] = b->len - off;
+	util_map_put(&t->at, (uint64_t)(uintptr_t)v, t->n++);
 }
 
 static void put_value(writer *w, const json_t *v)
@@ -289,12 +264,11 @@ static void put_value(writer *w, const json_t *v)
 
 void ast_write_json(strbuf *b, const json_t *v)
 {
-	writer w = { b, { NULL, NULL, NULL, 0, 0 } };
+	writer w = { b, { { NULL, NULL, NULL, 0, 0 }, NULL, 0, 0 } };
 
 	put_value(&w, v);
-	free(w.ty.keys);
-	free(w.ty.off);
-	free(w.ty.len);
+	util_map_free(&w.ty.at);
+	free(w.ty.span);
 	room(b, 0);
 	b->s[b->len] = '\0';
 }

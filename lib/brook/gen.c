@@ -29,52 +29,6 @@ void gen_error(gen_ctx *g, const json_t *n, const char *id, const char *fmt,
 	g->nerrors++;
 }
 
-static size_t idmap_slot(const gen_idmap *m, long long id)
-{
-	/* Fibonacci hashing: consecutive ids spread over the table */
-	size_t i = (size_t)(((unsigned long long)id * 0x9e3779b97f4a7c15ull)
-		>> 32) & (m->cap - 1);
-
-	while (m->nodes[i] && m->ids[i] != id)
-		i = (i + 1) & (m->cap - 1);
-	return i;
-}
-
-/* Records N as the declaration ID; a later one with the same id wins,
- * as before in a JSON object. */
-static void idmap_put(gen_idmap *m, long long id, const json_t *n)
-{
-	if (2 * (m->n + 1) > m->cap) {
-		gen_idmap old = *m;
-		m->cap = old.cap ? 2 * old.cap : 1024;
-		m->ids = xcalloc(m->cap, sizeof *m->ids);
-		m->nodes = xcalloc(m->cap, sizeof *m->nodes);
-		m->n = 0;
-		for (size_t i = 0; i < old.cap; i++)
-			if (old.nodes[i])
-				idmap_put(m, old.ids[i], old.nodes[i]);
-		free(old.ids);
-		free(old.nodes);
-	}
-	size_t i = idmap_slot(m, id);
-	if (!m->nodes[i])
-		m->n++;
-	m->ids[i] = id;
-	m->nodes[i] = n;
-}
-
-static const json_t *idmap_get(const gen_idmap *m, long long id)
-{
-	return m->cap ? m->nodes[idmap_slot(m, id)] : NULL;
-}
-
-static void idmap_free(gen_idmap *m)
-{
-	free(m->ids);
-	free(m->nodes);
-	memset(m, 0, sizeof *m);
-}
-
 /* What the walk of index_node collects besides the index: the indexof
  * nodes of function bodies (and the declaration each lies in) and the
  * calls in the bodies of functions that are not kernels, in the order a
@@ -186,8 +140,8 @@ static void index_node(gen_ctx *g, const json_t *n, gen_sites *s,
 			json_object_set(g->tags, json_string_value(tag),
 				(json_t *)n);
 		if (json_is_integer(id) && json_string_length(kind))
-			idmap_put(&g->byid, (long long)json_integer_value(id),
-				n);
+			util_map_put(&g->byid, (uint64_t)json_integer_value(id),
+				(uint64_t)(uintptr_t)n);
 		if (want && json_is_string(kind))
 			sites_add(s, n, json_string_value(kind), want);
 		for (i = 0; i < nkids; i++)
@@ -233,10 +187,12 @@ static void index_typedefs(gen_ctx *g, const json_t *decls)
 const json_t *gen_decl(gen_ctx *g, const json_t *idnode)
 {
 	json_t *ref = ast_get(idnode, "ref");
+	const uint64_t *n;
 
 	if (!json_is_integer(ref))
 		return NULL;
-	return idmap_get(&g->byid, (long long)json_integer_value(ref));
+	n = util_map_get(&g->byid, (uint64_t)json_integer_value(ref));
+	return n ? (const json_t *)(uintptr_t)*n : NULL;
 }
 
 gen_fninfo *gen_fn_info(gen_ctx *g, const json_t *fn)
@@ -563,7 +519,7 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 		json_decref(g.done[t]);
 		sb_free(&g.help[t]);
 	}
-	idmap_free(&g.byid);
+	util_map_free(&g.byid);
 	for (size_t k = 0; k < g.nfns; k++)
 		gen_aff_free(g.fns[k].aff);
 	free(g.fns);

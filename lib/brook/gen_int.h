@@ -24,14 +24,6 @@ typedef struct gen_op {
 } gen_op;
 #define GEN_MAX_OPS 64
 
-/* The declarations by "id" (gen.c): an open-addressing table, since
- * gen_decl asks it at every name the walks meet. */
-typedef struct gen_idmap {
-	long long *ids;
-	const json_t **nodes;	/* NULL: a free slot */
-	size_t cap, n;		/* cap a power of two */
-} gen_idmap;
-
 /* What brgen finds out once about a kernel and asks again per target,
  * entry point and mode of a domain point (gen.c, gen_fn_info). */
 typedef struct gen_fninfo {
@@ -50,7 +42,8 @@ typedef struct gen_ctx {
 	const json_t *doc;
 	const gen_options *o;
 	diag_ctx *d;
-	gen_idmap byid;		/* N -> the declaration with "id": N */
+	util_map byid;		/* N -> the declaration with "id": N (a
+				   table: gen_decl asks it at every name) */
 	json_t *typedefs;	/* typedef name -> its type */
 	json_t *tags;		/* struct/union tag -> its defining type */
 	json_t *done[2];	/* helper names already defined, per target */

@@ -418,3 +418,56 @@ size_t util_lltoa(char *buf, long long v)
 		*--p = '-';
 	return n;
 }
+
+static size_t map_slot(const util_map *m, uint64_t key)
+{
+	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) &
+		(m->cap - 1);
+
+	while (m->used[i] && m->keys[i] != key)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+void util_map_put(util_map *m, uint64_t key, uint64_t val)
+{
+	size_t i;
+
+	if (2 * (m->n + 1) > m->cap) {
+		util_map old = *m;
+		m->cap = old.cap ? 2 * old.cap : 1024;
+		m->keys = xcalloc(m->cap, sizeof *m->keys);
+		m->vals = xcalloc(m->cap, sizeof *m->vals);
+		m->used = xcalloc(m->cap, sizeof *m->used);
+		m->n = 0;
+		for (i = 0; i < old.cap; i++)
+			if (old.used[i])
+				util_map_put(m, old.keys[i], old.vals[i]);
+		util_map_free(&old);
+	}
+	i = map_slot(m, key);
+	if (!m->used[i]) {
+		m->used[i] = 1;
+		m->n++;
+	}
+	m->keys[i] = key;
+	m->vals[i] = val;
+}
+
+const uint64_t *util_map_get(const util_map *m, uint64_t key)
+{
+	size_t i;
+
+	if (!m->cap)
+		return NULL;
+	i = map_slot(m, key);
+	return m->used[i] ? &m->vals[i] : NULL;
+}
+
+void util_map_free(util_map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	free(m->used);
+	memset(m, 0, sizeof *m);
+}

@@ -50,6 +50,20 @@ static inline unsigned util_fnv1a(const char *s, size_t n)
 	return h;
 }
 
+/* A table from 64-bit keys (ids, addresses) to 64-bit values, for the
+ * lookups made at every node: open addressing, Fibonacci hashing (so
+ * that consecutive ids and addresses spread), doubled at half full. */
+typedef struct util_map {
+	uint64_t *keys, *vals;
+	unsigned char *used;
+	size_t n, cap;		/* cap a power of two */
+} util_map;
+/* KEY's value becomes VAL (a later one wins) */
+void util_map_put(util_map *m, uint64_t key, uint64_t val);
+/* KEY's value, or NULL */
+const uint64_t *util_map_get(const util_map *m, uint64_t key);
+void util_map_free(util_map *m);
+
 /* V in decimal into BUF (UTIL_LL_MAX bytes), NUL-terminated, as
  * snprintf's "%lld" writes it, without printf's cost: the keys of tables
  * by declaration id, the integers of the AST file. Returns the number of

@@ -738,17 +738,15 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec)
 	size_t na = (size_t)k->nargs + 1;
 	char *block = calloc(na, sizeof *L.views + sizeof *L.regs
 		+ sizeof *L.outs);
-	if (block) {
-		L.views = (brt_view *)block;
-		L.regs = (brt_region *)(block + na * sizeof *L.views);
-		L.outs = (brt_stream **)(block + na * (sizeof *L.views
-			+ sizeof *L.regs));
-	}
 	if (!block) {
 		brt_set_last(BR_ERROR_KERNEL, "Kernel Execution: Failed to run "
 			"kernel (out of host memory)");
 		goto out;
 	}
+	L.views = (brt_view *)block;
+	L.regs = (brt_region *)(block + na * sizeof *L.views);
+	L.outs = (brt_stream **)(block + na * (sizeof *L.views
+		+ sizeof *L.regs));
 	for (unsigned i = 0; i < k->nargs; i++)
 		if (is_write(&k->args[i], &args[i]) && args[i].s)
 			L.outs[L.nout++] = args[i].s;
