@@ -25,6 +25,14 @@ diff_golden() {
 
 # brook_build SRC.br OUT: the whole pipeline, as the README writes it,
 # then the C compiler; leaves OUT (the program), OUT.c and OUT.h.
+# vectorized_in REPORT LO HI: gcc's -fopt-info-vec-optimized REPORT has a
+# loop vectorized on a line L of the source, LO < L < HI.
+vectorized_in() {
+	grep 'loop vectorized' "$1" | cut -d: -f2 | while read -r l; do
+		[ "$l" -gt "$2" ] && [ "$l" -lt "$3" ] && echo yes
+	done | grep -q yes
+}
+
 brook_build() {
 	local src=$1 out=$2
 	brpp "$src" | brparse | brcheck | brgen -o "$out" || return 1
