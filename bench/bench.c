@@ -16,6 +16,7 @@ struct bench {
 	char device[256];
 	long size;
 	int runs, done;
+	int calls, calls_read;	/* calls per timed run; 1: bench_calls read */
 	double t0;
 	double *ms;		/* RUNS samples */
 	double bytes, flops;
@@ -51,8 +52,11 @@ struct bench *bench_new(int argc, char **argv, const char *name,
 	b->runs = argc > 2 ? atoi(argv[2]) : BENCH_DEFAULT_RUNS;
 	if (b->size <= 0)
 		b->size = default_size;
+	b->calls = argc > 3 ? atoi(argv[3]) : 1;
 	if (b->runs < 1)
 		b->runs = 1;
+	if (b->calls < 1)
+		b->calls = 1;
 	b->ms = calloc((size_t)b->runs, sizeof *b->ms);
 	strcpy(b->backend, "?");
 	strcpy(b->device, "?");
@@ -62,6 +66,12 @@ struct bench *bench_new(int argc, char **argv, const char *name,
 long bench_size(const struct bench *b)
 {
 	return b->size;
+}
+
+int bench_calls(struct bench *b)
+{
+	b->calls_read = 1;
+	return b->calls;
 }
 
 int bench_iterations(const struct bench *b)
@@ -76,7 +86,7 @@ void bench_start(struct bench *b)
 
 void bench_stop(struct bench *b)
 {
-	double t = bench_now_ms() - b->t0;
+	double t = (bench_now_ms() - b->t0) / b->calls;
 
 	if (b->done >= BENCH_WARMUP && b->done - BENCH_WARMUP < b->runs)
 		b->ms[b->done - BENCH_WARMUP] = t;
@@ -133,10 +143,16 @@ int bench_report(struct bench *b)
 	} else {
 		bench_fail(b, "no timed run");
 	}
+	if (b->calls > 1 && !b->calls_read)
+		bench_fail(b, "this case makes one call per run (no CALLS)");
 	ok = !b->failure[0];
-	printf("case=%s size=%ld impl=%s backend=%s device=\"%s\" runs=%d "
+	if (b->calls > 1)
+		printf("case=%s_x%d", b->name, b->calls);
+	else
+		printf("case=%s", b->name);
+	printf(" size=%ld impl=%s backend=%s device=\"%s\" runs=%d "
 		"median_ms=%.4f min_ms=%.4f gbs=%.3f gflops=%.3f ok=%d\n",
-		b->name, b->size, b->impl, b->backend, b->device, n, med, min,
+		b->size, b->impl, b->backend, b->device, n, med, min,
 		med > 0 ? b->bytes / med * 1e-6 : 0.0,
 		med > 0 ? b->flops / med * 1e-6 : 0.0, ok);
 	if (!ok)

@@ -2,7 +2,7 @@
  * timer, the input data, the reference checks and the one result line.
  *
  * A benchmark program is run as
- *     PROG [SIZE [RUNS]]
+ *     PROG [SIZE [RUNS [CALLS]]]
  * times its kernel work RUNS times after one warm-up run and prints one
  * line, read by bench/run.sh:
  *     case=saxpy size=16777216 impl=brook backend=opencl device="..."
@@ -24,6 +24,12 @@ long bench_size(const struct bench *b);
 /* The runs to make, the warm-up included: for (i = 0; i < bench_iterations
  * (b); i++) { bench_start(b); work; bench_stop(b); } */
 int bench_iterations(const struct bench *b);
+/* Calls per timed run (CALLS, default 1), for the cases whose calls need
+ * not wait for each other (copy, saxpy, rowsum): a run makes them one
+ * after the other and waits once, and its time is divided by CALLS, the
+ * rate of a loop of calls. The result line's case is then NAME_xCALLS; a
+ * case that never asks fails when CALLS is above 1. */
+int bench_calls(struct bench *b);
 void bench_start(struct bench *b);
 void bench_stop(struct bench *b);
 /* For a case measured once per process (startup): MS is the only run. */

@@ -44,10 +44,12 @@ static int run_copy(struct bench *b, struct par *p)
 	long n = bench_size(b);
 	struct args a = { .n = n, .x = bench_floats(n, 1, -1, 1),
 		.out = bench_zeros(n) };
+	int calls = bench_calls(b);
 
 	for (int i = 0; i < bench_iterations(b); i++) {
 		bench_start(b);
-		par_for(p, n, copy_part, &a);
+		for (int c = 0; c < calls; c++)
+			par_for(p, n, copy_part, &a);
 		bench_stop(b);
 	}
 	bench_work(b, 8.0 * n, 0);
@@ -71,10 +73,12 @@ static int run_saxpy(struct bench *b, struct par *p)
 	struct args a = { .n = n, .a = BENCH_SAXPY_A,
 		.x = bench_floats(n, 1, -1, 1), .y = bench_floats(n, 2, -1, 1),
 		.out = bench_zeros(n) };
+	int calls = bench_calls(b);
 
 	for (int i = 0; i < bench_iterations(b); i++) {
 		bench_start(b);
-		par_for(p, n, saxpy_part, &a);
+		for (int c = 0; c < calls; c++)
+			par_for(p, n, saxpy_part, &a);
 		bench_stop(b);
 	}
 	bench_work(b, 12.0 * n, 2.0 * n);
@@ -150,10 +154,12 @@ static int run_rowsum(struct bench *b, struct par *p)
 	long side = bench_size(b);
 	struct args a = { .n = side, .x = bench_floats(side * side, 4, -1, 1),
 		.out = bench_zeros(side) };
+	int calls = bench_calls(b);
 
 	for (int i = 0; i < bench_iterations(b); i++) {
 		bench_start(b);
-		par_for(p, side, rowsum_part, &a);
+		for (int c = 0; c < calls; c++)
+			par_for(p, side, rowsum_part, &a);
 		bench_stop(b);
 	}
 	bench_work(b, 4.0 * side * side + 4.0 * side, 1.0 * side * side);

@@ -170,13 +170,15 @@ static void ocl_launch(struct ocl *o, cl_kernel k, cl_uint dims,
 			local, 0, NULL, NULL), "clEnqueueNDRangeKernel");
 }
 
-/* Runs K over GLOBAL the bench's iterations, timing each with clFinish. */
+/* Runs K over GLOBAL the bench's iterations, timing each with clFinish;
+ * CALLS launches a run (bench_calls). */
 static void ocl_time(struct ocl *o, cl_kernel k, cl_uint dims,
-	const size_t *global, const size_t *local)
+	const size_t *global, const size_t *local, int calls)
 {
 	for (int i = 0; i < bench_iterations(o->b); i++) {
 		bench_start(o->b);
-		ocl_launch(o, k, dims, global, local);
+		for (int c = 0; c < calls; c++)
+			ocl_launch(o, k, dims, global, local);
 		clFinish(o->q);
 		bench_stop(o->b);
 	}
@@ -197,7 +199,7 @@ static void run_copy(struct ocl *o, struct bench *b)
 	size_t g = (size_t)n / 4;
 
 	ocl_args(o, k, a, NARGS(a));
-	ocl_time(o, k, 1, &g, NULL);
+	ocl_time(o, k, 1, &g, NULL, bench_calls(b));
 	ocl_read(o, dr, 4 * n, r);
 	bench_work(b, 8.0 * n, 0);
 	ref_copy(b, n, x, r);
@@ -221,7 +223,7 @@ static void run_saxpy(struct ocl *o, struct bench *b)
 	size_t g = (size_t)n;
 
 	ocl_args(o, k, a, NARGS(a));
-	ocl_time(o, k, 1, &g, NULL);
+	ocl_time(o, k, 1, &g, NULL, bench_calls(b));
 	ocl_read(o, dr, 4 * n, r);
 	bench_work(b, 12.0 * n, 2.0 * n);
 	ref_saxpy(b, n, sa, x, y, r);
@@ -234,37 +236,34 @@ static void run_saxpy(struct ocl *o, struct bench *b)
 	bench_free(r);
 }
 
-/* Two launches: GROUPS partial sums, then one group folds them; the run
- * ends with the 4-byte result read back, as a scalar reduce does. */
+/* One launch of GROUPS partial sums, read back (a blocking read, as a
+ * scalar reduce returns its value) and added on the host. */
 static void run_sum(struct ocl *o, struct bench *b)
 {
-	long n = bench_size(b), groups = 1024, np;
-	size_t lsz = 256, g1 = (size_t)groups * lsz, g2 = lsz;
-	float *x = bench_floats(n, 3, -1, 1), total = 0;
+	enum { groups = 1024 };
+	long n = bench_size(b);
+	size_t lsz = 256, g1 = (size_t)groups * lsz;
+	float *x = bench_floats(n, 3, -1, 1), part[groups], total = 0;
 	cl_mem dx = ocl_buffer(o, 4 * n, x);
-	cl_mem dp = ocl_buffer(o, 4 * groups, NULL), dt = ocl_buffer(o, 4, NULL);
+	cl_mem dp = ocl_buffer(o, 4 * groups, NULL);
 	cl_kernel k1 = ocl_kernel(o, "sum_partial");
-	cl_kernel k2 = ocl_kernel(o, "sum_partial");
 	struct karg a1[] = { ARG(dx), ARG(n), ARG(dp), { 4 * lsz, NULL } };
-	struct karg a2[] = { ARG(dp), ARG(np), ARG(dt), { 4 * lsz, NULL } };
 
-	np = groups;
 	ocl_args(o, k1, a1, NARGS(a1));
-	ocl_args(o, k2, a2, NARGS(a2));
 	for (int i = 0; i < bench_iterations(b); i++) {
 		bench_start(b);
 		ocl_launch(o, k1, 1, &g1, &lsz);
-		ocl_launch(o, k2, 1, &g2, &lsz);
-		ocl_read(o, dt, 4, &total);
+		ocl_read(o, dp, sizeof part, part);
+		total = 0;
+		for (int g = 0; g < groups; g++)
+			total += part[g];
 		bench_stop(b);
 	}
 	bench_work(b, 4.0 * n, 1.0 * n);
 	ref_sum(b, n, x, total);
 	clReleaseKernel(k1);
-	clReleaseKernel(k2);
 	clReleaseMemObject(dx);
 	clReleaseMemObject(dp);
-	clReleaseMemObject(dt);
 	bench_free(x);
 }
 
@@ -280,7 +279,7 @@ static void run_rowsum(struct ocl *o, struct bench *b)
 	struct karg a[] = { ARG(dx), ARG(side), ARG(dr), { 4 * lsz, NULL } };
 
 	ocl_args(o, k, a, NARGS(a));
-	ocl_time(o, k, 1, &g, &lsz);
+	ocl_time(o, k, 1, &g, &lsz, bench_calls(b));
 	ocl_read(o, dr, 4 * side, r);
 	bench_work(b, 4.0 * side * side + 4.0 * side, 1.0 * side * side);
 	ref_rowsum(b, side, side, x, r);
@@ -321,7 +320,7 @@ static void run_matmult_kind(struct ocl *o, struct bench *b,
 		local = l;
 	}
 	ocl_args(o, k, a, NARGS(a));
-	ocl_time(o, k, 2, g, local);
+	ocl_time(o, k, 2, g, local, 1);
 	ocl_read(o, dC, 4 * nn, C);
 	bench_work(b, 12.0 * nn, 2.0 * nn * n);
 	ref_matmult(b, n, A, B, C);
@@ -369,7 +368,7 @@ static void run_bsearch(struct ocl *o, struct bench *b)
 	size_t g = (size_t)n;
 
 	ocl_args(o, k, a, NARGS(a));
-	ocl_time(o, k, 1, &g, NULL);
+	ocl_time(o, k, 1, &g, NULL, 1);
 	ocl_read(o, dr, 4 * n, r);
 	bench_work(b, 8.0 * n, 0);
 	ref_search(b, n, len, keys, r);
@@ -394,7 +393,7 @@ static void run_mandel(struct ocl *o, struct bench *b)
 	double iters;
 
 	ocl_args(o, k, a, NARGS(a));
-	ocl_time(o, k, 2, g, NULL);
+	ocl_time(o, k, 2, g, NULL, 1);
 	ocl_read(o, dr, 4 * side * side, r);
 	iters = ref_mandel(b, side, maxit, r);
 	bench_work(b, 4.0 * side * side, iters > 0 ? 8.0 * iters : 0);
@@ -415,7 +414,7 @@ static void run_nbody(struct ocl *o, struct bench *b)
 	size_t g = (size_t)n;
 
 	ocl_args(o, k, a, NARGS(a));
-	ocl_time(o, k, 1, &g, NULL);
+	ocl_time(o, k, 1, &g, NULL, 1);
 	ocl_read(o, da, 16 * (size_t)n, acc);
 	bench_work(b, 32.0 * n, 20.0 * n * (double)n);
 	ref_nbody(b, n, pos, acc);
@@ -437,7 +436,7 @@ static void run_stencil(struct ocl *o, struct bench *b)
 	size_t g[2] = { (size_t)side, (size_t)side };
 
 	ocl_args(o, k, a, NARGS(a));
-	ocl_time(o, k, 2, g, NULL);
+	ocl_time(o, k, 2, g, NULL, 1);
 	ocl_read(o, dr, 4 * nn, r);
 	bench_work(b, 8.0 * nn, 5.0 * nn);
 	ref_stencil(b, side, x, r);

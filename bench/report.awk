@@ -15,7 +15,8 @@
 # matmult_tiled and matmult_reg), its Brook row also says whether it
 # reaches half of cuBLAS's speed (the stretch target).
 # copy: a bandwidth case's GB/s over the copy case's GB/s of the
-# reference version on the same backend, in the same run.
+# reference version on the same backend, in the same run; for a row of K
+# calls a run (NAME_xK), over copy_xK's.
 
 function field(line, key,    i, rest) {
 	i = index(line, " " key "=")
@@ -32,7 +33,7 @@ function field(line, key,    i, rest) {
 
 # the targets of the issue, by case and backend (0: none)
 function target(c, backend) {
-	if (c == "startup" || c == "copy" || backend == "host")
+	if (c == "startup" || base(c) == "copy" || backend == "host")
 		return 0
 	if (backend == "cpu")
 		return 0.8
@@ -41,7 +42,18 @@ function target(c, backend) {
 	return 0.95
 }
 
+# NAME_xK: K calls a run (run.sh's CALLS); base() is NAME, calls() "_xK"
+function base(c) {
+	sub(/_x[0-9]+$/, "", c)
+	return c
+}
+
+function calls(c) {
+	return substr(c, length(base(c)) + 1)
+}
+
 function bandwidth_case(c) {
+	c = base(c)
 	return c == "saxpy" || c == "sum" || c == "rowsum"
 }
 
@@ -138,7 +150,7 @@ END {
 				cp = ""
 				for (s in seen) {
 					split(s, ss, SUBSEP)
-					if (ss[1] == "copy")
+					if (ss[1] == "copy" calls(c))
 						cp = pick(s SUBSEP (b == "cpu" ? "c" : "opencl") SUBSEP b)
 				}
 				if (cp != "" && field(cp, "gbs") > 0)

@@ -62,9 +62,12 @@ log=$out/run.log
 : >"$raw"
 : >"$log"
 
-# The cases: NAME SIZE RUNS REPEAT-CAP, per profile. Sizes: elements, or
-# the side of a square, or the bodies (bench.h). REPEAT-CAP bounds --repeat
-# for slow cases.
+# The cases: NAME SIZE RUNS REPEAT-CAP [CALLS], per profile. Sizes:
+# elements, or the side of a square, or the bodies (bench.h). REPEAT-CAP
+# bounds --repeat for slow cases. CALLS (copy, saxpy, rowsum): each run
+# makes that many calls, waits once and counts the time per call (a row
+# NAME_xCALLS: what a loop of calls sustains, without each call's launch
+# and wait).
 cases_cpu() {
 	cat <<'END'
 copy 16777216 9 9
@@ -90,6 +93,9 @@ saxpy 67108864 20 3
 sum 67108864 20 3
 sum 268435456 10 3
 rowsum 4096 20 3
+copy 67108864 20 3 16
+saxpy 67108864 20 3 16
+rowsum 4096 20 3 16
 matmult_simple 2048 10 3
 matmult_simple 4096 5 3
 matmult_opt 2048 10 3
@@ -111,19 +117,21 @@ END
 # $dest (raw.txt). IMPL: brook, opencl or c; BACKEND: opencl or cpu.
 dest=$raw
 run_one() {
-	impl=$1 backend=$2 name=$3 size=$4 runs=$5
+	impl=$1 backend=$2 name=$3 size=$4 runs=$5 calls=${6:-1}
+	label=$name
+	[ "$calls" -gt 1 ] && label=${name}_x$calls
 	case $impl in
 	brook) prog="$bin/brook-$name" ;;
 	opencl) prog="$bin/bench-opencl $name" ;;
 	c) prog="$bin/bench-c $name" ;;
 	esac
 	if [ ! -x "${prog%% *}" ]; then
-		echo "case=$name size=$size impl=$impl backend=$backend device=\"-\" runs=0 median_ms=0 min_ms=0 gbs=0 gflops=0 ok=missing" >>"$dest"
+		echo "case=$label size=$size impl=$impl backend=$backend device=\"-\" runs=0 median_ms=0 min_ms=0 gbs=0 gflops=0 ok=missing" >>"$dest"
 		return
 	fi
-	echo "-- $(date -u +%H:%M:%S) $impl/$backend $name $size $runs" >>"$log"
+	echo "-- $(date -u +%H:%M:%S) $impl/$backend $label $size $runs" >>"$log"
 	# shellcheck disable=SC2086
-	BRT_RUNTIME=$backend timeout "$limit" $prog "$size" "$runs" \
+	BRT_RUNTIME=$backend timeout "$limit" $prog "$size" "$runs" "$calls" \
 		>"$out/.line" 2>>"$log"
 	rc=$?
 	line=$(grep '^case=' "$out/.line" | tail -n 1)
@@ -131,7 +139,7 @@ run_one() {
 	why=failed
 	[ $rc = 124 ] && why="timeout-${limit}s"
 	[ -n "$line" ] ||
-		line="case=$name size=$size impl=$impl backend=$backend device=\"-\" runs=0 median_ms=0 min_ms=0 gbs=0 gflops=0 ok=$why"
+		line="case=$label size=$size impl=$impl backend=$backend device=\"-\" runs=0 median_ms=0 min_ms=0 gbs=0 gflops=0 ok=$why"
 	echo "$line" >>"$log"
 	echo "$line" >>"$dest"
 }
@@ -148,7 +156,7 @@ versions() {
 }
 
 echo "== bench: profile $profile, $threads threads, repeat $repeat, $(uptime | sed 's/.*load/load/')"
-"cases_$profile" | while read -r name size runs cap; do
+"cases_$profile" | while read -r name size runs cap calls; do
 	if [ -n "$only" ]; then
 		case ",$only," in *",$name,"*) ;; *) continue ;; esac
 	fi
@@ -163,11 +171,12 @@ echo "== bench: profile $profile, $threads threads, repeat $repeat, $(uptime | s
 			run_one "$impl" "$backend" "$name" "$size" 1
 		done
 	fi
-	printf '   %s %s:' "$name" "$size"
+	printf '   %s %s%s:' "$name" "$size" "${calls:+ x$calls}"
 	i=0
 	while [ $i -lt "$k" ]; do
 		versions | while read -r impl backend; do
-			run_one "$impl" "$backend" "$name" "$size" "$runs"
+			run_one "$impl" "$backend" "$name" "$size" "$runs" \
+				"${calls:-1}"
 		done
 		i=$((i + 1))
 		printf ' %d' $i

@@ -49,6 +49,15 @@ report() {
 	grep -q 'startup: .*15.0 ms.*met' "$work/table.md"
 }
 
+@test "report.awk: a row of K calls a run (NAME_xK) is measured against copy_xK" {
+	report
+	# rowsum_x16 at 18 GB/s: 90% of copy_x16's 20, not of copy's 10
+	grep -q '^| rowsum_x16 | 32 | opencl | brook | .* | 1.050 | >= 0.95 met; bw met | 90% |' "$work/table.md"
+	grep -q '^| rowsum_x16 | 32 | opencl | opencl | .* | 85% |' "$work/table.md"
+	# copy_x16 is a reference, with no target of its own
+	grep -q '^| copy_x16 | 1024 | opencl | brook | .* | 0.800 |  |  |$' "$work/table.md"
+}
+
 # the shared part and the plain C versions, built as build.sh builds them
 build_c() {
 	$BROOK_CC -std=c99 -D_POSIX_C_SOURCE=200809L -O2 -I"$bench" \
@@ -66,6 +75,19 @@ build_c() {
 		[[ "$output" == "case=${c%%:*} size=${c#*:} impl=c backend=cpu "* ]]
 		[[ "$output" == *" ok=1" ]]
 	done
+}
+
+@test "bench-c: CALLS makes K calls a run for copy, saxpy and rowsum, and fails elsewhere" {
+	build_c
+	for c in copy:4096 saxpy:4099 rowsum:64; do
+		run "$work/bench-c" "${c%%:*}" "${c#*:}" 2 3
+		[ "$status" -eq 0 ]
+		[[ "$output" == "case=${c%%:*}_x3 size=${c#*:} impl=c "*" ok=1" ]]
+	done
+	run "$work/bench-c" sum 4099 2 3
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"case=sum_x3 "*" ok=0"* ]]
+	[[ "$output" == *"this case makes one call per run (no CALLS)"* ]]
 }
 
 @test "bench-c: an unknown case is a usage error" {
@@ -90,6 +112,10 @@ build_c() {
 		run env BRT_RUNTIME=$rt "$work/saxpy" 10007 2
 		[ "$status" -eq 0 ]
 		[[ "$output" == "case=saxpy size=10007 impl=brook "*" ok=1" ]]
+		# four calls a run, one wait
+		run env BRT_RUNTIME=$rt "$work/saxpy" 10007 2 4
+		[ "$status" -eq 0 ]
+		[[ "$output" == "case=saxpy_x4 size=10007 impl=brook "*" ok=1" ]]
 	done
 }
 
@@ -120,6 +146,14 @@ build_c() {
 	"$bench/run.sh" --bin "$work/bin" --only saxpy --no-cpu > /dev/null
 	[ "$(grep -c . "$work/bin/raw.txt")" -eq 2 ]
 	[ "$(grep -c 'backend=opencl' "$work/bin/raw.txt")" -eq 2 ]
+}
+
+@test "run.sh --profile gpu: rowsum once a run and 16 times a run" {
+	mkdir "$work/bin"
+	"$bench/run.sh" --profile gpu --bin "$work/bin" --only rowsum --no-cpu > /dev/null
+	[ "$(grep -c . "$work/bin/raw.txt")" -eq 4 ]
+	[ "$(grep -c '^case=rowsum size=4096 .*ok=missing' "$work/bin/raw.txt")" -eq 2 ]
+	[ "$(grep -c '^case=rowsum_x16 size=4096 .*ok=missing' "$work/bin/raw.txt")" -eq 2 ]
 }
 
 @test "gen-big.sh: 4,000 lines and 100 kernels for the front end" {
