@@ -236,34 +236,37 @@ static void run_saxpy(struct ocl *o, struct bench *b)
 	bench_free(r);
 }
 
-/* One launch of GROUPS partial sums, read back (a blocking read, as a
- * scalar reduce returns its value) and added on the host. */
+/* Two launches: GROUPS partial sums, then one group folds them; the run
+ * ends with the 4-byte result read back, as a scalar reduce does. */
 static void run_sum(struct ocl *o, struct bench *b)
 {
-	enum { groups = 1024 };
-	long n = bench_size(b);
-	size_t lsz = 256, g1 = (size_t)groups * lsz;
-	float *x = bench_floats(n, 3, -1, 1), part[groups], total = 0;
+	long n = bench_size(b), groups = 1024, np;
+	size_t lsz = 256, g1 = (size_t)groups * lsz, g2 = lsz;
+	float *x = bench_floats(n, 3, -1, 1), total = 0;
 	cl_mem dx = ocl_buffer(o, 4 * n, x);
-	cl_mem dp = ocl_buffer(o, 4 * groups, NULL);
+	cl_mem dp = ocl_buffer(o, 4 * groups, NULL), dt = ocl_buffer(o, 4, NULL);
 	cl_kernel k1 = ocl_kernel(o, "sum_partial");
+	cl_kernel k2 = ocl_kernel(o, "sum_partial");
 	struct karg a1[] = { ARG(dx), ARG(n), ARG(dp), { 4 * lsz, NULL } };
+	struct karg a2[] = { ARG(dp), ARG(np), ARG(dt), { 4 * lsz, NULL } };
 
+	np = groups;
 	ocl_args(o, k1, a1, NARGS(a1));
+	ocl_args(o, k2, a2, NARGS(a2));
 	for (int i = 0; i < bench_iterations(b); i++) {
 		bench_start(b);
 		ocl_launch(o, k1, 1, &g1, &lsz);
-		ocl_read(o, dp, sizeof part, part);
-		total = 0;
-		for (int g = 0; g < groups; g++)
-			total += part[g];
+		ocl_launch(o, k2, 1, &g2, &lsz);
+		ocl_read(o, dt, 4, &total);
 		bench_stop(b);
 	}
 	bench_work(b, 4.0 * n, 1.0 * n);
 	ref_sum(b, n, x, total);
 	clReleaseKernel(k1);
+	clReleaseKernel(k2);
 	clReleaseMemObject(dx);
 	clReleaseMemObject(dp);
+	clReleaseMemObject(dt);
 	bench_free(x);
 }
 

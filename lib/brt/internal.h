@@ -60,8 +60,11 @@ typedef struct brt_pool brt_pool;
  * set on it (only changed arguments are set again). */
 /* The OpenCL entries of a kernel K (brt.h, "OpenCL kernel names"): K,
  * K__reduce, and the packed-launch variants K__packed and K__grid, which
- * a program may lack. */
-enum { BRT_ENTRY_MAIN, BRT_ENTRY_REDUCE, BRT_ENTRY_PACKED, BRT_ENTRY_GRID };
+ * a program may lack. BRT_ENTRY_REDUCE2 is a second kernel object of
+ * K__reduce, for a reduction's second pass, so that each pass keeps its
+ * own arguments set from one call to the next. */
+enum { BRT_ENTRY_MAIN, BRT_ENTRY_REDUCE, BRT_ENTRY_PACKED, BRT_ENTRY_GRID,
+	BRT_ENTRY_REDUCE2 };
 
 typedef struct brt_clkernel {
 	struct brt_clkernel *next;
@@ -284,6 +287,8 @@ int brt_ocl_setmem(brt_clkernel *ck, unsigned i, const brt_buffer *b,
 	brt_str *msg);
 int brt_ocl_setarg(brt_clkernel *ck, unsigned i, size_t size,
 	const void *value, int mem, brt_str *msg);
+int brt_ocl_setlocal(brt_clkernel *ck, unsigned i, size_t size,
+	brt_str *msg);
 int brt_ocl_setvalue(brt_clkernel *ck, unsigned i, brt_type t,
 	const void *value, brt_str *msg);
 int brt_ocl_write(const brt_region *r, const void *host, int nocopy,

@@ -1018,7 +1018,7 @@ brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int entry,
 	int want32, brt_str *msg)
 {
 	static const char *const suffix[] = { "", "__reduce", "__packed",
-		"__grid" };
+		"__grid", "__reduce" };
 	brt_cl *cl = &brt_rt()->cl;
 	int optional = entry == BRT_ENTRY_PACKED || entry == BRT_ENTRY_GRID;
 	want32 = want32 && !brt_rt()->index64;
@@ -1146,6 +1146,14 @@ int brt_ocl_setarg(brt_clkernel *ck, unsigned i, size_t size,
 		value, msg);
 }
 
+/* Local memory of SIZE bytes for argument I, set unless it already has
+ * that size. */
+int brt_ocl_setlocal(brt_clkernel *ck, unsigned i, size_t size,
+	brt_str *msg)
+{
+	return set_cached(ck, i, &size, sizeof size, size, NULL, msg);
+}
+
 /* brt_view with 32-bit indices: the OpenCL brt_view of a program built
  * with -DBRG_I32 (brgen's prelude), 76 bytes. */
 typedef struct brt_view32 {
@@ -1247,7 +1255,8 @@ int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 		d->unflushed = 0;
 		d->flush_at = d->flush_at < 64 ? 2 * d->flush_at : 64;
 	}
-	brt_ocl_profile(d, ck->entry == BRT_ENTRY_REDUCE ? "reduce"
+	brt_ocl_profile(d, ck->entry == BRT_ENTRY_REDUCE
+		|| ck->entry == BRT_ENTRY_REDUCE2 ? "reduce"
 		: ck->k->name, 0, *ev);
 	brt_thread *t = brt_rt()->timing ? brt_self() : NULL;
 	if (t && *ev) {

@@ -2,8 +2,7 @@
  * Reductions; spec 4.1.2; DESIGN.md reading 8) on both backends. The input
  * is read once: on the CPU each thread folds large ranges into scratch
  * accumulators that combine() then folds in order; on OpenCL at most two
- * launches of K__reduce, a tree in local memory (for a host scalar, one:
- * the host folds the partial results with combine()). */
+ * launches of K__reduce, a tree in local memory. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,21 +241,22 @@ static size_t pow2_below(size_t n)
 
 /* One launch of K__reduce: IN (view VIN) into OUT; brt.h gives the
  * parameters. */
-static int red_pass(red *R, brt_clkernel *ck, cl_mem in, const brt_view *vin,
-	cl_mem out, const int64_t block[4], int64_t chunks, size_t lsz,
-	brt_waits *w, cl_event *ev, brt_str *msg)
+static int red_pass(red *R, brt_clkernel *ck, const brt_buffer *in,
+	const brt_view *vin, const brt_buffer *out, const int64_t block[4],
+	int64_t chunks, size_t lsz, brt_waits *w, cl_event *ev, brt_str *msg)
 {
 	brt_launch *L = R->L;
 	const brt_kernel *k = L->k;
 	size_t tsz = brt_cl_size(R->src->type) * lsz;
 	unsigned n = 7;
-	int bad = brt_ocl_setarg(ck, 0, sizeof in, &in, 1, msg)
+	/* only what changed since the last launch of CK is set again */
+	int bad = brt_ocl_setmem(ck, 0, in, msg)
 		|| brt_ocl_setview(ck, 1, vin, msg)
-		|| brt_ocl_setarg(ck, 2, sizeof out, &out, 1, msg)
+		|| brt_ocl_setmem(ck, 2, out, msg)
 		|| brt_ocl_setidx(ck, 3, &R->nout, 1, msg)
 		|| brt_ocl_setidx(ck, 4, block, 4, msg)
 		|| brt_ocl_setidx(ck, 5, &chunks, 1, msg)
-		|| brt_ocl_setarg(ck, 6, tsz, NULL, 0, msg);
+		|| brt_ocl_setlocal(ck, 6, tsz, msg);
 	for (unsigned i = 0; i < k->nargs && !bad; i++) {
 		if (k->args[i].kind != BRT_ARG_VALUE)
 			continue;
@@ -326,26 +326,18 @@ static void red_ocl(red *R)
 		chunks = 1024;
 	if (chunks < 1)
 		chunks = 1;
-	/* a host scalar from several partial results: the host folds them
-	   (the kernel's own combining rule, in order) from one read, in
-	   place of a second launch. H100, 2^26 floats: FIXME */
-	const brt_kernel *k = L->k;
-	int sync = !R->dst;
-	int hostfold = sync && chunks > 1 && (k->combine || k->combine_data
-		|| k->combine_call);
 	int direct = R->dst && brt_region_packed(&R->dst->reg);
-	if (!direct && !hostfold)
+	if (!direct)
 		target = red_temp(d, &ck->target, (size_t)R->nout * R->esize);
 	if (chunks > 1)
 		part = red_temp(d, &ck->part, (size_t)(R->nout * chunks)
 			* R->esize);
-	if ((!direct && !hostfold && !target) || (chunks > 1 && !part)) {
+	if ((!direct && !target) || (chunks > 1 && !part)) {
 		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Unable to "
 			"create temporary stream required for reduction");
 		goto out;
 	}
-	cl_mem out = direct ? R->dst->reg.buf->mem : target ? target->mem
-		: NULL;
+	brt_buffer *out = direct ? R->dst->reg.buf : target;
 	brt_view vin;
 	brt_region_view(&R->src->reg, R->src->rank, &vin);
 	brt_waits w = { .n = 0, .q = d->queue };
@@ -358,11 +350,22 @@ static void red_ocl(red *R)
 	   is flushed by the queue's policy (brt_ocl_enqueue), the read
 	   flushes the rest. H100, 2^26 floats, medians of 5 runs: 0.119
 	   -> 0.117 ms (hand-written: 0.112) */
-	if (red_pass(R, ck, R->src->reg.buf->mem, &vin, chunks > 1 ? part->mem
-		    : out, R->block, chunks, lsz, &w, chunks > 1 || sync ? NULL
-		    : &ev1, &msg))
+	int sync = !R->dst;
+	if (red_pass(R, ck, R->src->reg.buf, &vin, chunks > 1 ? part : out,
+		    R->block, chunks, lsz, &w, chunks > 1 || sync ? NULL : &ev1,
+		    &msg))
 		goto fail;
-	if (chunks > 1 && !hostfold) {
+	if (chunks > 1) {
+		/* its own kernel object, whose arguments stay set: a call
+		   like the last sets none again. H100, 2^26 floats to a host
+		   scalar: 0.113 -> 0.109-0.111 ms (hand-written 0.108-0.109,
+		   which sets its arguments once). Folding the partial results
+		   on the host instead of this pass was slower: 0.122 ms, the
+		   1,024 calls of the CPU combine cost more than the launch */
+		brt_clkernel *ck2 = brt_ocl_kernel(d, L->k, BRT_ENTRY_REDUCE2,
+			fits, &msg);
+		if (!ck2)
+			goto fail;
 		brt_view vp;
 		memset(&vp, 0, sizeof vp);
 		int64_t pb[4] = { chunks, 1, 1, 1 };
@@ -375,7 +378,7 @@ static void red_ocl(red *R)
 		vp.map = BRT_MAP_PARTIAL;
 		size_t l2 = pow2_below((size_t)chunks < lsz ? (size_t)chunks
 			: lsz);
-		if (red_pass(R, ck, part->mem, &vp, out, pb, 1, l2, NULL,
+		if (red_pass(R, ck2, part, &vp, out, pb, 1, l2, NULL,
 			    sync ? NULL : &ev2, &msg))
 			goto fail;
 	}
@@ -393,16 +396,14 @@ static void red_ocl(red *R)
 		if (brt_ocl_copy(&R->dst->reg, &tr, &msg))
 			goto fail;
 	} else {
-		int64_t nread = hostfold ? chunks : 1;
-		char *acc = malloc((size_t)nread * R->esize);
-		cl_int err = acc ? cl->clEnqueueReadBuffer(d->queue, hostfold
-			? part->mem : out, CL_TRUE, 0, (size_t)nread * R->esize,
-			acc, 0, NULL, NULL) : CL_OUT_OF_HOST_MEMORY;
+		char *acc = malloc(R->esize);
+		cl_int err = acc ? cl->clEnqueueReadBuffer(d->queue, out->mem,
+			CL_TRUE,
+			0, R->esize, acc, 0, NULL, NULL) : CL_OUT_OF_HOST_MEMORY;
 		/* same queue as the passes: in order after them */
-		for (int64_t i = 1; err == CL_SUCCESS && i < nread; i++)
-			combine(R, acc + (size_t)i * R->esize, acc);
-		if (err == CL_SUCCESS && k->reduce_init == BRT_REDUCE_VALUE
-		    && (k->combine || k->combine_data || k->combine_call))
+		if (err == CL_SUCCESS && L->k->reduce_init == BRT_REDUCE_VALUE
+		    && (L->k->combine || L->k->combine_data
+			|| L->k->combine_call))
 			combine(R, acc, L->args[R->r].target);
 		else if (err == CL_SUCCESS)
 			memcpy(L->args[R->r].target, acc, R->esize);
