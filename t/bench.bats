@@ -156,6 +156,18 @@ build_c() {
 	[ "$(grep -c '^case=rowsum_x16 size=4096 .*ok=missing' "$work/bin/raw.txt")" -eq 2 ]
 }
 
+@test "configure: the pipeline tools take jansson from its static archive when there is one" {
+	case $BROOK_TOOL_JANSSON in
+	*.a) ;;
+	*) skip "configured with the shared jansson ($BROOK_TOOL_JANSSON)" ;;
+	esac
+	command -v ldd >/dev/null || skip "no ldd"
+	for t in brpp brparse brcheck brgen; do
+		run ldd "$top_builddir/cmd/$t/$t"
+		[[ "$output" != *libjansson* ]]
+	done
+}
+
 @test "gen-big.sh: 4,000 lines and 100 kernels for the front end" {
 	"$bench/gen-big.sh" >"$work/big.br"
 	[ "$(wc -l <"$work/big.br")" -eq 4000 ]
