@@ -625,6 +625,32 @@ static void stage_put(brt_device *d, brt_stage *s, cl_event ev)
 	pthread_mutex_unlock(&d->stage_lock);
 }
 
+/* Reads BYTES of M into HOST on D's kernel queue (after its kernels),
+ * blocking, through a pinned staging buffer when one is free: the DMA
+ * engine writes page-locked memory directly. H100, a scalar reduction's
+ * 4-byte result after its two launches: 0.1092 -> 0.1074 ms and 0.1086
+ * -> 0.1065 ms (medians of 30, a hand-written test), against pageable
+ * memory. */
+int brt_ocl_read_small(brt_device *d, cl_mem m, size_t bytes, void *host,
+	brt_str *msg)
+{
+	brt_cl *cl = &brt_rt()->cl;
+	brt_stage *s = stage_get(d, bytes);
+	cl_int err = cl->clEnqueueReadBuffer(d->queue, m, CL_TRUE, 0, bytes,
+		s ? s->ptr : host, 0, NULL, NULL);
+	if (s) {
+		if (err == CL_SUCCESS)
+			memcpy(host, s->ptr, bytes);
+		stage_put(d, s, NULL);
+	}
+	brt_ocl_flushed(d);	/* the blocking read flushed */
+	if (err != CL_SUCCESS) {
+		brt_str_printf(msg, "%s", brt_cl_error(err));
+		return -1;
+	}
+	return 0;
+}
+
 static void stage_shutdown(brt_cl *cl, brt_device *d)
 {
 	for (brt_stage *s = d->stages, *next; s; s = next) {

@@ -397,22 +397,21 @@ static void red_ocl(red *R)
 			goto fail;
 	} else {
 		char *acc = malloc(R->esize);
-		cl_int err = acc ? cl->clEnqueueReadBuffer(d->queue, out->mem,
-			CL_TRUE,
-			0, R->esize, acc, 0, NULL, NULL) : CL_OUT_OF_HOST_MEMORY;
+		if (!acc) {
+			brt_str_printf(&msg, "out of host memory");
+			goto fail;
+		}
 		/* same queue as the passes: in order after them */
-		if (err == CL_SUCCESS && L->k->reduce_init == BRT_REDUCE_VALUE
+		int bad = brt_ocl_read_small(d, out->mem, R->esize, acc, &msg);
+		if (!bad && L->k->reduce_init == BRT_REDUCE_VALUE
 		    && (L->k->combine || L->k->combine_data
 			|| L->k->combine_call))
 			combine(R, acc, L->args[R->r].target);
-		else if (err == CL_SUCCESS)
+		else if (!bad)
 			memcpy(L->args[R->r].target, acc, R->esize);
 		free(acc);
-		brt_ocl_flushed(d);	/* the blocking read flushed */
-		if (err != CL_SUCCESS) {
-			brt_str_printf(&msg, "%s", brt_cl_error(err));
+		if (bad)
 			goto fail;
-		}
 	}
 	goto out;
 fail:
