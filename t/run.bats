@@ -45,6 +45,7 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "spec 4.1.2-4.1.3: double min/max, partial reductions of <100,200>" { run_program spec_reduce; }
 @test "spec 2, 4.1.2: reductions of structs; a reduce function reading a constant" { run_program reduce_more; }
 @test "one reduce kernel called again with other inputs, targets, sizes and constants" { run_program reduce_again; }
+@test "a kernel launched back and forth between streams, then on others" { run_program pingpong; }
 @test "BrookGPU: kernel k with a float3 and a gather; stream shape resize" { run_program brookgpu; }
 @test "K&R host functions, _Complex, float4 a(...), void reduce" { run_program knr_complex; }
 @test "CPU backend: the packed path and the general one agree" { run_program packed; }
