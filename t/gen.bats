@@ -91,6 +91,21 @@ setup() {
 	vectorized_in vec.txt "$b" $((b + 25))
 }
 
+@test "a reduction's second pass (partial results, map 4) reads them as vectors: a reduce function by its body, a reduce variable by its operator" {
+	brpp "$top_srcdir/t/run/reduce.br" | brparse | brcheck | brgen --target=opencl > red.cl
+	# sum, a reduce function: one vector loop, for both passes
+	sed -n '/^__kernel void sum__reduce(/,/^}/p' red.cl > sum.cl
+	[ "$(grep -c 'if (brg_fast && ((brg_st + brg_lo) & 3) == 0) {' sum.cl)" -eq 1 ]
+	! grep -q 'map != 4' sum.cl || false
+	# isum, a reduce variable (+=): the partial results through +, the
+	# input through its body
+	sed -n '/^__kernel void isum__reduce(/,/^}/p' red.cl > isum.cl
+	grep -q 'if (brg_fast && brg_vin.map == 4 && ((brg_st + brg_lo) & 3) == 0) {' isum.cl
+	grep -q 'brg_acc = brg_acc + brg_v.w;' isum.cl
+	grep -q 'if (brg_fast && brg_vin.map != 4 && ((brg_st + brg_lo) & 3) == 0) {' isum.cl
+	grep -q 'isum__body(brg_v.w, &brg_acc, brg_cx);' isum.cl
+}
+
 @test "brgen refuses an AST that is not checked (status 1)" {
 	run brgen -o out "$top_srcdir/t/gen/unchecked.ast"
 	[ "$status" -eq 1 ]

@@ -1114,8 +1114,11 @@ static void cl_reduce_unrolled(gen_ctx *g, strbuf *b, const json_t *fn,
 	int k;
 	char x[16], ix[64];
 
-	sb_puts(b, "\tif (brg_fast && brg_vin.map != 4)\n"
-		"\tfor (; brg_j + 3 * brg_L < brg_hi; brg_j += 4 * brg_L) {\n");
+	/* a reduce variable's partial results (map 4, a second launch) are
+	   combined by its operator, not its body: the loop below does */
+	sb_puts(b, op ? "\tif (brg_fast && brg_vin.map != 4)\n"
+		: "\tif (brg_fast)\n");
+	sb_puts(b, "\tfor (; brg_j + 3 * brg_L < brg_hi; brg_j += 4 * brg_L) {\n");
 	for (k = 0; k < 4; k++) {
 		snprintf(x, sizeof x, "brg_x%d", k);
 		snprintf(ix, sizeof ix, "brg_st + brg_j + %d * brg_L", k);
@@ -1245,6 +1248,28 @@ static void cpu_merge(gen_ctx *g, strbuf *b, const json_t *fn,
 	reduce_call(b, fn, x, pa, ind);
 }
 
+/* cl_reduce_vector's loop over the vectors of a packed, aligned block,
+ * when COND (NULL: always), up to its body; vector_tail closes it. */
+static void vector_head(strbuf *b, const char *V, const char *cond)
+{
+	sb_printf(b, "\tif (brg_fast%s%s && ((brg_st + brg_lo) & 3) == 0) {\n"
+		"\t\tconst BRG_L brg_q = (brg_st + brg_lo) / 4, brg_nq = "
+		"(brg_hi - brg_lo) / 4;\n"
+		"\t\tconst BRG_L brg_r = brg_hi - brg_lo - 4 * brg_nq;\n"
+		"\t\tfor (brg_j = brg_l; brg_j < brg_nq; brg_j += brg_L) {\n"
+		"\t\t\tconst %s brg_v = ((__global const %s *)brg_in)"
+		"[brg_q + brg_j];\n", cond ? " && " : "", cond ? cond : "", V,
+		V);
+}
+
+static void vector_tail(strbuf *b)
+{
+	sb_puts(b, "\t\t}\n"
+		"\t\tbrg_j = brg_lo + 4 * brg_nq + brg_l;\n"
+		"\t\tbrg_m = brg_nq > brg_r ? brg_nq : brg_r;\n"
+		"\t\tif (brg_m > brg_L)\n\t\t\tbrg_m = brg_L;\n\t}\n");
+}
+
 /* OpenCL: a packed block of 4-byte scalars whose first element is at a
  * multiple of 4 is folded as the hand-written reductions do: work-item l
  * takes the vectors l, l + L, ... of its share, one 16-byte load each,
@@ -1260,14 +1285,18 @@ static void cl_reduce_vector(gen_ctx *g, strbuf *b, const json_t *fn,
 	char x[16];
 	int k;
 
-	sb_printf(b, "\tif (brg_fast && brg_vin.map != 4 && ((brg_st + brg_lo) "
-		"& 3) == 0) {\n"
-		"\t\tconst BRG_L brg_q = (brg_st + brg_lo) / 4, brg_nq = "
-		"(brg_hi - brg_lo) / 4;\n"
-		"\t\tconst BRG_L brg_r = brg_hi - brg_lo - 4 * brg_nq;\n"
-		"\t\tfor (brg_j = brg_l; brg_j < brg_nq; brg_j += brg_L) {\n"
-		"\t\t\tconst %s brg_v = ((__global const %s *)brg_in)"
-		"[brg_q + brg_j];\n", V, V);
+	if (op) {
+		/* a reduce variable's partial results (map 4): its operator,
+		   a vector at a time */
+		vector_head(b, V, "brg_vin.map == 4");
+		for (k = 0; k < 4; k++) {
+			snprintf(x, sizeof x, "brg_v.%c", comp[k]);
+			reduce_combine(g, b, el, op, "brg_acc", x, "\t\t\t");
+		}
+		vector_tail(b);
+	}
+	/* a reduce function combines its partial results by its body */
+	vector_head(b, V, op ? "brg_vin.map != 4" : NULL);
 	if (op) {
 		/* each element through the body, which may test it */
 		for (k = 0; k < 4; k++) {
@@ -1288,10 +1317,7 @@ static void cl_reduce_vector(gen_ctx *g, strbuf *b, const json_t *fn,
 			"\n\t\t\t\tbrg_have = 1;\n\t\t\t} else\n");
 		reduce_call(b, fn, "brg_t0", "&brg_acc", "\t\t\t\t");
 	}
-	sb_puts(b, "\t\t}\n"
-		"\t\tbrg_j = brg_lo + 4 * brg_nq + brg_l;\n"
-		"\t\tbrg_m = brg_nq > brg_r ? brg_nq : brg_r;\n"
-		"\t\tif (brg_m > brg_L)\n\t\t\tbrg_m = brg_L;\n\t}\n");
+	vector_tail(b);
 }
 
 /* CPU: the fold of a packed range (the input's view BRT_MAP_SAME) into
