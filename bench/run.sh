@@ -116,6 +116,10 @@ END
 # One run of one version; appends its result line (or a failure line) to
 # $dest (raw.txt). IMPL: brook, opencl or c; BACKEND: opencl or cpu.
 dest=$raw
+# The line of run_one's version when it has no result, with status $1.
+noresult() {
+	echo "case=$label size=$size impl=$impl backend=$backend device=\"-\" runs=0 median_ms=0 min_ms=0 gbs=0 gflops=0 ok=$1"
+}
 run_one() {
 	impl=$1 backend=$2 name=$3 size=$4 runs=$5 calls=${6:-1}
 	label=$name
@@ -126,7 +130,7 @@ run_one() {
 	c) prog="$bin/bench-c $name" ;;
 	esac
 	if [ ! -x "${prog%% *}" ]; then
-		echo "case=$label size=$size impl=$impl backend=$backend device=\"-\" runs=0 median_ms=0 min_ms=0 gbs=0 gflops=0 ok=missing" >>"$dest"
+		noresult missing >>"$dest"
 		return
 	fi
 	echo "-- $(date -u +%H:%M:%S) $impl/$backend $label $size $runs" >>"$log"
@@ -138,8 +142,7 @@ run_one() {
 	rm -f "$out/.line"
 	why=failed
 	[ $rc = 124 ] && why="timeout-${limit}s"
-	[ -n "$line" ] ||
-		line="case=$label size=$size impl=$impl backend=$backend device=\"-\" runs=0 median_ms=0 min_ms=0 gbs=0 gflops=0 ok=$why"
+	[ -n "$line" ] || line=$(noresult "$why")
 	echo "$line" >>"$log"
 	echo "$line" >>"$dest"
 }

@@ -629,8 +629,8 @@ static void stage_put(brt_device *d, brt_stage *s, cl_event ev)
  * blocking, through a pinned staging buffer when one is free: the DMA
  * engine writes page-locked memory directly. H100, a scalar reduction's
  * 4-byte result after its two launches: 0.1092 -> 0.1074 ms and 0.1086
- * -> 0.1065 ms (medians of 30, a hand-written test), against pageable
- * memory. */
+ * -> 0.1065 ms against pageable memory (medians of 30, a one-off
+ * hand-written test; bench/RESULTS.md, 01:11 UTC section). */
 int brt_ocl_read_small(brt_device *d, cl_mem m, size_t bytes, void *host,
 	brt_str *msg)
 {
