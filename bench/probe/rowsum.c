@@ -1,0 +1,347 @@
+/* rowsum.c - a probe, not a benchmark case: what bounds rowsum's
+ * bandwidth (<4096,4096> to <4096,1>, 64 MB read) on an OpenCL GPU.
+ * Times, in one process on one device, the copy of 256 MB (the table's
+ * copy) and of 64 MB, a read-only pass over 64 MB (the most any
+ * reduction of that input can reach) and rowsum written several ways,
+ * each as one call waited for and as runs of 16 calls with one wait
+ * (the table's rowsum and rowsum_x16), and each kernel's device time
+ * from profiling events.
+ *
+ *     cc -O2 rowsum.c -lOpenCL -o rowsum-probe && ./rowsum-probe
+ *
+ * Prints one line per measurement: name, bytes moved per call, ms per
+ * call (median of 15 runs), GB/s, and the share of the 256 MB copy
+ * timed the same way. */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define SIDE 4096L
+#define RUNS 15
+
+static const char *src =
+"__kernel void copy(__global const float4 *a, __global float4 *b)\n"
+"{ size_t i = get_global_id(0); b[i] = a[i]; }\n"
+/* every float of IN read once; one store per work-item, never taken */
+"__kernel void readonly(__global const float4 *in, long n4,\n"
+"	__global float *out)\n"
+"{\n"
+"	float acc = 0.0f;\n"
+"	for (long i = get_global_id(0); i < n4; i += get_global_size(0)) {\n"
+"		float4 v = in[i]; acc += (v.x + v.y) + (v.z + v.w); }\n"
+"	if (acc == -1.2345f) out[get_global_id(0)] = acc;\n"
+"}\n"
+/* ROWS rows a group, LSZ/ROWS work-items a row, a tree in local memory */
+"__kernel void rowsum(__global const float *in, const long cols,\n"
+"	__global float *out, __local float *tmp, const int rows)\n"
+"{\n"
+"	size_t lid = get_local_id(0), lsz = get_local_size(0) / rows;\n"
+"	size_t r = lid / lsz, l = lid % lsz;\n"
+"	size_t row = get_group_id(0) * rows + r;\n"
+"	__global const float4 *p = (__global const float4 *)(in + row * cols);\n"
+"	float acc = 0.0f;\n"
+"	for (long i = l; i < cols / 4; i += lsz) {\n"
+"		float4 v = p[i]; acc += (v.x + v.y) + (v.z + v.w); }\n"
+"	tmp[lid] = acc;\n"
+"	barrier(CLK_LOCAL_MEM_FENCE);\n"
+"	for (size_t s = lsz / 2; s > 0; s >>= 1) {\n"
+"		if (l < s) tmp[lid] += tmp[lid + s];\n"
+"		barrier(CLK_LOCAL_MEM_FENCE);\n"
+"	}\n"
+"	if (l == 0) out[row] = tmp[lid];\n"
+"}\n"
+/* 64 work-items a row, its 16 loads each issued before any add */
+"__kernel void rowsum16(__global const float *in, const long cols,\n"
+"	__global float *out, __local float *tmp, const int rows)\n"
+"{\n"
+"	size_t lid = get_local_id(0);\n"
+"	__global const float4 *p = (__global const float4 *)\n"
+"		(in + get_group_id(0) * cols);\n"
+"	float4 v[16];\n"
+"	for (int i = 0; i < 16; i++) v[i] = p[lid + 64 * i];\n"
+"	float acc = 0.0f;\n"
+"	for (int i = 0; i < 16; i++) acc += (v[i].x + v[i].y) + (v[i].z + v[i].w);\n"
+"	tmp[lid] = acc;\n"
+"	barrier(CLK_LOCAL_MEM_FENCE);\n"
+"	for (size_t s = 32; s > 0; s >>= 1) {\n"
+"		if (lid < s) tmp[lid] += tmp[lid + s];\n"
+"		barrier(CLK_LOCAL_MEM_FENCE);\n"
+"	}\n"
+"	if (lid == 0) out[get_group_id(0)] = tmp[0];\n"
+"	(void)rows;\n"
+"}\n"
+/* the loop of rowsum, U vector loads issued before their adds */
+"#define ROWSUM_U(NAME, U) \\\n"
+"__kernel void NAME(__global const float *in, const long cols,\\\n"
+"	__global float *out, __local float *tmp, const int rows)\\\n"
+"{\\\n"
+"	size_t lid = get_local_id(0), lsz = get_local_size(0);\\\n"
+"	__global const float4 *p = (__global const float4 *)\\\n"
+"		(in + get_group_id(0) * cols);\\\n"
+"	float acc = 0.0f;\\\n"
+"	long i = lid, n4 = cols / 4;\\\n"
+"	for (; i + (U - 1) * lsz < n4; i += U * lsz) {\\\n"
+"		float4 v[U];\\\n"
+"		for (int u = 0; u < U; u++) v[u] = p[i + u * lsz];\\\n"
+"		for (int u = 0; u < U; u++)\\\n"
+"			acc += (v[u].x + v[u].y) + (v[u].z + v[u].w);\\\n"
+"	}\\\n"
+"	for (; i < n4; i += lsz) {\\\n"
+"		float4 v = p[i]; acc += (v.x + v.y) + (v.z + v.w); }\\\n"
+"	tmp[lid] = acc;\\\n"
+"	barrier(CLK_LOCAL_MEM_FENCE);\\\n"
+"	for (size_t s = lsz / 2; s > 0; s >>= 1) {\\\n"
+"		if (lid < s) tmp[lid] += tmp[lid + s];\\\n"
+"		barrier(CLK_LOCAL_MEM_FENCE);\\\n"
+"	}\\\n"
+"	if (lid == 0) out[get_group_id(0)] = tmp[0];\\\n"
+"	(void)rows;\\\n"
+"}\n"
+"ROWSUM_U(rowsum_u2, 2)\n"
+"ROWSUM_U(rowsum_u4, 4)\n"
+"ROWSUM_U(rowsum_u8, 8)\n"
+/* persistent groups: each takes rows G, G + ngroups, ... */
+"__kernel void rowsum_loop(__global const float *in, const long cols,\n"
+"	__global float *out, __local float *tmp, const int rows)\n"
+"{\n"
+"	size_t lid = get_local_id(0), lsz = get_local_size(0);\n"
+"	for (long row = get_group_id(0); row < rows; row += get_num_groups(0)) {\n"
+"		__global const float4 *p = (__global const float4 *)(in + row * cols);\n"
+"		float acc = 0.0f;\n"
+"		for (long i = lid; i < cols / 4; i += lsz) {\n"
+"			float4 v = p[i]; acc += (v.x + v.y) + (v.z + v.w); }\n"
+"		tmp[lid] = acc;\n"
+"		barrier(CLK_LOCAL_MEM_FENCE);\n"
+"		for (size_t s = lsz / 2; s > 0; s >>= 1) {\n"
+"			if (lid < s) tmp[lid] += tmp[lid + s];\n"
+"			barrier(CLK_LOCAL_MEM_FENCE);\n"
+"		}\n"
+"		if (lid == 0) out[row] = tmp[0];\n"
+"		barrier(CLK_LOCAL_MEM_FENCE);\n"
+"	}\n"
+"}\n";
+
+static cl_context ctx;
+static cl_command_queue q, qp;
+static cl_program prog;
+static double copy_ms[2];	/* the 256 MB copy: one call, runs of 16 */
+
+static void die(const char *what, cl_int err)
+{
+	fprintf(stderr, "rowsum-probe: %s: OpenCL error %d\n", what, (int)err);
+	exit(1);
+}
+
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* median ms per call of RUNS runs of CALLS launches and one clFinish;
+ * then the median device time of one launch (profiling queue) */
+static void timeit(const char *name, cl_kernel k, size_t g, size_t l,
+	double bytes, int which)
+{
+	static const int calls[2] = { 1, 16 };
+	double t[RUNS], dev[RUNS];
+	cl_int err;
+
+	for (int c = 0; c < 2; c++) {
+		for (int r = -1; r < RUNS; r++) {
+			double t0 = now_ms();
+			for (int i = 0; i < calls[c]; i++)
+				if ((err = clEnqueueNDRangeKernel(q, k, 1, NULL,
+					&g, l ? &l : NULL, 0, NULL, NULL)))
+					die(name, err);
+			clFinish(q);
+			if (r >= 0)
+				t[r] = (now_ms() - t0) / calls[c];
+		}
+		qsort(t, RUNS, sizeof t[0], cmp);
+		double ms = t[RUNS / 2];
+		if (which >= 0 && c < 2 && which == 1)
+			copy_ms[c] = ms;
+		double cgbs = 2.0 * SIDE * SIDE * 16 / copy_ms[c] / 1e6;
+		double gbs = bytes / ms / 1e6;
+		printf("%-28s calls=%-2d bytes=%.0f ms=%.4f GB/s=%.0f of_copy=%.1f%%\n",
+			name, calls[c], bytes, ms, gbs, 100 * gbs / cgbs);
+	}
+	for (int r = 0; r < RUNS; r++) {
+		cl_event ev;
+		cl_ulong a, b;
+		if ((err = clEnqueueNDRangeKernel(qp, k, 1, NULL, &g,
+			l ? &l : NULL, 0, NULL, &ev)))
+			die(name, err);
+		clWaitForEvents(1, &ev);
+		clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START,
+			sizeof a, &a, NULL);
+		clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END,
+			sizeof b, &b, NULL);
+		clReleaseEvent(ev);
+		dev[r] = (b - a) / 1e6;
+	}
+	qsort(dev, RUNS, sizeof dev[0], cmp);
+	printf("%-28s device_ms=%.4f device_GB/s=%.0f\n", name, dev[RUNS / 2],
+		bytes / dev[RUNS / 2] / 1e6);
+}
+
+static cl_kernel kern(const char *name)
+{
+	cl_int err;
+	cl_kernel k = clCreateKernel(prog, name, &err);
+	if (err)
+		die(name, err);
+	return k;
+}
+
+static void set(cl_kernel k, cl_uint i, size_t n, const void *v)
+{
+	cl_int err = clSetKernelArg(k, i, n, v);
+	if (err)
+		die("clSetKernelArg", err);
+}
+
+int main(void)
+{
+	cl_platform_id plats[16];
+	cl_uint np = 0, nd = 0;
+	cl_device_id dev = NULL;
+	cl_int err;
+	char name[256] = "";
+
+	clGetPlatformIDs(16, plats, &np);
+	/* a GPU, else any device (for trying the probe on PoCL) */
+	for (int t = 0; t < 2 && !nd; t++)
+		for (cl_uint i = 0; i < np && !nd; i++)
+			if (clGetDeviceIDs(plats[i], t ? CL_DEVICE_TYPE_ALL
+				: CL_DEVICE_TYPE_GPU, 1, &dev, &nd))
+				nd = 0;
+	if (!nd)
+		die("no OpenCL device", CL_DEVICE_NOT_FOUND);
+	clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL);
+	cl_uint units = 0;
+	clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units,
+		NULL);
+	printf("device: %s, %u compute units\n", name, units);
+	ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+	if (err)
+		die("clCreateContext", err);
+	q = clCreateCommandQueue(ctx, dev, 0, &err);
+	qp = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+	prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+	if ((err = clBuildProgram(prog, 1, &dev, "", NULL, NULL))) {
+		char log[8192] = "";
+		clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG,
+			sizeof log - 1, log, NULL);
+		fprintf(stderr, "%s\n", log);
+		die("clBuildProgram", err);
+	}
+
+	/* PROBE_BINARY=FILE: the program's binary (PTX on NVIDIA) to FILE */
+	if (getenv("PROBE_BINARY")) {
+		size_t n = 0;
+		clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof n, &n,
+			NULL);
+		unsigned char *bin = malloc(n);
+		FILE *f = fopen(getenv("PROBE_BINARY"), "wb");
+		if (bin && f && !clGetProgramInfo(prog, CL_PROGRAM_BINARIES,
+			sizeof bin, &bin, NULL))
+			fwrite(bin, 1, n, f);
+		if (f)
+			fclose(f);
+		free(bin);
+	}
+	size_t big = 4 * SIDE * SIDE * 4, small = 4 * SIDE * SIDE;
+	float *h = malloc(big);
+	for (size_t i = 0; i < big / 4; i++)
+		h[i] = (float)(i % 17) - 8.0f;
+	cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+		big, h, &err);
+	cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, big, NULL, &err);
+	cl_mem o = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 1 << 24, NULL, &err);
+	if (err)
+		die("clCreateBuffer", err);
+
+	cl_kernel kc = kern("copy");
+	set(kc, 0, sizeof a, &a);
+	set(kc, 1, sizeof b, &b);
+	timeit("copy 256MB", kc, big / 16, 256, 2.0 * big, 1);
+	timeit("copy 64MB", kc, small / 16, 256, 2.0 * small, -1);
+
+	cl_kernel kr = kern("readonly");
+	long n4 = small / 16;
+	set(kr, 0, sizeof a, &a);
+	set(kr, 1, sizeof n4, &n4);
+	set(kr, 2, sizeof o, &o);
+	for (size_t per = 4; per <= 64; per *= 4) {
+		char nm[64];
+		snprintf(nm, sizeof nm, "read 64MB %zu/item", per * 4);
+		timeit(nm, kr, n4 / per, 256, small, -1);
+	}
+	size_t gfix = (size_t)units * 2048;
+	timeit("read 64MB units*2048", kr, gfix, 256, small, -1);
+
+	long cols = SIDE;
+	int rows;
+	static const struct { const char *k; size_t lsz; int rows; } v[] = {
+		{ "rowsum", 256, 1 }, { "rowsum", 128, 1 }, { "rowsum", 64, 1 },
+		{ "rowsum", 32, 1 }, { "rowsum", 256, 4 }, { "rowsum", 128, 2 },
+		{ "rowsum16", 64, 1 }, { "rowsum_u2", 64, 1 },
+		{ "rowsum_u4", 64, 1 }, { "rowsum_u8", 64, 1 },
+		{ "rowsum_u4", 128, 1 }, { "rowsum_u4", 256, 1 },
+		{ "rowsum_u8", 256, 1 },
+	};
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+		cl_kernel k = kern(v[i].k);
+		char nm[64];
+		rows = v[i].rows;
+		set(k, 0, sizeof a, &a);
+		set(k, 1, sizeof cols, &cols);
+		set(k, 2, sizeof o, &o);
+		set(k, 3, 4 * v[i].lsz, NULL);
+		set(k, 4, sizeof rows, &rows);
+		snprintf(nm, sizeof nm, "%s lsz=%zu rows/group=%d", v[i].k,
+			v[i].lsz, v[i].rows);
+		timeit(nm, k, SIDE / v[i].rows * v[i].lsz, v[i].lsz,
+			small + 4.0 * SIDE, -1);
+		float *r = malloc(4 * SIDE);
+		clEnqueueReadBuffer(q, o, CL_TRUE, 0, 4 * SIDE, r, 0, NULL, NULL);
+		int bad = 0;
+		for (long row = 0; row < SIDE && !bad; row++) {
+			double s = 0;
+			for (long c = 0; c < SIDE; c++)
+				s += h[row * SIDE + c];
+			bad = s != r[row];
+		}
+		printf("%s check: %s\n", nm, bad ? "WRONG" : "ok");
+		free(r);
+		clReleaseKernel(k);
+	}
+	cl_kernel kl = kern("rowsum_loop");
+	rows = SIDE;
+	set(kl, 0, sizeof a, &a);
+	set(kl, 1, sizeof cols, &cols);
+	set(kl, 2, sizeof o, &o);
+	set(kl, 4, sizeof rows, &rows);
+	for (size_t per = 4; per <= 16; per *= 2) {
+		size_t lsz = 256;
+		char nm[64];
+		set(kl, 3, 4 * lsz, NULL);
+		snprintf(nm, sizeof nm, "rowsum_loop groups=units*%zu", per);
+		timeit(nm, kl, units * per * lsz, lsz, small + 4.0 * SIDE, -1);
+	}
+	free(h);
+	return 0;
+}
