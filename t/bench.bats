@@ -174,3 +174,17 @@ build_c() {
 	[ "$(grep -c '^kernel\|^reduce' "$work/big.br")" -eq 100 ]
 	brpp "$work/big.br" | brparse | brcheck >/dev/null
 }
+
+@test "probe/rowsum.c: builds without warnings, its rowsums are right, SIDE is checked" {
+	$BROOK_CC $BROOK_CFLAGS -D_POSIX_C_SOURCE=200809L -O2 \
+		"$bench/probe/rowsum.c" -o "$work/probe" $BROOK_LIBS
+	run "$work/probe" 256
+	[ "$status" -eq 0 ]
+	[ "$(grep -c ' check: ok$' <<<"$output")" -eq 12 ]
+	! grep -q WRONG <<<"$output" || false
+	grep -q '^copy 1MB  *calls=16 bytes=2097152 ms=' <<<"$output"
+	grep -q '^read 256KB 16/item  *device_ms=' <<<"$output"
+	run "$work/probe" 100
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"SIDE a multiple of 256"* ]]
+}

@@ -1248,91 +1248,26 @@ static void cpu_merge(gen_ctx *g, strbuf *b, const json_t *fn,
 	reduce_call(b, fn, x, pa, ind);
 }
 
-/* cl_reduce_vector's loops over the vectors of a packed, aligned block,
- * when COND (NULL: always). With WIDE, while a work-item has 8 vectors
- * left, their loads first (in brg_w), then each in turn as brg_v; then
- * the rest one at a time. VEC writes the code for one brg_v. The loads
- * issued together keep more of them in flight: on an H100, rows of 4,096
- * floats summed by 64 work-items each read in runs of calls at 83.5% of
- * the copy's bandwidth one at a time, 87.6-88.0% eight at a time
- * (bench/probe/rowsum.c). Partial results, at most 1,024 an output over
- * as many as 256 work-items, never come to 8 vectors a work-item. */
-static void vector_loops(gen_ctx *g, strbuf *b, const json_t *fn,
-	const json_t *el, const char *op, const char *cond, int wide,
-	void (*vec)(gen_ctx *, strbuf *, const json_t *, const json_t *,
-		const char *, const char *))
+/* cl_reduce_vector's loop over the vectors of a packed, aligned block,
+ * when COND (NULL: always), up to its body; vector_tail closes it. */
+static void vector_head(strbuf *b, const char *V, const char *cond)
 {
-	const char *V = gen_arith_name(GEN_CL, gen_scalar(el), 4);
-
 	sb_printf(b, "\tif (brg_fast%s%s && ((brg_st + brg_lo) & 3) == 0) {\n"
 		"\t\tconst BRG_L brg_q = (brg_st + brg_lo) / 4, brg_nq = "
 		"(brg_hi - brg_lo) / 4;\n"
 		"\t\tconst BRG_L brg_r = brg_hi - brg_lo - 4 * brg_nq;\n"
-		"\t\tbrg_j = brg_l;\n", cond ? " && " : "", cond ? cond : "");
-	if (wide) {
-		sb_printf(b, "\t\tfor (; brg_j + 7 * brg_L < brg_nq; "
-			"brg_j += 8 * brg_L) {\n"
-			"\t\t\t%s brg_w[8];\n"
-			"\t\t\tfor (brg_k = 0; brg_k < 8; brg_k++)\n"
-			"\t\t\t\tbrg_w[brg_k] = ((__global const %s *)"
-			"brg_in)[brg_q + brg_j + brg_k * brg_L];\n"
-			"\t\t\tfor (brg_k = 0; brg_k < 8; brg_k++) {\n"
-			"\t\t\t\tconst %s brg_v = brg_w[brg_k];\n", V, V,
-			V);
-		vec(g, b, fn, el, op, "\t\t\t\t");
-		sb_puts(b, "\t\t\t}\n\t\t}\n");
-	}
-	sb_printf(b, "\t\tfor (; brg_j < brg_nq; brg_j += brg_L) {\n"
+		"\t\tfor (brg_j = brg_l; brg_j < brg_nq; brg_j += brg_L) {\n"
 		"\t\t\tconst %s brg_v = ((__global const %s *)brg_in)"
-		"[brg_q + brg_j];\n", V, V);
-	vec(g, b, fn, el, op, "\t\t\t");
+		"[brg_q + brg_j];\n", cond ? " && " : "", cond ? cond : "", V,
+		V);
+}
+
+static void vector_tail(strbuf *b)
+{
 	sb_puts(b, "\t\t}\n"
 		"\t\tbrg_j = brg_lo + 4 * brg_nq + brg_l;\n"
 		"\t\tbrg_m = brg_nq > brg_r ? brg_nq : brg_r;\n"
 		"\t\tif (brg_m > brg_L)\n\t\t\tbrg_m = brg_L;\n\t}\n");
-}
-
-/* one vector brg_v of a reduce variable's partial results (map 4) into
- * brg_acc by its operator OP */
-static void vec_partial(gen_ctx *g, strbuf *b, const json_t *fn,
-	const json_t *el, const char *op, const char *ind)
-{
-	char x[16];
-
-	(void)fn;
-	for (int k = 0; k < 4; k++) {
-		snprintf(x, sizeof x, "brg_v.%c", comp[k]);
-		reduce_combine(g, b, el, op, "brg_acc", x, ind);
-	}
-}
-
-/* one vector brg_v of the input into brg_acc: for a reduce variable (OP)
- * each element through the body, which may test it; for a reduce
- * function, the combining rule, a tree, (x y) (z w), then into brg_acc */
-static void vec_input(gen_ctx *g, strbuf *b, const json_t *fn,
-	const json_t *el, const char *op, const char *ind)
-{
-	char x[16], in2[16];
-
-	snprintf(in2, sizeof in2, "%s\t", ind);
-	if (op) {
-		for (int k = 0; k < 4; k++) {
-			snprintf(x, sizeof x, "brg_v.%c", comp[k]);
-			reduce_call(b, fn, x, "&brg_acc", ind);
-		}
-		return;
-	}
-	/* the test of brg_have stays in the loop: with the first vector
-	 * peeled off, the H100 ran sum and rowsum about 5% slower */
-	sb_puts(b, ind);
-	gen_type(g, GEN_CL, b, el, NULL);
-	sb_puts(b, " brg_t0 = brg_v.x, brg_t1 = brg_v.z;\n");
-	reduce_call(b, fn, "brg_v.y", "&brg_t0", ind);
-	reduce_call(b, fn, "brg_v.w", "&brg_t1", ind);
-	reduce_call(b, fn, "brg_t1", "&brg_t0", ind);
-	sb_printf(b, "%sif (!brg_have) {\n%s\tbrg_acc = brg_t0;\n"
-		"%s\tbrg_have = 1;\n%s} else\n", ind, ind, ind, ind);
-	reduce_call(b, fn, "brg_t0", "&brg_acc", in2);
 }
 
 /* OpenCL: a packed block of 4-byte scalars whose first element is at a
@@ -1346,13 +1281,43 @@ static void vec_input(gen_ctx *g, strbuf *b, const json_t *fn,
 static void cl_reduce_vector(gen_ctx *g, strbuf *b, const json_t *fn,
 	const json_t *el, const char *op)
 {
-	/* a reduce variable's partial results: its operator; a reduce
-	   function combines its partial results by its body */
-	if (op)
-		vector_loops(g, b, fn, el, op, "brg_vin.map == 4", 0,
-			vec_partial);
-	vector_loops(g, b, fn, el, op, op ? "brg_vin.map != 4" : NULL, 1,
-		vec_input);
+	const char *V = gen_arith_name(GEN_CL, gen_scalar(el), 4);
+	char x[16];
+	int k;
+
+	if (op) {
+		/* a reduce variable's partial results (map 4): its operator,
+		   a vector at a time */
+		vector_head(b, V, "brg_vin.map == 4");
+		for (k = 0; k < 4; k++) {
+			snprintf(x, sizeof x, "brg_v.%c", comp[k]);
+			reduce_combine(g, b, el, op, "brg_acc", x, "\t\t\t");
+		}
+		vector_tail(b);
+	}
+	/* a reduce function combines its partial results by its body */
+	vector_head(b, V, op ? "brg_vin.map != 4" : NULL);
+	if (op) {
+		/* each element through the body, which may test it */
+		for (k = 0; k < 4; k++) {
+			snprintf(x, sizeof x, "brg_v.%c", comp[k]);
+			reduce_call(b, fn, x, "&brg_acc", "\t\t\t");
+		}
+	} else {
+		/* the test of brg_have stays in the loop: with the first
+		 * vector peeled off, the H100 ran sum and rowsum about 5%
+		 * slower */
+		sb_puts(b, "\t\t\t");
+		gen_type(g, GEN_CL, b, el, NULL);
+		sb_puts(b, " brg_t0 = brg_v.x, brg_t1 = brg_v.z;\n");
+		reduce_call(b, fn, "brg_v.y", "&brg_t0", "\t\t\t");
+		reduce_call(b, fn, "brg_v.w", "&brg_t1", "\t\t\t");
+		reduce_call(b, fn, "brg_t1", "&brg_t0", "\t\t\t");
+		sb_puts(b, "\t\t\tif (!brg_have) {\n\t\t\t\tbrg_acc = brg_t0;"
+			"\n\t\t\t\tbrg_have = 1;\n\t\t\t} else\n");
+		reduce_call(b, fn, "brg_t0", "&brg_acc", "\t\t\t\t");
+	}
+	vector_tail(b);
 }
 
 /* CPU: the fold of a packed range (the input's view BRT_MAP_SAME) into
