@@ -188,3 +188,16 @@ build_c() {
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"SIDE a multiple of 256"* ]]
 }
+
+@test "probe/stencil.c: builds without warnings, each kernel and shape is right, SIDE is checked" {
+	$BROOK_CC $BROOK_CFLAGS -D_POSIX_C_SOURCE=200809L -O2 \
+		"$bench/probe/stencil.c" -o "$work/probe" $BROOK_LIBS
+	run "$work/probe" 256
+	[ "$status" -eq 0 ]
+	[ "$(grep -c ' check: ok$' <<<"$output")" -eq 21 ]
+	grep -q '^hand    local=driver  ms=.* device_ms=' <<<"$output"
+	grep -q '^view    local=64x4    ms=' <<<"$output"
+	run "$work/probe" 300
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"SIDE a multiple of 256"* ]]
+}

@@ -1,0 +1,201 @@
+/* stencil.c - a probe, not a benchmark case: what separates the Brook
+ * stencil (bench/br/stencil.br) from the hand-written one on an OpenCL
+ * GPU. Times the hand-written kernel of kernels.cl under several
+ * work-group shapes (the driver's choice, and libbrt's rows of 64), and
+ * the same kernel with what the generated fast path adds (the clamps of
+ * the row indices, a base and pitch read from a parameter block, a 3-D
+ * guard and output index), one call waited for, as the table does.
+ *
+ *     cc -O2 stencil.c -lOpenCL -o stencil-probe && ./stencil-probe [SIDE]
+ *
+ * SIDE (default 8192, a multiple of 256). Prints one line per kernel and
+ * shape: ms per call (median of 15 runs), device ms (profiling events),
+ * and whether the result is right. Exit status 1 when one is wrong. */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define RUNS 15
+
+static const char *src =
+"__kernel void hand(__global const float *in, __global float *out,\n"
+"	const int side, const long base, const long pitch)\n"
+"{\n"
+"	int x = get_global_id(0), y = get_global_id(1);\n"
+"	int xm = max(x - 1, 0), xp = min(x + 1, side - 1);\n"
+"	int ym = max(y - 1, 0), yp = min(y + 1, side - 1);\n"
+"	out[y * side + x] = 0.2f * (in[y * side + x] + in[ym * side + x] +\n"
+"		in[yp * side + x] + in[y * side + xm] + in[y * side + xp]);\n"
+"}\n"
+/* the row indices clamped again to the array's rows, as brg_ci does */
+"int ci(int i, int n) { int c = i > 0 ? i : 0; return c < n - 1 ? c : n - 1; }\n"
+"__kernel void clampy(__global const float *in, __global float *out,\n"
+"	const int side, const long base, const long pitch)\n"
+"{\n"
+"	int x = get_global_id(0), y = get_global_id(1);\n"
+"	int xm = max(x - 1, 0), xp = min(x + 1, side - 1);\n"
+"	int ym = y > 0 ? y - 1 : 0, yp = y < side - 1 ? y + 1 : y;\n"
+"	out[y * side + x] = 0.2f * (in[ci(y, side) * side + x] +\n"
+"		in[ci(ym, side) * side + x] + in[ci(yp, side) * side + x] +\n"
+"		in[ci(y, side) * side + xm] + in[ci(y, side) * side + xp]);\n"
+"}\n"
+/* and the base and pitch of a view, the 3-D guard and output index */
+"__kernel void view(__global const float *in, __global float *out,\n"
+"	const int side, const long base, const long pitch)\n"
+"{\n"
+"	long gx = get_global_id(0), gy = get_global_id(1), gz = get_global_id(2);\n"
+"	if (gx >= side || gy >= side || gz >= 1) return;\n"
+"	int x = (int)gx, y = (int)gy;\n"
+"	int xm = max(x - 1, 0), xp = min(x + 1, side - 1);\n"
+"	int ym = y > 0 ? y - 1 : 0, yp = y < side - 1 ? y + 1 : y;\n"
+"	long i = gx + side * (gy + side * gz);\n"
+"	out[base + i] = 0.2f * (in[base + x + ci(y, side) * pitch] +\n"
+"		in[base + x + ci(ym, side) * pitch] +\n"
+"		in[base + x + ci(yp, side) * pitch] +\n"
+"		in[base + xm + ci(y, side) * pitch] +\n"
+"		in[base + xp + ci(y, side) * pitch]);\n"
+"}\n";
+
+static void die(const char *what, cl_int err)
+{
+	fprintf(stderr, "stencil-probe: %s: OpenCL error %d\n", what, (int)err);
+	exit(1);
+}
+
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+	long side = argc > 1 ? atol(argv[1]) : 8192;
+	cl_platform_id plats[16];
+	cl_uint np = 0, nd = 0;
+	cl_device_id dev = NULL;
+	cl_int err;
+	char name[256] = "";
+
+	if (side < 256 || side % 256) {
+		fprintf(stderr, "usage: stencil-probe [SIDE]: SIDE a multiple "
+			"of 256\n");
+		return 2;
+	}
+	clGetPlatformIDs(16, plats, &np);
+	/* a GPU, else any device */
+	for (int t = 0; t < 2 && !nd; t++)
+		for (cl_uint i = 0; i < np && !nd; i++)
+			if (clGetDeviceIDs(plats[i], t ? CL_DEVICE_TYPE_ALL
+				: CL_DEVICE_TYPE_GPU, 1, &dev, &nd))
+				nd = 0;
+	if (!nd)
+		die("no OpenCL device", CL_DEVICE_NOT_FOUND);
+	clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL);
+	printf("device: %s\n", name);
+	cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+	if (err)
+		die("clCreateContext", err);
+	cl_command_queue q = clCreateCommandQueue(ctx, dev,
+		CL_QUEUE_PROFILING_ENABLE, &err);
+	cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+	if ((err = clBuildProgram(prog, 1, &dev, "", NULL, NULL))) {
+		char log[8192] = "";
+		clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG,
+			sizeof log - 1, log, NULL);
+		fprintf(stderr, "%s\n", log);
+		die("clBuildProgram", err);
+	}
+	size_t nn = (size_t)side * side;
+	float *h = malloc(4 * nn), *r = malloc(4 * nn);
+	for (size_t i = 0; i < nn; i++)
+		h[i] = (float)(i % 29) - 14.0f;
+	cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+		4 * nn, h, &err);
+	cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4 * nn, NULL, &err);
+	if (err)
+		die("clCreateBuffer", err);
+	static const char *const kernels[] = { "hand", "clampy", "view" };
+	static const size_t shapes[][2] = { { 0, 0 }, { 64, 4 }, { 32, 8 },
+		{ 128, 2 }, { 256, 1 }, { 32, 4 }, { 16, 16 } };
+	int wrong = 0;
+	cl_int iside = (cl_int)side;
+	cl_long base = 0, pitch = side;
+	for (size_t ki = 0; ki < 3; ki++) {
+		cl_kernel k = clCreateKernel(prog, kernels[ki], &err);
+		if (err)
+			die(kernels[ki], err);
+		clSetKernelArg(k, 0, sizeof a, &a);
+		clSetKernelArg(k, 1, sizeof b, &b);
+		clSetKernelArg(k, 2, sizeof iside, &iside);
+		clSetKernelArg(k, 3, sizeof base, &base);
+		clSetKernelArg(k, 4, sizeof pitch, &pitch);
+		for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+			size_t g[3] = { (size_t)side, (size_t)side, 1 };
+			size_t l[3] = { shapes[si][0], shapes[si][1], 1 };
+			double t[RUNS], d[RUNS];
+			for (int run = -1; run < RUNS; run++) {
+				cl_event ev;
+				double t0 = now_ms();
+				if ((err = clEnqueueNDRangeKernel(q, k, 3, NULL, g,
+					l[0] ? l : NULL, 0, NULL, &ev)))
+					die(kernels[ki], err);
+				clFinish(q);
+				double t1 = now_ms();
+				cl_ulong s, e;
+				clGetEventProfilingInfo(ev,
+					CL_PROFILING_COMMAND_START, sizeof s, &s,
+					NULL);
+				clGetEventProfilingInfo(ev,
+					CL_PROFILING_COMMAND_END, sizeof e, &e, NULL);
+				clReleaseEvent(ev);
+				if (run >= 0) {
+					t[run] = t1 - t0;
+					d[run] = (e - s) / 1e6;
+				}
+			}
+			qsort(t, RUNS, sizeof t[0], cmp);
+			qsort(d, RUNS, sizeof d[0], cmp);
+			clEnqueueReadBuffer(q, b, CL_TRUE, 0, 4 * nn, r, 0, NULL,
+				NULL);
+			int bad = 0;
+			for (long y = 0; y < side && !bad; y += side / 64 + 1)
+				for (long x = 0; x < side && !bad; x++) {
+					long xm = x > 0 ? x - 1 : 0;
+					long xp = x < side - 1 ? x + 1 : x;
+					long ym = y > 0 ? y - 1 : 0;
+					long yp = y < side - 1 ? y + 1 : y;
+					float want = 0.2f * (h[y * side + x] +
+						h[ym * side + x] + h[yp * side + x] +
+						h[y * side + xm] + h[y * side + xp]);
+					bad = r[y * side + x] != want;
+				}
+			wrong += bad;
+			char shape[32] = "driver";
+			if (l[0])
+				snprintf(shape, sizeof shape, "%zux%zu", l[0],
+					l[1]);
+			printf("%-7s local=%-7s ms=%.4f device_ms=%.4f check: %s\n",
+				kernels[ki], shape, t[RUNS / 2], d[RUNS / 2],
+				bad ? "WRONG" : "ok");
+			memset(r, 0, 4 * nn);
+			clEnqueueWriteBuffer(q, b, CL_TRUE, 0, 4 * nn, r, 0, NULL,
+				NULL);
+		}
+		clReleaseKernel(k);
+	}
+	free(h);
+	free(r);
+	return wrong > 0;
+}
