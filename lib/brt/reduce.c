@@ -356,6 +356,11 @@ static void red_ocl(red *R)
 	if (red_pass(R, ck, R->src->reg.buf, &vin, chunks > 1 ? part : out,
 		    R->block, chunks, lsz, &w, &msg))
 		goto fail;
+	if (!sync) {	/* now, should the second pass fail */
+		brt_ocl_mark(R->src->reg.buf, NULL);
+		brt_ocl_mark(part, NULL);
+		brt_ocl_mark(out, NULL);
+	}
 	if (chunks > 1) {
 		/* its own kernel object, whose arguments stay set: a call
 		   like the last sets none again. H100, 2^26 floats to a host
@@ -381,11 +386,6 @@ static void red_ocl(red *R)
 			: lsz);
 		if (red_pass(R, ck2, part, &vp, out, pb, 1, l2, NULL, &msg))
 			goto fail;
-	}
-	if (!sync) {
-		brt_ocl_mark(R->src->reg.buf, NULL);
-		brt_ocl_mark(part, NULL);
-		brt_ocl_mark(out, NULL);
 	}
 	if (!direct && R->dst) {
 		brt_region tr = R->dst->reg;
