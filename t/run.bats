@@ -49,11 +49,11 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "BrookGPU: kernel k with a float3 and a gather; stream shape resize" { run_program brookgpu; }
 @test "K&R host functions, _Complex, float4 a(...), void reduce" { run_program knr_complex; }
 @test "CPU backend: the packed path and the general one agree" { run_program packed; }
-@test "brt.h launch geometry: four points a work-item, tails, unaligned bases, 1-3D grids; vector reductions" {
+@test "brt.h launch geometry: four points a work-item, tails, unaligned bases, 1-3D grids, exact grids; vector reductions" {
 	run_program launch
 	BRT_RUNTIME=opencl BRT_CACHE_DIR= BRT_LOG_FILE=launch.log ./launch >/dev/null
 	grep -q "runtime: 1 OpenCL devices" launch.log || skip "no OpenCL device"
-	for e in saxpy__packed brk_mix__packed twice__packed turn__packed where__grid; do
+	for e in saxpy__packed brk_mix__packed twice__packed turn__packed where__grid where__gridx; do
 		grep -q "^brt: kernel: $e for " launch.log
 	done
 }
@@ -205,6 +205,11 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 	[ "$(grep -c '^int [a-z_]*__guard(' interior.cl)" -eq 5 ]
 	sed -n '/^__kernel void stencil__grid(/,/^}/p' interior.cl > grid.cl
 	grep -q 'brg_ok = stencil__guard(' grid.cl
+	grep -q 'if (brg_x >= brg_d\[0\] || brg_y >= brg_d\[1\] || brg_z >= brg_d\[2\])' grid.cl
+	# K__gridx, for an NDRange that is the domain: the same without it
+	sed -n '/^__kernel void stencil__gridx(/,/^}/p' interior.cl > gridx.cl
+	grep -q 'brg_ok = stencil__guard(' gridx.cl
+	! grep -q 'brg_d\[1\] ||' gridx.cl || false
 	grep -q 'stencil__bodyin(.*, brg_X, brg_Y);' grid.cl
 	grep -q 'stencil__guard(.*, brg_X, brg_Y);' grid.cl
 	sed -n '/^void stencil__bodyin(/,/^}/p' interior.cl > in.cl

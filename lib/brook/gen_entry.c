@@ -764,14 +764,19 @@ static void cl_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
 /* OpenCL: K__grid, for a kernel that reads its position, launched by
  * libbrt as a three-dimensional NDRange over brg_dom.xyz (brg_dom.w 1) when
  * every stream is packed in the domain's shape: the point's coordinates
- * are the work-item's, no division. */
-static void cl_map_grid(gen_ctx *g, strbuf *b, const json_t *fn)
+ * are the work-item's, no division. With EXACT, K__gridx, for an NDRange
+ * that is dom.xyz itself: no work-item outside it to send back (H200,
+ * 8192 x 8192 stencil: 0.2726-0.2745 ms with the test, 0.2676-0.2704
+ * without). */
+static void cl_map_grid(gen_ctx *g, strbuf *b, const json_t *fn, int exact)
 {
-	cl_map_head(g, b, fn, "", "__grid");
+	cl_map_head(g, b, fn, "", exact ? "__gridx" : "__grid");
 	sb_puts(b, "\tconst BRG_L brg_x = get_global_id(0), brg_y = "
-		"get_global_id(1), brg_z = get_global_id(2);\n"
-		"\tif (brg_x >= brg_d[0] || brg_y >= brg_d[1] || brg_z >= "
-		"brg_d[2])\n\t\treturn;\n"
+		"get_global_id(1), brg_z = get_global_id(2);\n");
+	if (!exact)
+		sb_puts(b, "\tif (brg_x >= brg_d[0] || brg_y >= brg_d[1] || "
+			"brg_z >= brg_d[2])\n\t\treturn;\n");
+	sb_puts(b, ""
 		"\tconst BRG_L brg_i = brg_x + brg_d[0] * (brg_y + brg_d[1] * "
 		"brg_z);\n"
 		"\tconst BRG_L brg_px = brg_x + brg_o[0] - brg_i, brg_py = "
@@ -808,9 +813,10 @@ static void map_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 			"brg_d[3])\n\t\treturn;\n");
 		map_point(g, t, b, fn, "\t", GEN_VIEW);
 		sb_puts(b, "}\n\n");
-		if (map_uses_position(g, fn))
-			cl_map_grid(g, b, fn);
-		else
+		if (map_uses_position(g, fn)) {
+			cl_map_grid(g, b, fn, 0);
+			cl_map_grid(g, b, fn, 1);
+		} else
 			cl_map_packed(g, b, fn);
 		return;
 	}

@@ -432,8 +432,8 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  *                 of the kernel's own parameters), with records set, one
  *                 more parameter after off:
  *                 __global brt_records *rec
- *                 and optionally K__packed or K__grid with the same
- *                 parameters (Launch geometry, below)
+ *                 and optionally K__packed, K__grid or K__gridx with
+ *                 the same parameters (Launch geometry, below)
  *   GROUP:        same; launched with local size = GroupSize
  *   REDUCE:       __kernel void K__reduce(__global const T *in,
  *                     const brt_view vin, __global T *out, const long nout,
@@ -463,6 +463,8 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  *     K__grid (dom.w 1): a three-dimensional NDRange over dom.xyz, each
  *       rounded up to the local size; work-item (x, y, z) inside dom runs
  *       the point with those coordinates.
+ *     K__gridx: as K__grid, in its place where the rounded NDRange is
+ *       dom.xyz itself (no work-item outside dom).
  *   GROUP: a three-dimensional NDRange, local size = GroupSize, global
  *     size dom.xyz rounded up to multiples of it (dom.w is 1); work-items
  *     outside dom must not write, and must still reach every barrier.

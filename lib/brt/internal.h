@@ -59,12 +59,12 @@ typedef struct brt_pool brt_pool;
 /* A kernel object compiled for one device, with the argument values last
  * set on it (only changed arguments are set again). */
 /* The OpenCL entries of a kernel K (brt.h, "OpenCL kernel names"): K,
- * K__reduce, and the packed-launch variants K__packed and K__grid, which
- * a program may lack. BRT_ENTRY_REDUCE2 is a second kernel object of
- * K__reduce, for a reduction's second pass, so that each pass keeps its
- * own arguments set from one call to the next. */
+ * K__reduce, and the packed-launch variants K__packed, K__grid and
+ * K__gridx, which a program may lack. BRT_ENTRY_REDUCE2 is a second
+ * kernel object of K__reduce, for a reduction's second pass, so that each
+ * pass keeps its own arguments set from one call to the next. */
 enum { BRT_ENTRY_MAIN, BRT_ENTRY_REDUCE, BRT_ENTRY_PACKED, BRT_ENTRY_GRID,
-	BRT_ENTRY_REDUCE2 };
+	BRT_ENTRY_REDUCE2, BRT_ENTRY_GRIDX };
 
 typedef struct brt_clkernel {
 	struct brt_clkernel *next;

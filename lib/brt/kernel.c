@@ -571,7 +571,8 @@ static unsigned geometry(const brt_launch *L, const brt_clkernel *ck,
 {
 	const brt_kernel *k = L->k;
 	size_t most = ck->wgsize < 256 ? ck->wgsize : 256;
-	if (k->kclass == BRT_KERNEL_GROUP || ck->entry == BRT_ENTRY_GRID) {
+	if (k->kclass == BRT_KERNEL_GROUP || ck->entry == BRT_ENTRY_GRID
+	    || ck->entry == BRT_ENTRY_GRIDX) {
 		if (k->kclass == BRT_KERNEL_GROUP) {
 			for (int i = 0; i < 3; i++)
 				local[i] = k->group[i] ? k->group[i] : 1;
@@ -600,6 +601,30 @@ static unsigned geometry(const brt_launch *L, const brt_clkernel *ck,
 	return 1;
 }
 
+/* Whether CK's NDRange (geometry) is the domain itself. */
+static int grid_exact(const brt_launch *L, const brt_clkernel *ck)
+{
+	size_t global[3], local[3];
+	geometry(L, ck, global, local);
+	for (int i = 0; i < 3; i++)
+		if ((int64_t)global[i] != L->dom[i])
+			return 0;
+	return 1;
+}
+
+/* K__gridx in place of K__grid CK where the program has it and the
+ * NDRange is the domain itself (brt.h, "Launch geometry"), else CK. Its
+ * own work-group limit may give it other local sizes: tested again. */
+static brt_clkernel *exact_grid(const brt_launch *L, brt_clkernel *ck,
+	int want32)
+{
+	if (!grid_exact(L, ck))
+		return ck;
+	brt_clkernel *x = brt_ocl_kernel(L->dev, L->k, BRT_ENTRY_GRIDX,
+		want32, NULL);
+	return x && grid_exact(L, x) ? x : ck;
+}
+
 /* Sets the arguments of a map, scatter or group kernel (brt.h, "OpenCL
  * kernel names and parameters") and launches it. */
 static void run_ocl(brt_launch *L)
@@ -615,6 +640,8 @@ static void run_ocl(brt_launch *L)
 		goto out;
 	}
 	brt_clkernel *pk = packed_entry(L, want32);
+	if (pk && pk->entry == BRT_ENTRY_GRID)
+		pk = exact_grid(L, pk, want32);
 	if (pk)
 		ck = pk;
 	unsigned n = 0;

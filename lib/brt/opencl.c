@@ -1044,9 +1044,10 @@ brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int entry,
 	int want32, brt_str *msg)
 {
 	static const char *const suffix[] = { "", "__reduce", "__packed",
-		"__grid", "__reduce" };
+		"__grid", "__reduce", "__gridx" };
 	brt_cl *cl = &brt_rt()->cl;
-	int optional = entry == BRT_ENTRY_PACKED || entry == BRT_ENTRY_GRID;
+	int optional = entry == BRT_ENTRY_PACKED || entry == BRT_ENTRY_GRID
+		|| entry == BRT_ENTRY_GRIDX;
 	want32 = want32 && !brt_rt()->index64;
 	for (brt_clkernel *ck = d->kernels; ck; ck = ck->next)
 		if (ck->k == k && ck->entry == entry && ck->want32 == want32)
