@@ -53,9 +53,11 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 	run_program launch
 	BRT_RUNTIME=opencl BRT_CACHE_DIR= BRT_LOG_FILE=launch.log ./launch >/dev/null
 	grep -q "runtime: 1 OpenCL devices" launch.log || skip "no OpenCL device"
-	for e in saxpy__packed brk_mix__packed twice__packed turn__packed where__grid where__gridx; do
+	for e in saxpy__packed brk_mix__packed twice__packed turn__packed where__grid sides__gridx; do
 		grep -q "^brt: kernel: $e for " launch.log
 	done
+	# K__gridx for a kernel with a row interior only
+	! grep -q "^brt: kernel: where__gridx for " launch.log || false
 }
 
 @test "PREFIX.h declares a K&R function with its promoted parameter types" {
