@@ -175,9 +175,14 @@ build_c() {
 	brpp "$work/big.br" | brparse | brcheck >/dev/null
 }
 
-@test "probe/rowsum.c: builds without warnings, its rowsums are right, SIDE is checked" {
+# build_probe NAME: bench/probe/NAME.c as $work/probe, warnings as errors
+build_probe() {
 	$BROOK_CC $BROOK_CFLAGS -D_POSIX_C_SOURCE=200809L -O2 \
-		"$bench/probe/rowsum.c" -o "$work/probe" $BROOK_LIBS
+		"$bench/probe/$1.c" -o "$work/probe" $BROOK_LIBS
+}
+
+@test "probe/rowsum.c: builds without warnings, its rowsums are right, SIDE is checked" {
+	build_probe rowsum
 	run "$work/probe" 256
 	[ "$status" -eq 0 ]
 	[ "$(grep -c ' check: ok$' <<<"$output")" -eq 12 ]
@@ -190,8 +195,7 @@ build_c() {
 }
 
 @test "probe/stencil.c: builds without warnings, each kernel and shape is right, SIDE is checked" {
-	$BROOK_CC $BROOK_CFLAGS -D_POSIX_C_SOURCE=200809L -O2 \
-		"$bench/probe/stencil.c" -o "$work/probe" $BROOK_LIBS
+	build_probe stencil
 	run "$work/probe" 256
 	[ "$status" -eq 0 ]
 	[ "$(grep -c ' check: ok$' <<<"$output")" -eq 21 ]

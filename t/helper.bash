@@ -23,8 +23,6 @@ diff_golden() {
 	fi
 }
 
-# brook_build SRC.br OUT: the whole pipeline, as the README writes it,
-# then the C compiler; leaves OUT (the program), OUT.c and OUT.h.
 # vectorized_in REPORT LO HI: gcc's -fopt-info-vec-optimized REPORT has a
 # loop vectorized on a line L of the source, LO < L < HI.
 vectorized_in() {
@@ -33,6 +31,8 @@ vectorized_in() {
 	done | grep -q yes
 }
 
+# brook_build SRC.br OUT: the whole pipeline, as the README writes it,
+# then the C compiler; leaves OUT (the program), OUT.c and OUT.h.
 brook_build() {
 	local src=$1 out=$2
 	brpp "$src" | brparse | brcheck | brgen -o "$out" || return 1

@@ -14,16 +14,15 @@
  * measurement: name, bytes moved per call, ms per call (median of 15
  * runs), GB/s, and the share of the large copy timed the same way; and
  * for each rowsum whether its sums are right. Runs on a GPU, else on any
- * OpenCL device. Exit status 1 when a sum is wrong or OpenCL fails. */
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
+ * OpenCL device. Exit status 1 when a sum is wrong or OpenCL fails.
+ * With PROBE_BINARY=FILE in the environment, the program's binary (PTX
+ * on NVIDIA) is written to FILE, for reading the compiled loops. */
+#define PROBE_NAME "rowsum-probe"
+#include "probe.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static long side = 4096;
+static long side;
 #define SIDE side
 #define RUNS 15
 
@@ -134,25 +133,6 @@ static cl_command_queue q, qp;
 static cl_program prog;
 static double copy_ms[2];	/* the 256 MB copy: one call, runs of 16 */
 
-static void die(const char *what, cl_int err)
-{
-	fprintf(stderr, "rowsum-probe: %s: OpenCL error %d\n", what, (int)err);
-	exit(1);
-}
-
-static double now_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* median ms per call of RUNS runs of CALLS launches and one clFinish;
  * then the median device time of one launch (profiling queue) */
 static void timeit(const char *name, cl_kernel k, size_t g, size_t l,
@@ -232,29 +212,13 @@ static void set(cl_kernel k, cl_uint i, size_t n, const void *v)
 
 int main(int argc, char **argv)
 {
-	cl_platform_id plats[16];
-	cl_uint np = 0, nd = 0;
-	cl_device_id dev = NULL;
+	cl_device_id dev;
 	cl_int err;
 	char name[256] = "";
 
-	if (argc > 1)
-		side = atol(argv[1]);
-	if (side < 256 || side % 256) {
-		fprintf(stderr, "usage: rowsum-probe [SIDE]: SIDE a multiple "
-			"of 256\n");
+	if (!(side = probe_side(argc, argv, 4096)))
 		return 2;
-	}
-	clGetPlatformIDs(16, plats, &np);
-	/* a GPU, else any device (for trying the probe on PoCL) */
-	for (int t = 0; t < 2 && !nd; t++)
-		for (cl_uint i = 0; i < np && !nd; i++)
-			if (clGetDeviceIDs(plats[i], t ? CL_DEVICE_TYPE_ALL
-				: CL_DEVICE_TYPE_GPU, 1, &dev, &nd))
-				nd = 0;
-	if (!nd)
-		die("no OpenCL device", CL_DEVICE_NOT_FOUND);
-	clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL);
+	dev = probe_device(name, sizeof name);
 	cl_uint units = 0;
 	clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units,
 		NULL);
@@ -264,15 +228,7 @@ int main(int argc, char **argv)
 		die("clCreateContext", err);
 	q = clCreateCommandQueue(ctx, dev, 0, &err);
 	qp = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
-	prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-	if ((err = clBuildProgram(prog, 1, &dev, "", NULL, NULL))) {
-		char log[8192] = "";
-		clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG,
-			sizeof log - 1, log, NULL);
-		fprintf(stderr, "%s\n", log);
-		die("clBuildProgram", err);
-	}
-
+	prog = probe_program(ctx, dev, src);
 	/* PROBE_BINARY=FILE: the program's binary (PTX on NVIDIA) to FILE */
 	if (getenv("PROBE_BINARY")) {
 		size_t n = 0;

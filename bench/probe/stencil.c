@@ -11,13 +11,10 @@
  * SIDE (default 8192, a multiple of 256). Prints one line per kernel and
  * shape: ms per call (median of 15 runs), device ms (profiling events),
  * and whether the result is right. Exit status 1 when one is wrong. */
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
+#define PROBE_NAME "stencil-probe"
+#include "probe.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define RUNS 15
 
@@ -60,63 +57,23 @@ static const char *src =
 "		in[base + xp + ci(y, side) * pitch]);\n"
 "}\n";
 
-static void die(const char *what, cl_int err)
-{
-	fprintf(stderr, "stencil-probe: %s: OpenCL error %d\n", what, (int)err);
-	exit(1);
-}
-
-static double now_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv)
 {
-	long side = argc > 1 ? atol(argv[1]) : 8192;
-	cl_platform_id plats[16];
-	cl_uint np = 0, nd = 0;
-	cl_device_id dev = NULL;
+	long side = probe_side(argc, argv, 8192);
+	cl_device_id dev;
 	cl_int err;
 	char name[256] = "";
 
-	if (side < 256 || side % 256) {
-		fprintf(stderr, "usage: stencil-probe [SIDE]: SIDE a multiple "
-			"of 256\n");
+	if (!side)
 		return 2;
-	}
-	clGetPlatformIDs(16, plats, &np);
-	/* a GPU, else any device */
-	for (int t = 0; t < 2 && !nd; t++)
-		for (cl_uint i = 0; i < np && !nd; i++)
-			if (clGetDeviceIDs(plats[i], t ? CL_DEVICE_TYPE_ALL
-				: CL_DEVICE_TYPE_GPU, 1, &dev, &nd))
-				nd = 0;
-	if (!nd)
-		die("no OpenCL device", CL_DEVICE_NOT_FOUND);
-	clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL);
+	dev = probe_device(name, sizeof name);
 	printf("device: %s\n", name);
 	cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
 	if (err)
 		die("clCreateContext", err);
 	cl_command_queue q = clCreateCommandQueue(ctx, dev,
 		CL_QUEUE_PROFILING_ENABLE, &err);
-	cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-	if ((err = clBuildProgram(prog, 1, &dev, "", NULL, NULL))) {
-		char log[8192] = "";
-		clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG,
-			sizeof log - 1, log, NULL);
-		fprintf(stderr, "%s\n", log);
-		die("clBuildProgram", err);
-	}
+	cl_program prog = probe_program(ctx, dev, src);
 	size_t nn = (size_t)side * side;
 	float *h = malloc(4 * nn), *r = malloc(4 * nn);
 	for (size_t i = 0; i < nn; i++)

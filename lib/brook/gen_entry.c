@@ -1461,7 +1461,8 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 			/* a block that is one run of a packed input (a whole
 			 * reduction, whole rows, ...): its elements are
 			 * consecutive, read in coalesced order, and it starts
-			 * at element o n of the input */
+			 * at element o n of the input (brg_st, which only the
+			 * fast paths read; the others address by brg_oc) */
 			"\tbrg_pk = 1;\n"
 			"\tfor (brg_k = 0; brg_k < 4; brg_k++) {\n"
 			"\t\tif (brg_vin.dims[brg_k] > 1 && brg_vin.pitch[brg_k] "

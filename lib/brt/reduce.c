@@ -340,7 +340,7 @@ static void red_ocl(red *R)
 	brt_region_view(&R->src->reg, R->src->rank, &vin);
 	brt_waits w = { .n = 0, .q = d->queue };
 	brt_ocl_wait(&w, R->src->reg.buf);
-	brt_ocl_wait(&w, direct ? R->dst->reg.buf : target);
+	brt_ocl_wait(&w, out);
 	brt_ocl_wait(&w, part);
 	/* no events, as for a map kernel: the passes go to the in-order
 	   compute queue, which needs none, and their buffers are marked
@@ -387,14 +387,14 @@ static void red_ocl(red *R)
 		if (red_pass(R, ck2, part, &vp, out, pb, 1, l2, NULL, &msg))
 			goto fail;
 	}
-	if (!direct && R->dst) {
+	if (!direct && !sync) {
 		brt_region tr = R->dst->reg;
 		memset(tr.origin, 0, sizeof tr.origin);
 		memcpy(tr.root, tr.dims, sizeof tr.root);
 		tr.buf = target;
 		if (brt_ocl_copy(&R->dst->reg, &tr, &msg))
 			goto fail;
-	} else if (!R->dst) {
+	} else if (sync) {
 		char *acc = malloc(R->esize);
 		if (!acc) {
 			brt_str_printf(&msg, "out of host memory");
