@@ -194,6 +194,21 @@ build_probe() {
 	[[ "$output" == *"SIDE a multiple of 256"* ]]
 }
 
+@test "probe/sum.c: builds without warnings, each way's sum is right, N is checked" {
+	build_probe sum
+	run "$work/probe" 4096
+	[ "$status" -eq 0 ]
+	[ "$(grep -c ' check: ok (' <<<"$output")" -eq 24 ]
+	! grep -q WRONG <<<"$output" || false
+	grep -q '^copy + finish  *ms=.* GB/s=' <<<"$output"
+	grep -q '^two passes g=1024 + read nb+finish  *ms=.* of_copy=' <<<"$output"
+	grep -q '^one pass g=1024 + map  *ms=' <<<"$output"
+	grep -q 'device_ms once=' <<<"$output"
+	run "$work/probe" 1000
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"N a multiple of 256"* ]]
+}
+
 @test "probe/stencil.c: builds without warnings, each kernel and shape is right, SIDE is checked" {
 	build_probe stencil
 	run "$work/probe" 256

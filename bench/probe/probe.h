@@ -31,18 +31,19 @@ static int cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* SIDE from the command line (DEF without one), a multiple of 256; 0
- * after the usage message when it is not */
-static long probe_side(int argc, char **argv, long def)
+/* The probe's one argument, named WHAT in the usage message, from the
+ * command line (DEF without one): a multiple of 256; 0 after the usage
+ * message when it is not */
+static long probe_arg(int argc, char **argv, long def, const char *what)
 {
-	long side = argc > 1 ? atol(argv[1]) : def;
+	long v = argc > 1 ? atol(argv[1]) : def;
 
-	if (side < 256 || side % 256) {
-		fprintf(stderr, "usage: " PROBE_NAME " [SIDE]: SIDE a multiple "
-			"of 256\n");
+	if (v < 256 || v % 256) {
+		fprintf(stderr, "usage: " PROBE_NAME " [%s]: %s a multiple "
+			"of 256\n", what, what);
 		return 0;
 	}
-	return side;
+	return v;
 }
 
 /* a GPU, else any device (for trying the probe on PoCL); its name in

@@ -216,7 +216,7 @@ int main(int argc, char **argv)
 	cl_int err;
 	char name[256] = "";
 
-	if (!(side = probe_side(argc, argv, 4096)))
+	if (!(side = probe_arg(argc, argv, 4096, "SIDE")))
 		return 2;
 	dev = probe_device(name, sizeof name);
 	cl_uint units = 0;

@@ -59,7 +59,7 @@ static const char *src =
 
 int main(int argc, char **argv)
 {
-	long side = probe_side(argc, argv, 8192);
+	long side = probe_arg(argc, argv, 8192, "SIDE");
 	cl_device_id dev;
 	cl_int err;
 	char name[256] = "";

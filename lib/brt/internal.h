@@ -294,8 +294,9 @@ int brt_ocl_setvalue(brt_clkernel *ck, unsigned i, brt_type t,
 int brt_ocl_write(const brt_region *r, const void *host, int nocopy,
 	brt_str *msg);
 int brt_ocl_read(const brt_region *r, void *host, int async, brt_str *msg);
-/* A blocking read of BYTES of M into HOST after D's kernels (reduce.c's
- * scalar results), through pinned memory when it can. */
+/* Reads BYTES of M into HOST after D's kernels and returns when they
+ * are there (reduce.c's scalar results), through pinned memory when it
+ * can. */
 int brt_ocl_read_small(brt_device *d, cl_mem m, size_t bytes, void *host,
 	brt_str *msg);
 int brt_ocl_copy(const brt_region *dst, const brt_region *src, brt_str *msg);

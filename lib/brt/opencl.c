@@ -625,25 +625,33 @@ static void stage_put(brt_device *d, brt_stage *s, cl_event ev)
 	pthread_mutex_unlock(&d->stage_lock);
 }
 
-/* Reads BYTES of M into HOST on D's kernel queue (after its kernels),
- * blocking, through a pinned staging buffer when one is free: the DMA
+/* Reads BYTES of M into HOST on D's kernel queue (after its kernels)
+ * and waits, through a pinned staging buffer when one is free: the DMA
  * engine writes page-locked memory directly. H100, a scalar reduction's
  * 4-byte result after its two launches: 0.1092 -> 0.1074 ms and 0.1086
  * -> 0.1065 ms against pageable memory (medians of 30, a one-off
- * hand-written test; bench/RESULTS.md, 01:11 UTC section). */
+ * hand-written test; bench/RESULTS.md, 01:11 UTC section). The read does
+ * not block; clFinish waits for it: NVIDIA's blocking read returns 1 to
+ * 3 us later (H200, 2^26 floats summed by two launches, medians of 31:
+ * 0.0789-0.0818 ms blocking, 0.0786-0.0798 with clFinish; bench/probe/
+ * sum.c). Should the wait fail, the staging buffer is not handed out
+ * again: the read may still write it. */
 int brt_ocl_read_small(brt_device *d, cl_mem m, size_t bytes, void *host,
 	brt_str *msg)
 {
 	brt_cl *cl = &brt_rt()->cl;
 	brt_stage *s = stage_get(d, bytes);
-	cl_int err = cl->clEnqueueReadBuffer(d->queue, m, CL_TRUE, 0, bytes,
+	cl_int err = cl->clEnqueueReadBuffer(d->queue, m, CL_FALSE, 0, bytes,
 		s ? s->ptr : host, 0, NULL, NULL);
-	if (s) {
+	int queued = err == CL_SUCCESS;
+	if (queued)
+		err = cl->clFinish(d->queue);
+	if (s && (!queued || err == CL_SUCCESS)) {
 		if (err == CL_SUCCESS)
 			memcpy(host, s->ptr, bytes);
 		stage_put(d, s, NULL);
 	}
-	brt_ocl_flushed(d);	/* the blocking read flushed */
+	brt_ocl_flushed(d);	/* clFinish flushed */
 	if (err != CL_SUCCESS) {
 		brt_str_printf(msg, "%s", brt_cl_error(err));
 		return -1;
