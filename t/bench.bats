@@ -198,7 +198,7 @@ build_probe() {
 	build_probe sum
 	run "$work/probe" 4096
 	[ "$status" -eq 0 ]
-	[ "$(grep -c ' check: ok (' <<<"$output")" -eq 24 ]
+	[ "$(grep -c ' check: ok (' <<<"$output")" -eq 26 ]
 	! grep -q WRONG <<<"$output" || false
 	grep -q '^copy + finish  *ms=.* GB/s=' <<<"$output"
 	grep -q '^two passes g=1024 + read nb+finish  *ms=.* of_copy=' <<<"$output"

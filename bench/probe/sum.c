@@ -14,7 +14,9 @@
  * (a mapped CL_MEM_ALLOC_HOST_PTR buffer, as libbrt stages small reads);
  * read without blocking, then a clFinish or a wait for the read's event;
  * a clFinish, then the blocking read; or the result's buffer mapped. The
- * first pass alone, ended by a clFinish, is timed too. All of it with
+ * first pass alone is timed too, ended by a clFinish, and as "host fold":
+ * its partials read (without blocking, then clFinish) and added up on the
+ * host. All of it with
  * 1,024 work-groups (the table's hand-written sum) and with 4 per
  * compute unit.
  *
@@ -125,9 +127,11 @@ static double copy_gbs;	/* the copy's, the first timed */
  * without blocking, then a clFinish or a wait for the read's event;
  * clFinish, then the blocking read; or mapped (an ALLOC_HOST_PTR result) */
 enum { FINISH, READ, READ_PINNED, READ_NB_FINISH, READ_NB_EVENT, FINISH_READ,
-	MAP };
+	MAP, HOST_FOLD };
 static const char *const wait_name[] = { "finish", "read", "read pinned",
-	"read nb+finish", "read nb+event", "finish+read", "map" };
+	"read nb+finish", "read nb+event", "finish+read", "map",
+	"host fold" };
+static long nparts;	/* HOST_FOLD: the partials in OUT */
 static float *pinned;	/* mapped for good: libbrt's staging */
 static char last[96];	/* the name of the last measurement */
 
@@ -187,6 +191,15 @@ static void timeit(const char *name, cl_kernel *k, const size_t *g,
 				err = clEnqueueReadBuffer(q, out, CL_TRUE, 0, 4,
 					pinned, 0, NULL, NULL);
 			*res = *pinned;
+			break;
+		case HOST_FOLD:
+			err = clEnqueueReadBuffer(q, out, CL_FALSE, 0,
+				4 * nparts, pinned, 0, NULL, NULL);
+			if (!err)
+				err = clFinish(q);
+			*res = pinned[0];
+			for (long i = 1; i < nparts; i++)
+				*res += pinned[i];
 			break;
 		case MAP: {
 			float *p = clEnqueueMapBuffer(q, out, CL_TRUE,
@@ -332,13 +345,13 @@ int main(int argc, char **argv)
 	timeit("read-only units*2048", &kr, &gr, &lr, 1, FINISH, NULL, NULL,
 		4.0 * n);
 
-	cl_mem stage = buffer(CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 64,
-		NULL);
+	cl_mem stage = buffer(CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+		4 * 4096, NULL);
 	pinned = clEnqueueMapBuffer(q, stage, CL_TRUE, CL_MAP_READ |
-		CL_MAP_WRITE, 0, 64, 0, NULL, NULL, &err);
+		CL_MAP_WRITE, 0, 4 * 4096, 0, NULL, NULL, &err);
 	if (!pinned)
 		die("clEnqueueMapBuffer", err);
-	long gs[2] = { 1024, 4L * units };
+	long gs[2] = { 1024, 4L * units < 4096 ? 4L * units : 4096 };
 	for (int gi = 0; gi < 2; gi++) {
 		long ng = gs[gi];
 		cl_kernel k[2] = { kern("partial"), kern("fold") };
@@ -353,6 +366,9 @@ int main(int argc, char **argv)
 		set(k[1], 3, 4 * 256, NULL);
 		snprintf(nm, sizeof nm, "first pass g=%ld", ng);
 		timeit(nm, k, g, l, 1, FINISH, NULL, NULL, 4.0 * n);
+		nparts = ng;
+		timeit(nm, k, g, l, 1, HOST_FOLD, part, &res, 4.0 * n);
+		wrong += check(last, res, want, n);
 		snprintf(nm, sizeof nm, "two passes g=%ld", ng);
 		for (int w = FINISH; w < MAP; w++) {
 			timeit(nm, k, g, l, 2, w, out, &res, 4.0 * n);
