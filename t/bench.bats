@@ -209,6 +209,18 @@ build_probe() {
 	[[ "$output" == *"N a multiple of 256"* ]]
 }
 
+@test "probe/chain.c: builds without warnings, every variant's chains add up, N is checked" {
+	build_probe chain
+	run "$work/probe" 256
+	[ "$status" -eq 0 ]
+	! grep -q WRONG <<<"$output" || false
+	[ "$(grep -c ' round [0-9]: ms=.* us/launch=' <<<"$output")" -eq 22 ]
+	grep -q '^all +xfer +pool  *round 5: ms=' <<<"$output"
+	run "$work/probe" 1000
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"N a multiple of 256"* ]]
+}
+
 @test "probe/stencil.c: builds without warnings, each kernel and shape is right, SIDE is checked" {
 	build_probe stencil
 	run "$work/probe" 256

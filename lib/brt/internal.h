@@ -22,6 +22,8 @@ typedef struct brt_str {
 	size_t len, cap;
 } brt_str;
 
+/* Append to S; a NULL S drops the text (callers that want no message,
+ * such as the lookups of optional kernel entries). */
 int brt_str_add(brt_str *s, const char *text, size_t n);
 int brt_str_printf(brt_str *s, const char *fmt, ...);
 void brt_str_free(brt_str *s);
@@ -217,7 +219,20 @@ typedef struct brt_runtime {
 				   profile, brt_run records its kernels */
 } brt_runtime;
 
-brt_runtime *brt_rt(void);	/* initializes on first call */
+/* The one runtime context, initialized on the first call of brt_rt. Its
+ * test of brt_rt_ready is inline: libbrt asks for the context a dozen
+ * times in a launch (PoCL, a chain of small kernels: 180 of libbrt's
+ * 3,560 instructions a launch went to those calls). */
+extern brt_runtime brt_rt_state;
+extern int brt_rt_ready;	/* set, with release order, once initialized */
+brt_runtime *brt_rt_start(void);
+static inline brt_runtime *brt_rt(void)
+{
+	if (__builtin_expect(__atomic_load_n(&brt_rt_ready, __ATOMIC_ACQUIRE),
+	    1))
+		return &brt_rt_state;
+	return brt_rt_start();
+}
 /* brt_rt, with OpenCL loaded and all and nopencl filled (once: at
  * initialization, or under BRT_RUNTIME=cpu when a list with the OpenCL
  * devices is first asked for). */
@@ -319,7 +334,6 @@ typedef struct brt_launch {
 	unsigned rank;		/* the execution domain */
 	int64_t dom[4], off[4];
 	brt_view *views;	/* per argument */
-	brt_region *regs;	/* per argument: the region the view shows */
 } brt_launch;
 
 void brt_kfail(brt_launch *L, BRerror code, const char *fmt, ...);

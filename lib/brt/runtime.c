@@ -12,7 +12,8 @@
 #include "internal.h"
 
 /* The one context; brt_rt() creates it once (pthread_once). */
-static brt_runtime runtime;
+brt_runtime brt_rt_state;
+int brt_rt_ready;
 static pthread_once_t runtime_once = PTHREAD_ONCE_INIT;
 /* The OpenCL devices are looked up once, when first needed. */
 static pthread_once_t discover_once = PTHREAD_ONCE_INIT;
@@ -22,6 +23,8 @@ static int timing_asked, runtime_started;
 /* --- strings ------------------------------------------------------------- */
 int brt_str_add(brt_str *s, const char *text, size_t n)
 {
+	if (!s)
+		return 0;
 	if (s->len + n + 1 > s->cap) {
 		size_t cap = s->cap ? s->cap : 64;
 		while (cap < s->len + n + 1)
@@ -42,6 +45,8 @@ int brt_str_printf(brt_str *s, const char *fmt, ...)
 {
 	char small[512];
 	va_list ap;
+	if (!s)
+		return 0;
 	va_start(ap, fmt);
 	int n = vsnprintf(small, sizeof small, fmt, ap);
 	va_end(ap);
@@ -140,7 +145,7 @@ static brt_device *default_device(brt_runtime *rt)
  * nopencl gets the runtime from brt_rt_opencl. */
 static void runtime_discover(void)
 {
-	brt_runtime *rt = &runtime;
+	brt_runtime *rt = &brt_rt_state;
 	if (!rt->cpu)
 		return;		/* runtime_init ran out of memory */
 	brt_device *cpu = rt->cpu[0];
@@ -177,7 +182,7 @@ static void thread_free(void *p)
  * freed memory. */
 static void runtime_shutdown(void)
 {
-	brt_runtime *rt = &runtime;
+	brt_runtime *rt = &brt_rt_state;
 	brt_ocl_timing_clear(pthread_getspecific(rt->key));
 	for (unsigned i = 0; i < rt->nall; i++) {
 		brt_device *d = rt->all[i];
@@ -204,7 +209,7 @@ static void runtime_shutdown(void)
 
 static void runtime_init(void)
 {
-	brt_runtime *rt = &runtime;
+	brt_runtime *rt = &brt_rt_state;
 	pthread_mutex_init(&rt->lock, NULL);
 	pthread_key_create(&rt->key, thread_free);
 	const char *lf = getenv("BRT_LOG_FILE");
@@ -267,15 +272,16 @@ static void runtime_init(void)
 int brt_profileKernels(int on)
 {
 	if (runtime_started)
-		return runtime.timing == (on != 0) ? 0 : -1;
+		return brt_rt_state.timing == (on != 0) ? 0 : -1;
 	timing_asked = on != 0;
 	return 0;
 }
 
-brt_runtime *brt_rt(void)
+brt_runtime *brt_rt_start(void)
 {
 	pthread_once(&runtime_once, runtime_init);
-	return &runtime;
+	__atomic_store_n(&brt_rt_ready, 1, __ATOMIC_RELEASE);
+	return &brt_rt_state;
 }
 
 brt_thread *brt_self(void)
@@ -306,7 +312,7 @@ brt_device *brt_current(void)
 /* BRT_LOG_FILE: one line per event, "brt: ...". */
 void brt_log(const char *fmt, ...)
 {
-	brt_runtime *rt = &runtime;
+	brt_runtime *rt = &brt_rt_state;
 	if (!rt->logf)
 		return;
 	va_list ap;
@@ -322,7 +328,7 @@ void brt_log(const char *fmt, ...)
 
 static int fault(long *counter, long when)
 {
-	brt_runtime *rt = &runtime;
+	brt_runtime *rt = &brt_rt_state;
 	pthread_mutex_lock(&rt->lock);
 	long n = ++*counter;
 	pthread_mutex_unlock(&rt->lock);
@@ -331,10 +337,10 @@ static int fault(long *counter, long when)
 
 int brt_fault_alloc(void)
 {
-	return fault(&runtime.nalloc, runtime.fail_alloc);
+	return fault(&brt_rt_state.nalloc, brt_rt_state.fail_alloc);
 }
 
 int brt_fault_launch(void)
 {
-	return fault(&runtime.nlaunch, runtime.fail_launch);
+	return fault(&brt_rt_state.nlaunch, brt_rt_state.fail_launch);
 }
