@@ -12,7 +12,8 @@
 #   --out      where results go (default: --bin's folder): raw.txt (every
 #              result line), results-HOST.csv, table.md, ratios.png
 #   --repeat   run each program K times, interleaving the versions, and
-#              keep the median run (default 1; BENCH_REPEAT)
+#              keep the median run (default 1; BENCH_REPEAT); startup and
+#              chain run at least 9 times
 #   --only     only these cases
 #   --no-cpu   skip the CPU rows (the CPU backend against plain C)
 #   --no-opencl  skip the OpenCL rows (the CPU backend alone, as when
@@ -108,7 +109,7 @@ bsearch 16777216 20 3
 mandel 8192 10 3
 nbody 65536 10 3
 stencil 8192 20 3
-chain 4096 20 3
+chain 4096 20 9
 startup 1024 1 9
 END
 }
@@ -165,10 +166,13 @@ echo "== bench: profile $profile, $threads threads, repeat $repeat, $(uptime | s
 	fi
 	k=$repeat
 	[ "$k" -gt "$cap" ] && k=$cap
+	# startup and chain: processes that time a few ms of host work, whose
+	# medians a busy host moves by tens of percent (RESULTS.md): never
+	# fewer than 9 runs of each version, interleaved
+	case $name in startup|chain) [ "$k" -lt 9 ] && k=9 ;; esac
 	# startup: a first run fills the program caches, then each run is a
-	# fresh process; at least 5 of them
+	# fresh process
 	if [ "$name" = startup ]; then
-		[ "$k" -lt 5 ] && k=5
 		versions | while read -r impl backend; do
 			dest=/dev/null
 			run_one "$impl" "$backend" "$name" "$size" 1
