@@ -1070,9 +1070,19 @@ brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int entry,
 	int optional = entry == BRT_ENTRY_PACKED || entry == BRT_ENTRY_GRID
 		|| entry == BRT_ENTRY_GRIDX;
 	want32 = want32 && !brt_rt()->index64;
-	for (brt_clkernel *ck = d->kernels; ck; ck = ck->next)
-		if (ck->k == k && ck->entry == entry && ck->want32 == want32)
+	/* the entry found moves to the front (the caller holds d->lock): a
+	 * program of a hundred kernels walks a few entries, not hundreds, to
+	 * the kernels it launches again and again */
+	for (brt_clkernel **pp = &d->kernels, *ck; (ck = *pp);
+	     pp = &ck->next)
+		if (ck->k == k && ck->entry == entry && ck->want32 == want32) {
+			if (pp != &d->kernels) {
+				*pp = ck->next;
+				ck->next = d->kernels;
+				d->kernels = ck;
+			}
 			return ck->kernel ? ck : NULL;
+		}
 	if (!k->program || !k->program->source) {
 		brt_str_printf(msg, "Kernel Execution: Failed to create Program "
 			"(kernel %s has no OpenCL source)", k->name);
