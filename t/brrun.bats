@@ -544,6 +544,24 @@ ST="$top_srcdir/t/brrun/structs.br"
 	fails_with 2 "no device with that number" --device $n "$SUM" sum a=1 b=1
 }
 
+@test "error: a device libbrt cannot open (BRT_FAIL_OPEN) runs nothing elsewhere" {
+	if [ "$(brrun --list-devices | grep -c ' opencl ')" -eq 0 ]; then
+		skip "no OpenCL device"
+	fi
+	# the default OpenCL device is refused: asked for, it is an error
+	BRT_FAIL_OPEN=1 fails_with 1 "E-run-runtime" --backend opencl "$SUM" \
+		sum a=1 b=2 c
+	[[ "$output" == *"Use Devices: "*" could not be opened (the device could not be opened before)"* ]]
+	# the first opening refused is that of --backend opencl itself
+	BRT_FAIL_OPEN=1 BRT_RUNTIME=cpu fails_with 1 \
+		"could not be opened (no context: BRT_FAIL_OPEN)" --backend opencl \
+		"$SUM" sum a=1 b=2 c
+	# not asked for: the CPU backend runs it
+	BRT_FAIL_OPEN=1 run brrun "$SUM" sum a=1 b=2 c
+	[ "$status" -eq 0 ]
+	[ "$output" = "3" ]
+}
+
 @test "--bench prints min, median, max and GB/s" {
 	run brrun --backend cpu --bench 3 "$SUM" sum a=iota b=ones c --shape a=64
 	[ "$status" -eq 0 ]

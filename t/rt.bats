@@ -11,7 +11,7 @@ setup() {
 	RT=$BATS_FILE_TMPDIR
 	export BRT_CACHE_DIR=$RT/cache
 	unset BRT_LOG_FILE BRT_ADAPTER BRT_PERMIT_READ_WRITE_ALIASING \
-		BRT_FAIL_ALLOC BRT_FAIL_LAUNCH BRT_RUNTIME
+		BRT_FAIL_ALLOC BRT_FAIL_LAUNCH BRT_FAIL_OPEN BRT_RUNTIME
 }
 
 # rt_build NAME [LIBS]: compiles t/rt/NAME.c once into $RT/NAME.
@@ -325,6 +325,54 @@ rt_error() {
 	   run "$RT/devices"
 	   [ "${lines[0]}" = "current opencl" ] ;;
 	esac
+}
+
+@test "an OpenCL device opens when first used; one that cannot (BRT_FAIL_OPEN) is not used" {
+	rt_build devices
+	rt_build open
+	if [ "$(env BRT_RUNTIME=opencl "$RT/devices" 2>/dev/null | head -1)" != "current opencl" ]; then
+		skip "no OpenCL device"
+	fi
+	# listed, never used: never opened
+	BRT_RUNTIME=cpu BRT_LOG_FILE="$RT/listed.log" "$RT/devices" >/dev/null
+	grep -q "looking up the OpenCL devices" "$RT/listed.log"
+	[ "$(grep -c ' opened$' "$RT/listed.log")" -eq 0 ]
+	# the default opens when the runtime starts, the others alone
+	BRT_RUNTIME=opencl BRT_LOG_FILE="$RT/default.log" "$RT/devices" >/dev/null
+	[ "$(grep -c ' opened$' "$RT/default.log")" -eq 1 ]
+	grep -q "^brt: OpenCL device 0: .* opened$" "$RT/default.log"
+	# each other device on its first brt_useDevices, once
+	run env BRT_RUNTIME=cpu BRT_LOG_FILE="$RT/used.log" "$RT/open"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "current cpu" ]
+	[ "${lines[1]}" = "1 2 3" ]
+	[ "${lines[2]}" = "use opencl 0: error 0" ]
+	[ "${lines[3]}" = "current opencl" ]
+	[ "${lines[4]}" = "1 2 3" ]
+	[ "${lines[5]}" = "use opencl 0: error 0" ]
+	[ "${lines[7]}" = "1 2 3" ]
+	local n
+	n=$(grep -c "^use opencl [0-9]*: error 0$" <<<"$output")
+	[ "$(grep -c ' opened$' "$RT/used.log")" -eq $((n / 2)) ]
+	# the default refused: the CPU backend runs the program
+	run env BRT_FAIL_OPEN=1 BRT_RUNTIME=opencl BRT_LOG_FILE="$RT/fail.log" \
+		"$RT/devices"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "current cpu" ]
+	[ "${lines[2]}" = "list consistent: yes" ]
+	[ "${lines[4]}" = "1 2 3" ]
+	grep -q "^brt: runtime: .* could not be opened (no context: BRT_FAIL_OPEN); using the CPU backend$" \
+		"$RT/fail.log"
+	# brt_useDevices refused: an error, the thread keeps its device, and
+	# the device stays lost
+	run env BRT_FAIL_OPEN=1 BRT_RUNTIME=cpu "$RT/open"
+	[ "$status" -eq 0 ]
+	[[ "${lines[2]}" == "use opencl 0: error 6: Use Devices: "*" could not be opened (no context: BRT_FAIL_OPEN)" ]]
+	[ "${lines[3]}" = "current cpu" ]
+	[ "${lines[4]}" = "1 2 3" ]
+	[[ "${lines[5]}" == "use opencl 0: error 6: Use Devices: "*" could not be opened (the device could not be opened before)" ]]
+	[ "${lines[6]}" = "current cpu" ]
+	[ "${lines[7]}" = "1 2 3" ]
 }
 
 @test "no OpenCL ICD at all: the CPU backend runs the program" {

@@ -318,7 +318,8 @@ static int list_devices(void)
 	return 0;
 }
 
-/* Makes the device of --backend and --device current. */
+/* Makes the device of --backend and --device current: 0; -1 when there
+ * is no such device (a usage error), -2 when libbrt could not open it. */
 static int pick_device(brrun *r)
 {
 	const options *o = &r->o;
@@ -334,7 +335,15 @@ static int pick_device(brrun *r)
 				n ? " with that number" : "");
 			return -1;
 		}
+		const char *msg = NULL;
+		(void)brt_lastError(NULL);	/* an earlier call's */
 		brt_useDevices(devs + want, 1, NULL);
+		if (brt_lastError(&msg) != BR_NO_ERROR) {
+			/* the device was refused: no run elsewhere */
+			diag_report(&r->d, DIAG_ERROR, NULL, 0, 0, RUNTIME_ID,
+				"%s", msg && *msg ? msg : "Use Devices failed");
+			return -2;
+		}
 	}
 	brt_device *cur = brt_currentDevice();
 	if (!cur) {
@@ -1253,8 +1262,9 @@ static int run(brrun *r)
 	 * queues must be made so, before libbrt opens the devices */
 	if (r->o.bench)
 		brt_profileKernels(1);
-	if (pick_device(r) != 0)
-		return EXIT_USAGE;
+	int picked = pick_device(r);
+	if (picked != 0)
+		return picked == -2 ? EXIT_DATA : EXIT_USAGE;
 	if (make_kernel(r) != 0)
 		return EXIT_DATA;
 	if (make_streams(r) != 0)

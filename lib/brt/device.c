@@ -62,6 +62,17 @@ brt_device *const *brt_useDevices(brt_device *const *devices, unsigned count,
 			*old_count = 0;
 		return NULL;
 	}
+	brt_str msg = {0};
+	if (brt_ocl_start(rt, devices[0], &msg)) {	/* opened on first use */
+		brt_set_last(BR_ERROR_INVALID_PARAMATER, "Use Devices: %s "
+			"could not be opened (%s)", devices[0]->name,
+			msg.p ? msg.p : "");
+		brt_str_free(&msg);
+		if (old_count)
+			*old_count = 0;
+		return NULL;
+	}
+	brt_str_free(&msg);
 	if (t)
 		t->cur = devices[0];
 	if (!old_count)

@@ -119,8 +119,10 @@ struct brt_device {
 	int fp64;
 	int lost;		/* a command failed: every later one fails */
 	pthread_mutex_t lock;	/* kernels, programs, the queue's users */
-	/* OpenCL */
+	/* OpenCL; ctx and the queues NULL until the device is opened
+	   (brt_ocl_start) */
 	cl_device_id id;
+	cl_platform_id pid;
 	cl_context ctx;
 	cl_command_queue queue;	/* kernels */
 	cl_command_queue xfer;	/* transfers */
@@ -212,7 +214,8 @@ typedef struct brt_runtime {
 	int index64;		/* BRT_INDEX64: no 32-bit program variants */
 	long fail_alloc;	/* BRT_FAIL_ALLOC: the Nth allocation fails */
 	long fail_launch;	/* BRT_FAIL_LAUNCH: the Nth launch loses the device */
-	long nalloc, nlaunch;
+	long fail_open;		/* BRT_FAIL_OPEN: the Nth device opening fails */
+	long nalloc, nlaunch, nopen;
 	char *cache_dir;	/* NULL: no disk cache */
 	unsigned cpu_threads;
 	int timing;		/* BRT_PROFILE or brt_profileKernels: queues
@@ -242,6 +245,7 @@ brt_device *brt_current(void);
 void brt_log(const char *fmt, ...);
 int brt_fault_alloc(void);	/* 1 when this allocation must fail */
 int brt_fault_launch(void);
+int brt_fault_open(void);
 
 /* --- errors (error.c) ----------------------------------------------------- */
 void brt_fail(brt_stream *s, BRerror code, const char *fmt, ...);
@@ -278,6 +282,9 @@ void brt_cpu_copy_box(char *dst, const int64_t dpitch[4], const char *src,
 
 /* --- OpenCL (opencl.c) -------------------------------------------------- */
 void brt_ocl_discover(brt_runtime *rt);
+/* Opens OpenCL device D once, when a thread first uses it: 0, or -1 with
+ * the reason in MSG (then D stays lost). */
+int brt_ocl_start(brt_runtime *rt, brt_device *d, brt_str *msg);
 void brt_ocl_shutdown(brt_runtime *rt, brt_device *d);
 const char *brt_cl_error(cl_int e);
 void brt_ocl_set_last(brt_buffer *b, cl_event ev);

@@ -221,6 +221,7 @@ static void runtime_init(void)
 	rt->index64 = ix && *ix && strcmp(ix, "0");
 	rt->fail_alloc = env_long("BRT_FAIL_ALLOC", 0);
 	rt->fail_launch = env_long("BRT_FAIL_LAUNCH", 0);
+	rt->fail_open = env_long("BRT_FAIL_OPEN", 0);
 	rt->cache_dir = cache_dir();
 	long nt = env_long("BRT_CPU_THREADS", 0);
 	if (nt <= 0 || nt > 1024) {
@@ -262,6 +263,14 @@ static void runtime_init(void)
 	} else {
 		pthread_once(&discover_once, runtime_discover);
 		rt->deflt = default_device(rt);
+		/* opened now: the other devices when a thread picks them */
+		brt_str msg = {0};
+		if (rt->deflt != cpu && brt_ocl_start(rt, rt->deflt, &msg)) {
+			brt_log("runtime: %s could not be opened (%s); using "
+				"the CPU backend", rt->deflt->name, msg.p);
+			rt->deflt = cpu;
+		}
+		brt_str_free(&msg);
 		brt_log("runtime: %u OpenCL devices; default device %s",
 			rt->nopencl, rt->deflt->name);
 	}
@@ -343,4 +352,9 @@ int brt_fault_alloc(void)
 int brt_fault_launch(void)
 {
 	return fault(&brt_rt_state.nlaunch, brt_rt_state.fail_launch);
+}
+
+int brt_fault_open(void)
+{
+	return fault(&brt_rt_state.nopen, brt_rt_state.fail_open);
 }
