@@ -154,14 +154,16 @@ static brt_device *device_probe(brt_runtime *rt, cl_platform_id pid,
 
 /* Opens D (its context and its two queues) the first time a thread is to
  * use it: the default device when the runtime starts, any other when
- * brt_useDevices picks it. A device that no program uses costs no context:
- * where PoCL sits beside a GPU driver, opening PoCL's CPU device with the
- * GPU took 7 to 40 ms more of every program's start (H100, medians of 9
- * processes: 251 ms against 211 without PoCL's; the raw OpenCL program,
- * which loads PoCL but opens only the GPU, 244). Returns 0, or -1 with
- * the reason in MSG when the driver refuses, after which the device stays
- * lost. RT is passed in: runtime_init, inside brt_rt's pthread_once, opens
- * the default device. */
+ * brt_useDevices picks it, so that a device a program never uses (PoCL's
+ * CPU device beside a GPU, say) holds no context, queues or driver
+ * threads of it. Start time did not move measurably with it (H100,
+ * alternating starts, medians of 9: 283 ms opening every device, 286
+ * opening the GPU alone, the host's noise +-30 ms); most of what PoCL
+ * costs a GPU program's start is the ICD loader loading it, which every
+ * OpenCL program pays (251 ms against 211 with PoCL's ICD hidden). Returns
+ * 0, or -1 with the reason in MSG when the driver refuses, after which
+ * the device stays lost. RT is passed in: runtime_init, inside brt_rt's
+ * pthread_once, opens the default device. */
 int brt_ocl_start(brt_runtime *rt, brt_device *d, brt_str *msg)
 {
 	brt_cl *cl = &rt->cl;
