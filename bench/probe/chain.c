@@ -24,10 +24,10 @@
  *
  * N (default 4096, a multiple of 256) is the number of floats. The
  * variants run in turn, three rounds, then raw and all with +xfer, then
- * with +xfer +pool; each a median of 21 chains after one more; prints one line per variant and round: name, ms a chain, us
- * a launch. Checks the buffers after each variant against the chain's
- * count (exit status 1 when wrong). Runs on a GPU, else on any OpenCL
- * device. */
+ * with +xfer +pool; each a median of 21 chains after one more. Prints
+ * one line per variant and round: name, ms a chain, us a launch. Checks
+ * the buffers after each variant against the chain's count (exit status
+ * 1 when wrong). Runs on a GPU, else on any OpenCL device. */
 #define PROBE_NAME "chain-probe"
 #include "probe.h"
 
@@ -72,21 +72,7 @@ static void *sleeper(void *arg)
 	return NULL;
 }
 
-static cl_kernel kern(const char *name)
-{
-	cl_int err;
-	cl_kernel k = clCreateKernel(prog, name, &err);
-	if (err)
-		die(name, err);
-	return k;
-}
 
-static void set(cl_kernel k, cl_uint i, size_t size, const void *v)
-{
-	cl_int err = clSetKernelArg(k, i, size, v);
-	if (err)
-		die("clSetKernelArg", err);
-}
 
 /* one chain of the variant WHAT on kernels K[3] (K[2] for SETARGS): ms */
 static double chain(unsigned what, cl_kernel *k)
@@ -103,8 +89,8 @@ static double chain(unsigned what, cl_kernel *k)
 			pthread_mutex_lock(&lock);
 		if (what & SETARGS) {
 			kj = k[2];
-			set(kj, 0, sizeof buf[0], &buf[j % 2]);
-			set(kj, 1, sizeof buf[0], &buf[1 - j % 2]);
+			probe_set(kj, 0, sizeof buf[0], &buf[j % 2]);
+			probe_set(kj, 1, sizeof buf[0], &buf[1 - j % 2]);
 		}
 		if ((err = clEnqueueNDRangeKernel(q, kj, 1, NULL, &g,
 			what & LOCAL ? &l : NULL, 0, NULL, NULL)))
@@ -133,12 +119,8 @@ int main(int argc, char **argv)
 	dev = probe_device(name, sizeof name);
 	printf("device: %s, %ld floats, %d launches a chain\n", name, n,
 		LAUNCHES);
-	ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-	if (err)
-		die("clCreateContext", err);
-	q = clCreateCommandQueue(ctx, dev, 0, &err);
-	if (err)
-		die("clCreateCommandQueue", err);
+	ctx = probe_context(dev);
+	q = probe_queue(ctx, dev, 0);
 	prog = probe_program(ctx, dev, src);
 	float *h = calloc((size_t)n, sizeof *h);
 	for (int i = 0; i < 2; i++) {
@@ -148,25 +130,26 @@ int main(int argc, char **argv)
 			die("clCreateBuffer", err);
 	}
 	long n4 = n / 4;
-	cl_kernel plain[3] = { kern("inc"), kern("inc"), kern("inc") };
-	cl_kernel vec[3] = { kern("inc4"), kern("inc4"), kern("inc4") };
-	for (int i = 0; i < 2; i++) {
-		set(plain[i], 0, sizeof buf[0], &buf[i]);
-		set(plain[i], 1, sizeof buf[0], &buf[1 - i]);
-		set(vec[i], 0, sizeof buf[0], &buf[i]);
-		set(vec[i], 1, sizeof buf[0], &buf[1 - i]);
-		set(vec[i], 2, sizeof n4, &n4);
+	cl_kernel plain[3], vec[3];
+	for (int i = 0; i < 3; i++) {
+		plain[i] = probe_kernel(prog, "inc");
+		vec[i] = probe_kernel(prog, "inc4");
 	}
-	set(vec[2], 2, sizeof n4, &n4);
+	for (int i = 0; i < 2; i++) {
+		probe_set(plain[i], 0, sizeof buf[0], &buf[i]);
+		probe_set(plain[i], 1, sizeof buf[0], &buf[1 - i]);
+		probe_set(vec[i], 0, sizeof buf[0], &buf[i]);
+		probe_set(vec[i], 1, sizeof buf[0], &buf[1 - i]);
+		probe_set(vec[i], 2, sizeof n4, &n4);
+	}
+	probe_set(vec[2], 2, sizeof n4, &n4);
 	/* every chain adds LAUNCHES to buf[0] */
 	double chains = 0;
 	cl_command_queue q2 = NULL;
 	for (int round = 1; round <= 5; round++) {
 		const char *extra = "";
-		if (round == 4) {	/* +xfer: buffers written by a second queue */
-			q2 = clCreateCommandQueue(ctx, dev, 0, &err);
-			if (err)
-				die("clCreateCommandQueue", err);
+		if (round == 4) {	/* +xfer: a second queue wrote both */
+			q2 = probe_queue(ctx, dev, 0);
 			if ((err = clEnqueueReadBuffer(q, buf[0], CL_TRUE, 0,
 				4 * n, h, 0, NULL, NULL)))
 				die("clEnqueueReadBuffer", err);
@@ -181,7 +164,7 @@ int main(int argc, char **argv)
 		if (round == 5) {	/* +pool: 16 threads asleep */
 			pthread_t t;
 			for (int i = 0; i < 16; i++)
-				if (pthread_create(&t, NULL, sleeper, NULL) == 0)
+				if (!pthread_create(&t, NULL, sleeper, NULL))
 					pthread_detach(t);
 			extra = " +xfer +pool";
 		}
@@ -214,8 +197,9 @@ int main(int argc, char **argv)
 			for (long i = 0; i < n && !bad; i++)
 				bad = h[i] != (float)(chains * LAUNCHES);
 			if (bad)
-				printf("%-22s round %d: WRONG (%.0f, want %.0f)\n",
-					label, round, h[0], chains * LAUNCHES);
+				printf("%-22s round %d: WRONG (%.0f, want "
+					"%.0f)\n", label, round, h[0],
+					chains * LAUNCHES);
 			wrong += bad;
 		}
 	}

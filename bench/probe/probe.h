@@ -1,6 +1,9 @@
 /* probe.h - what the probes of this folder share: the command line, the
- * device, the program, the clock. Each probe defines PROBE_NAME before
- * including it and still builds alone: cc -O2 NAME.c -lOpenCL. */
+ * device, its context and queues, the program, its kernels and their
+ * arguments, the clock. Each probe defines PROBE_NAME before including
+ * it and still builds alone: cc -O2 NAME.c -lOpenCL. The functions are
+ * static inline: a probe that leaves one unused builds without a
+ * warning. */
 #ifndef PROBE_H
 #define PROBE_H
 
@@ -11,13 +14,28 @@
 #include <stdlib.h>
 #include <time.h>
 
-static void die(const char *what, cl_int err)
+/* OpenCL C of two kernels for the probes that measure against the copy:
+ * copy (B = A, float4 work-items) and readonly (every float4 of IN read
+ * once, a strided loop; one store per work-item, never taken) */
+#define PROBE_CL_COPY_READ \
+"__kernel void copy(__global const float4 *a, __global float4 *b)\n" \
+"{ size_t i = get_global_id(0); b[i] = a[i]; }\n" \
+"__kernel void readonly(__global const float4 *in, long n4,\n" \
+"	__global float *out)\n" \
+"{\n" \
+"	float acc = 0.0f;\n" \
+"	for (long i = get_global_id(0); i < n4; i += get_global_size(0)) {\n" \
+"		float4 v = in[i]; acc += (v.x + v.y) + (v.z + v.w); }\n" \
+"	if (acc == -1.2345f) out[get_global_id(0)] = acc;\n" \
+"}\n"
+
+static inline void die(const char *what, cl_int err)
 {
 	fprintf(stderr, PROBE_NAME ": %s: OpenCL error %d\n", what, (int)err);
 	exit(1);
 }
 
-static double now_ms(void)
+static inline double now_ms(void)
 {
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
@@ -25,7 +43,7 @@ static double now_ms(void)
 }
 
 /* for qsort of doubles */
-static int cmp(const void *a, const void *b)
+static inline int cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
@@ -34,7 +52,7 @@ static int cmp(const void *a, const void *b)
 /* The probe's one argument, named WHAT in the usage message, from the
  * command line (DEF without one): a multiple of 256; 0 after the usage
  * message when it is not */
-static long probe_arg(int argc, char **argv, long def, const char *what)
+static inline long probe_arg(int argc, char **argv, long def, const char *what)
 {
 	long v = argc > 1 ? atol(argv[1]) : def;
 
@@ -48,7 +66,7 @@ static long probe_arg(int argc, char **argv, long def, const char *what)
 
 /* a GPU, else any device (for trying the probe on PoCL); its name in
  * NAME */
-static cl_device_id probe_device(char *name, size_t n)
+static inline cl_device_id probe_device(char *name, size_t n)
 {
 	cl_platform_id plats[16];
 	cl_uint np = 0, nd = 0;
@@ -66,8 +84,31 @@ static cl_device_id probe_device(char *name, size_t n)
 	return dev;
 }
 
+/* a context on DEV alone */
+static inline cl_context probe_context(cl_device_id dev)
+{
+	cl_int err;
+	cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+
+	if (err)
+		die("clCreateContext", err);
+	return ctx;
+}
+
+/* an in-order queue on DEV in CTX with PROPS (0, or profiling) */
+static inline cl_command_queue probe_queue(cl_context ctx, cl_device_id dev,
+	cl_command_queue_properties props)
+{
+	cl_int err;
+	cl_command_queue q = clCreateCommandQueue(ctx, dev, props, &err);
+
+	if (err)
+		die("clCreateCommandQueue", err);
+	return q;
+}
+
 /* SRC built for DEV; its build log on failure */
-static cl_program probe_program(cl_context ctx, cl_device_id dev,
+static inline cl_program probe_program(cl_context ctx, cl_device_id dev,
 	const char *src)
 {
 	cl_int err;
@@ -83,6 +124,41 @@ static cl_program probe_program(cl_context ctx, cl_device_id dev,
 		die("clBuildProgram", err);
 	}
 	return prog;
+}
+
+/* the device time of command EV in ms (profiling events), after it has
+ * run; EV is released */
+static inline double probe_event_ms(cl_event ev)
+{
+	cl_ulong a = 0, b = 0;
+
+	clWaitForEvents(1, &ev);
+	clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof a, &a,
+		NULL);
+	clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof b, &b,
+		NULL);
+	clReleaseEvent(ev);
+	return (b - a) / 1e6;
+}
+
+/* kernel NAME of PROG */
+static inline cl_kernel probe_kernel(cl_program prog, const char *name)
+{
+	cl_int err;
+	cl_kernel k = clCreateKernel(prog, name, &err);
+
+	if (err)
+		die(name, err);
+	return k;
+}
+
+/* argument I of K: SIZE bytes at V */
+static inline void probe_set(cl_kernel k, cl_uint i, size_t size, const void *v)
+{
+	cl_int err = clSetKernelArg(k, i, size, v);
+
+	if (err)
+		die("clSetKernelArg", err);
 }
 
 #endif

@@ -27,17 +27,7 @@ static long side;
 #define RUNS 15
 
 static const char *src =
-"__kernel void copy(__global const float4 *a, __global float4 *b)\n"
-"{ size_t i = get_global_id(0); b[i] = a[i]; }\n"
-/* every float of IN read once; one store per work-item, never taken */
-"__kernel void readonly(__global const float4 *in, long n4,\n"
-"	__global float *out)\n"
-"{\n"
-"	float acc = 0.0f;\n"
-"	for (long i = get_global_id(0); i < n4; i += get_global_size(0)) {\n"
-"		float4 v = in[i]; acc += (v.x + v.y) + (v.z + v.w); }\n"
-"	if (acc == -1.2345f) out[get_global_id(0)] = acc;\n"
-"}\n"
+PROBE_CL_COPY_READ
 /* ROWS rows a group, LSZ/ROWS work-items a row, a tree in local memory */
 "__kernel void rowsum(__global const float *in, const long cols,\n"
 "	__global float *out, __local float *tmp, const int rows)\n"
@@ -164,17 +154,10 @@ static void timeit(const char *name, cl_kernel k, size_t g, size_t l,
 	}
 	for (int r = 0; r < RUNS; r++) {
 		cl_event ev;
-		cl_ulong a, b;
 		if ((err = clEnqueueNDRangeKernel(qp, k, 1, NULL, &g,
 			l ? &l : NULL, 0, NULL, &ev)))
 			die(name, err);
-		clWaitForEvents(1, &ev);
-		clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START,
-			sizeof a, &a, NULL);
-		clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END,
-			sizeof b, &b, NULL);
-		clReleaseEvent(ev);
-		dev[r] = (b - a) / 1e6;
+		dev[r] = probe_event_ms(ev);
 	}
 	qsort(dev, RUNS, sizeof dev[0], cmp);
 	printf("%-28s device_ms=%.4f device_GB/s=%.0f\n", name, dev[RUNS / 2],
@@ -194,21 +177,7 @@ static const char *mb(size_t bytes)
 	return s[i];
 }
 
-static cl_kernel kern(const char *name)
-{
-	cl_int err;
-	cl_kernel k = clCreateKernel(prog, name, &err);
-	if (err)
-		die(name, err);
-	return k;
-}
 
-static void set(cl_kernel k, cl_uint i, size_t n, const void *v)
-{
-	cl_int err = clSetKernelArg(k, i, n, v);
-	if (err)
-		die("clSetKernelArg", err);
-}
 
 int main(int argc, char **argv)
 {
@@ -223,11 +192,9 @@ int main(int argc, char **argv)
 	clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units,
 		NULL);
 	printf("device: %s, %u compute units\n", name, units);
-	ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-	if (err)
-		die("clCreateContext", err);
-	q = clCreateCommandQueue(ctx, dev, 0, &err);
-	qp = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+	ctx = probe_context(dev);
+	q = probe_queue(ctx, dev, 0);
+	qp = probe_queue(ctx, dev, CL_QUEUE_PROFILING_ENABLE);
 	prog = probe_program(ctx, dev, src);
 	/* PROBE_BINARY=FILE: the program's binary (PTX on NVIDIA) to FILE */
 	if (getenv("PROBE_BINARY")) {
@@ -254,20 +221,20 @@ int main(int argc, char **argv)
 	if (err)
 		die("clCreateBuffer", err);
 
-	cl_kernel kc = kern("copy");
-	set(kc, 0, sizeof a, &a);
-	set(kc, 1, sizeof b, &b);
+	cl_kernel kc = probe_kernel(prog, "copy");
+	probe_set(kc, 0, sizeof a, &a);
+	probe_set(kc, 1, sizeof b, &b);
 	char nm[64];
 	snprintf(nm, sizeof nm, "copy %s", mb(big));
 	timeit(nm, kc, big / 16, 256, 2.0 * big, 1);
 	snprintf(nm, sizeof nm, "copy %s", mb(small));
 	timeit(nm, kc, small / 16, 256, 2.0 * small, -1);
 
-	cl_kernel kr = kern("readonly");
+	cl_kernel kr = probe_kernel(prog, "readonly");
 	long n4 = small / 16;
-	set(kr, 0, sizeof a, &a);
-	set(kr, 1, sizeof n4, &n4);
-	set(kr, 2, sizeof o, &o);
+	probe_set(kr, 0, sizeof a, &a);
+	probe_set(kr, 1, sizeof n4, &n4);
+	probe_set(kr, 2, sizeof o, &o);
 	for (size_t per = 4; per <= 64; per *= 4) {
 		snprintf(nm, sizeof nm, "read %s %zu/item", mb(small),
 			per * 4);
@@ -291,13 +258,13 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
 		if (!strcmp(v[i].k, "rowsum16") && SIDE != 4096)
 			continue;	/* written for rows of 4,096 */
-		cl_kernel k = kern(v[i].k);
+		cl_kernel k = probe_kernel(prog, v[i].k);
 		rows = v[i].rows;
-		set(k, 0, sizeof a, &a);
-		set(k, 1, sizeof cols, &cols);
-		set(k, 2, sizeof o, &o);
-		set(k, 3, 4 * v[i].lsz, NULL);
-		set(k, 4, sizeof rows, &rows);
+		probe_set(k, 0, sizeof a, &a);
+		probe_set(k, 1, sizeof cols, &cols);
+		probe_set(k, 2, sizeof o, &o);
+		probe_set(k, 3, 4 * v[i].lsz, NULL);
+		probe_set(k, 4, sizeof rows, &rows);
 		snprintf(nm, sizeof nm, "%s lsz=%zu rows/group=%d", v[i].k,
 			v[i].lsz, v[i].rows);
 		timeit(nm, k, SIDE / v[i].rows * v[i].lsz, v[i].lsz,
@@ -316,15 +283,15 @@ int main(int argc, char **argv)
 		free(r);
 		clReleaseKernel(k);
 	}
-	cl_kernel kl = kern("rowsum_loop");
+	cl_kernel kl = probe_kernel(prog, "rowsum_loop");
 	rows = SIDE;
-	set(kl, 0, sizeof a, &a);
-	set(kl, 1, sizeof cols, &cols);
-	set(kl, 2, sizeof o, &o);
-	set(kl, 4, sizeof rows, &rows);
+	probe_set(kl, 0, sizeof a, &a);
+	probe_set(kl, 1, sizeof cols, &cols);
+	probe_set(kl, 2, sizeof o, &o);
+	probe_set(kl, 4, sizeof rows, &rows);
 	for (size_t per = 4; per <= 16; per *= 2) {
 		size_t lsz = 256;
-		set(kl, 3, 4 * lsz, NULL);
+		probe_set(kl, 3, 4 * lsz, NULL);
 		snprintf(nm, sizeof nm, "rowsum_loop groups=units*%zu", per);
 		timeit(nm, kl, units * per * lsz, lsz, small + 4.0 * SIDE, -1);
 	}

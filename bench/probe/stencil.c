@@ -68,11 +68,8 @@ int main(int argc, char **argv)
 		return 2;
 	dev = probe_device(name, sizeof name);
 	printf("device: %s\n", name);
-	cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-	if (err)
-		die("clCreateContext", err);
-	cl_command_queue q = clCreateCommandQueue(ctx, dev,
-		CL_QUEUE_PROFILING_ENABLE, &err);
+	cl_context ctx = probe_context(dev);
+	cl_command_queue q = probe_queue(ctx, dev, CL_QUEUE_PROFILING_ENABLE);
 	cl_program prog = probe_program(ctx, dev, src);
 	size_t nn = (size_t)side * side;
 	float *h = malloc(4 * nn), *r = malloc(4 * nn);
@@ -90,14 +87,12 @@ int main(int argc, char **argv)
 	cl_int iside = (cl_int)side;
 	cl_long base = 0, pitch = side;
 	for (size_t ki = 0; ki < 3; ki++) {
-		cl_kernel k = clCreateKernel(prog, kernels[ki], &err);
-		if (err)
-			die(kernels[ki], err);
-		clSetKernelArg(k, 0, sizeof a, &a);
-		clSetKernelArg(k, 1, sizeof b, &b);
-		clSetKernelArg(k, 2, sizeof iside, &iside);
-		clSetKernelArg(k, 3, sizeof base, &base);
-		clSetKernelArg(k, 4, sizeof pitch, &pitch);
+		cl_kernel k = probe_kernel(prog, kernels[ki]);
+		probe_set(k, 0, sizeof a, &a);
+		probe_set(k, 1, sizeof b, &b);
+		probe_set(k, 2, sizeof iside, &iside);
+		probe_set(k, 3, sizeof base, &base);
+		probe_set(k, 4, sizeof pitch, &pitch);
 		for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
 			size_t g[3] = { (size_t)side, (size_t)side, 1 };
 			size_t l[3] = { shapes[si][0], shapes[si][1], 1 };
@@ -110,16 +105,10 @@ int main(int argc, char **argv)
 					die(kernels[ki], err);
 				clFinish(q);
 				double t1 = now_ms();
-				cl_ulong s, e;
-				clGetEventProfilingInfo(ev,
-					CL_PROFILING_COMMAND_START, sizeof s, &s,
-					NULL);
-				clGetEventProfilingInfo(ev,
-					CL_PROFILING_COMMAND_END, sizeof e, &e, NULL);
-				clReleaseEvent(ev);
+				double dev_ms = probe_event_ms(ev);
 				if (run >= 0) {
 					t[run] = t1 - t0;
-					d[run] = (e - s) / 1e6;
+					d[run] = dev_ms;
 				}
 			}
 			qsort(t, RUNS, sizeof t[0], cmp);

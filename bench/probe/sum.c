@@ -37,16 +37,7 @@
 #define RUNS 31
 
 static const char *src =
-"__kernel void copy(__global const float4 *a, __global float4 *b)\n"
-"{ size_t i = get_global_id(0); b[i] = a[i]; }\n"
-"__kernel void readonly(__global const float4 *in, long n4,\n"
-"	__global float *out)\n"
-"{\n"
-"	float acc = 0.0f;\n"
-"	for (long i = get_global_id(0); i < n4; i += get_global_size(0)) {\n"
-"		float4 v = in[i]; acc += (v.x + v.y) + (v.z + v.w); }\n"
-"	if (acc == -1.2345f) out[get_global_id(0)] = acc;\n"
-"}\n"
+PROBE_CL_COPY_READ
 /* the work-group's sum of its work-items' ACC, in tmp[0] for all */
 "float group_sum(float acc, __local float *tmp)\n"
 "{\n"
@@ -236,37 +227,16 @@ static double device_ms(cl_kernel k, size_t g, size_t l)
 
 	for (int r = 0; r < RUNS; r++) {
 		cl_event ev;
-		cl_ulong a, b;
 		if ((err = clEnqueueNDRangeKernel(qp, k, 1, NULL, &g, &l, 0,
 			NULL, &ev)))
 			die("device_ms", err);
-		clWaitForEvents(1, &ev);
-		clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START,
-			sizeof a, &a, NULL);
-		clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END,
-			sizeof b, &b, NULL);
-		clReleaseEvent(ev);
-		dev[r] = (b - a) / 1e6;
+		dev[r] = probe_event_ms(ev);
 	}
 	qsort(dev, RUNS, sizeof dev[0], cmp);
 	return dev[RUNS / 2];
 }
 
-static cl_kernel kern(const char *name)
-{
-	cl_int err;
-	cl_kernel k = clCreateKernel(prog, name, &err);
-	if (err)
-		die(name, err);
-	return k;
-}
 
-static void set(cl_kernel k, cl_uint i, size_t n, const void *v)
-{
-	cl_int err = clSetKernelArg(k, i, n, v);
-	if (err)
-		die("clSetKernelArg", err);
-}
 
 static int check(const char *name, float got, double want, long n)
 {
@@ -302,15 +272,9 @@ int main(int argc, char **argv)
 	clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units,
 		NULL);
 	printf("device: %s, %u compute units, %ld floats\n", name, units, n);
-	ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-	if (err)
-		die("clCreateContext", err);
-	q = clCreateCommandQueue(ctx, dev, 0, &err);
-	if (err)
-		die("clCreateCommandQueue", err);
-	qp = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
-	if (err)
-		die("clCreateCommandQueue", err);
+	ctx = probe_context(dev);
+	q = probe_queue(ctx, dev, 0);
+	qp = probe_queue(ctx, dev, CL_QUEUE_PROFILING_ENABLE);
 	prog = probe_program(ctx, dev, src);
 
 	float *h = malloc(4 * n);
@@ -331,16 +295,16 @@ int main(int argc, char **argv)
 	int wrong = 0;
 	char nm[64];
 
-	cl_kernel kc = kern("copy");
+	cl_kernel kc = probe_kernel(prog, "copy");
 	size_t gc = (size_t)n4, lc = 256;
-	set(kc, 0, sizeof a, &a);
-	set(kc, 1, sizeof b, &b);
+	probe_set(kc, 0, sizeof a, &a);
+	probe_set(kc, 1, sizeof b, &b);
 	timeit("copy", &kc, &gc, &lc, 1, FINISH, NULL, NULL, 8.0 * n);
 
-	cl_kernel kr = kern("readonly");
-	set(kr, 0, sizeof a, &a);
-	set(kr, 1, sizeof n4, &n4);
-	set(kr, 2, sizeof out, &out);
+	cl_kernel kr = probe_kernel(prog, "readonly");
+	probe_set(kr, 0, sizeof a, &a);
+	probe_set(kr, 1, sizeof n4, &n4);
+	probe_set(kr, 2, sizeof out, &out);
 	size_t gr = (size_t)units * 2048, lr = 256;
 	timeit("read-only units*2048", &kr, &gr, &lr, 1, FINISH, NULL, NULL,
 		4.0 * n);
@@ -354,16 +318,17 @@ int main(int argc, char **argv)
 	long gs[2] = { 1024, 4L * units < 4096 ? 4L * units : 4096 };
 	for (int gi = 0; gi < 2; gi++) {
 		long ng = gs[gi];
-		cl_kernel k[2] = { kern("partial"), kern("fold") };
+		cl_kernel k[2] = { probe_kernel(prog, "partial"),
+			probe_kernel(prog, "fold") };
 		size_t g[2] = { (size_t)ng * 256, 256 }, l[2] = { 256, 256 };
-		set(k[0], 0, sizeof a, &a);
-		set(k[0], 1, sizeof n4, &n4);
-		set(k[0], 2, sizeof part, &part);
-		set(k[0], 3, 4 * 256, NULL);
-		set(k[1], 0, sizeof part, &part);
-		set(k[1], 1, sizeof ng, &ng);
-		set(k[1], 2, sizeof out, &out);
-		set(k[1], 3, 4 * 256, NULL);
+		probe_set(k[0], 0, sizeof a, &a);
+		probe_set(k[0], 1, sizeof n4, &n4);
+		probe_set(k[0], 2, sizeof part, &part);
+		probe_set(k[0], 3, 4 * 256, NULL);
+		probe_set(k[1], 0, sizeof part, &part);
+		probe_set(k[1], 1, sizeof ng, &ng);
+		probe_set(k[1], 2, sizeof out, &out);
+		probe_set(k[1], 3, 4 * 256, NULL);
 		snprintf(nm, sizeof nm, "first pass g=%ld", ng);
 		timeit(nm, k, g, l, 1, FINISH, NULL, NULL, 4.0 * n);
 		nparts = ng;
@@ -375,27 +340,27 @@ int main(int argc, char **argv)
 			if (w != FINISH)
 				wrong += check(last, res, want, n);
 		}
-		set(k[1], 2, sizeof outh, &outh);
+		probe_set(k[1], 2, sizeof outh, &outh);
 		timeit(nm, k, g, l, 2, MAP, outh, &res, 4.0 * n);
 		wrong += check(last, res, want, n);
 		printf("%-36s device_ms first=%.4f second=%.4f\n", "",
 			device_ms(k[0], g[0], l[0]), device_ms(k[1], g[1],
 			l[1]));
 
-		cl_kernel ko = kern("once");
-		set(ko, 0, sizeof a, &a);
-		set(ko, 1, sizeof n4, &n4);
-		set(ko, 2, sizeof part, &part);
-		set(ko, 3, sizeof count, &count);
-		set(ko, 4, sizeof out, &out);
-		set(ko, 5, 4 * 256, NULL);
+		cl_kernel ko = probe_kernel(prog, "once");
+		probe_set(ko, 0, sizeof a, &a);
+		probe_set(ko, 1, sizeof n4, &n4);
+		probe_set(ko, 2, sizeof part, &part);
+		probe_set(ko, 3, sizeof count, &count);
+		probe_set(ko, 4, sizeof out, &out);
+		probe_set(ko, 5, 4 * 256, NULL);
 		snprintf(nm, sizeof nm, "one pass g=%ld", ng);
 		for (int w = FINISH; w < MAP; w++) {
 			timeit(nm, &ko, g, l, 1, w, out, &res, 4.0 * n);
 			if (w != FINISH)
 				wrong += check(last, res, want, n);
 		}
-		set(ko, 4, sizeof outh, &outh);
+		probe_set(ko, 4, sizeof outh, &outh);
 		timeit(nm, &ko, g, l, 1, MAP, outh, &res, 4.0 * n);
 		wrong += check(last, res, want, n);
 		printf("%-36s device_ms once=%.4f\n", "", device_ms(ko, g[0],

@@ -22,14 +22,6 @@ int main(void)
 	printf("list consistent: %s\n", ok ? "yes" : "no");
 	printf("type(NULL) \"%s\" units(NULL) %u\n", brt_device_type(NULL),
 		brt_device_units(NULL));
-	/* a kernel runs on whatever the default is */
-	brt_stream *a = rt_new1(3), *b = rt_new1(3);
-	float in[3] = { 1, 2, 3 };
-	brt_stream_read(a, in, NULL);
-	brt_arg args[2] = { { .s = a }, { .s = b } };
-	brt_run(&k_copy, args, NULL);
-	streamPrint(b);
-	brt_stream_free(a);
-	brt_stream_free(b);
+	rt_copy123();	/* a kernel runs on whatever the default is */
 	return 0;
 }

@@ -386,6 +386,20 @@ static inline brt_stream *rt_new2(unsigned x, unsigned y)
 	return brt_stream_new(rt_float, 2, d);
 }
 
+/* Copies 1 2 3 with k_copy on the current device and prints the result
+ * (streamPrint): a kernel runs there. */
+static inline void rt_copy123(void)
+{
+	brt_stream *a = rt_new1(3), *b = rt_new1(3);
+	float in[3] = { 1, 2, 3 };
+	brt_stream_read(a, in, NULL);
+	brt_arg args[2] = { { .s = a }, { .s = b } };
+	brt_run(&k_copy, args, NULL);
+	streamPrint(b);
+	brt_stream_free(a);
+	brt_stream_free(b);
+}
+
 static inline void rt_print(const char *label, const float *v, size_t n)
 {
 	printf("%s:", label);
