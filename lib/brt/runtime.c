@@ -267,7 +267,8 @@ static void runtime_init(void)
 		brt_str msg = {0};
 		if (rt->deflt != cpu && brt_ocl_start(rt, rt->deflt, &msg)) {
 			brt_log("runtime: %s could not be opened (%s); using "
-				"the CPU backend", rt->deflt->name, msg.p);
+				"the CPU backend", rt->deflt->name,
+				msg.p ? msg.p : "");
 			rt->deflt = cpu;
 		}
 		brt_str_free(&msg);
