@@ -336,9 +336,15 @@ void brt_log(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Whether this event (a launch, an allocation, an opening), counted in
+ * COUNTER, is the WHENth of the process. Without fault injection (WHEN 0,
+ * set once at start) nothing is counted: no launch takes the runtime's
+ * lock for it. */
 static int fault(long *counter, long when)
 {
 	brt_runtime *rt = &brt_rt_state;
+	if (when <= 0)
+		return 0;
 	pthread_mutex_lock(&rt->lock);
 	long n = ++*counter;
 	pthread_mutex_unlock(&rt->lock);
