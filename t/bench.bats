@@ -181,6 +181,14 @@ build_probe() {
 		"$bench/probe/$1.c" -o "$work/probe" $BROOK_LIBS
 }
 
+# probe_rejects ARG WORD: $work/probe ARG is a usage error (status 2)
+# that says "WORD a multiple of 256"
+probe_rejects() {
+	run "$work/probe" "$1"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"$2 a multiple of 256"* ]]
+}
+
 @test "probe/rowsum.c: builds without warnings, its rowsums are right, SIDE is checked" {
 	build_probe rowsum
 	run "$work/probe" 256
@@ -189,9 +197,7 @@ build_probe() {
 	! grep -q WRONG <<<"$output" || false
 	grep -q '^copy 1MB  *calls=16 bytes=2097152 ms=' <<<"$output"
 	grep -q '^read 256KB 16/item  *device_ms=' <<<"$output"
-	run "$work/probe" 100
-	[ "$status" -eq 2 ]
-	[[ "$output" == *"SIDE a multiple of 256"* ]]
+	probe_rejects 100 SIDE
 }
 
 @test "probe/sum.c: builds without warnings, each way's sum is right, N is checked" {
@@ -204,9 +210,7 @@ build_probe() {
 	grep -q '^two passes g=1024 + read nb+finish  *ms=.* of_copy=' <<<"$output"
 	grep -q '^one pass g=1024 + map  *ms=' <<<"$output"
 	grep -q 'device_ms once=' <<<"$output"
-	run "$work/probe" 1000
-	[ "$status" -eq 2 ]
-	[[ "$output" == *"N a multiple of 256"* ]]
+	probe_rejects 1000 N
 }
 
 @test "probe/chain.c: builds without warnings, every variant's chains add up, N is checked" {
@@ -216,9 +220,7 @@ build_probe() {
 	! grep -q WRONG <<<"$output" || false
 	[ "$(grep -c ' round [0-9]: ms=.* us/launch=' <<<"$output")" -eq 22 ]
 	grep -q '^all +xfer +pool  *round 5: ms=' <<<"$output"
-	run "$work/probe" 1000
-	[ "$status" -eq 2 ]
-	[[ "$output" == *"N a multiple of 256"* ]]
+	probe_rejects 1000 N
 }
 
 @test "probe/stencil.c: builds without warnings, each kernel and shape is right, SIDE is checked" {
@@ -228,7 +230,5 @@ build_probe() {
 	[ "$(grep -c ' check: ok$' <<<"$output")" -eq 21 ]
 	grep -q '^hand    local=driver  ms=.* device_ms=' <<<"$output"
 	grep -q '^view    local=64x4    ms=' <<<"$output"
-	run "$work/probe" 300
-	[ "$status" -eq 2 ]
-	[[ "$output" == *"SIDE a multiple of 256"* ]]
+	probe_rejects 300 SIDE
 }

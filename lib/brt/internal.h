@@ -223,9 +223,10 @@ typedef struct brt_runtime {
 } brt_runtime;
 
 /* The one runtime context, initialized on the first call of brt_rt. Its
- * test of brt_rt_ready is inline: libbrt asks for the context a dozen
- * times in a launch (PoCL, a chain of small kernels: 180 of libbrt's
- * 3,560 instructions a launch went to those calls). */
+ * test of brt_rt_ready is inline: libbrt asks for the context twenty
+ * times in a launch (callgrind, PoCL, a chain of small kernels: 270 of
+ * libbrt's 3,520 instructions a launch went to brt_rt and its
+ * pthread_once). */
 extern brt_runtime brt_rt_state;
 extern int brt_rt_ready;	/* set, with release order, once initialized */
 brt_runtime *brt_rt_start(void);

@@ -760,8 +760,9 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec)
 		brt_ocl_timing_clear(brt_self());
 	/* the per-argument arrays, zeroed: on the stack for kernels of up
 	 * to BRT_STACK_ARGS - 1 arguments, else one block; calloc and free
-	 * were an eighth of libbrt's own work in a launch of a chain of small
-	 * kernels (callgrind, PoCL: 455 of 3,560 instructions) */
+	 * were a seventh of libbrt's own work in a launch of a chain of small
+	 * kernels (callgrind, PoCL, the benchmark's static build: 529 of
+	 * 3,520 instructions) */
 	enum { BRT_STACK_ARGS = 8 };
 	brt_view sviews[BRT_STACK_ARGS];
 	brt_stream *souts[BRT_STACK_ARGS];
