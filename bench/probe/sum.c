@@ -8,6 +8,12 @@
  *                group, then one work-group folds the partials
  *   one pass     one launch: the last work-group to count itself in (an
  *                atomic count) folds the partials
+ *   one pass C3  the same in OpenCL C 3.0, its count an acquire-release
+ *                atomic of device scope, as that memory model requires
+ *                for one work-group to see another's stores; only where
+ *                the device offers OpenCL C 3.0 with both features
+ *                (__opencl_c_atomic_order_acq_rel and
+ *                __opencl_c_atomic_scope_device)
  *
  * each ended six ways: a clFinish alone (no result: what the read costs);
  * the 4-byte result read blocking, into pageable or into pinned memory
@@ -22,7 +28,8 @@
  *
  *     cc -O2 sum.c -lOpenCL -o sum-probe && ./sum-probe [N]
  *
- * N (default 2^26, a multiple of 256) is the number of floats. Prints one
+ * N (default 2^26, a multiple of 256) is the number of floats. Prints the
+ * device's atomic capabilities (OpenCL 3.0 queries), then one
  * line per measurement: what was timed, ms per call (median and least of
  * 31), GB/s and the share of the copy's GB/s (N floats read and written,
  * timed the same way); the kernels' device times (profiling events); and
@@ -106,6 +113,47 @@ PROBE_CL_COPY_READ
 "	s = group_sum(acc, tmp);\n"
 "	if (lid == 0) { out[0] = s; *count = 0; }\n"
 "}\n";
+
+/* one pass, OpenCL C 3.0: the count's read-modify-write releases this
+ * group's partial and acquires the others' (device scope); the barrier
+ * hands what work-item 0 acquired to its group */
+static const char *src_c3 =
+"#if defined(__opencl_c_atomic_order_acq_rel) && \\\n"
+"	defined(__opencl_c_atomic_scope_device)\n"
+"__kernel void once_c3(__global const float4 *in, long n4,\n"
+"	__global float *part, volatile __global atomic_uint *count,\n"
+"	__global float *out, __local float *tmp)\n"
+"{\n"
+"	__local uint last;\n"
+"	size_t lid = get_local_id(0), ng = get_num_groups(0);\n"
+"	float s = group_sum(strided(in, n4), tmp);\n"
+"	if (lid == 0) {\n"
+"		part[get_group_id(0)] = s;\n"
+"		last = atomic_fetch_add_explicit(count, 1u,\n"
+"			memory_order_acq_rel, memory_scope_device) == ng - 1;\n"
+"	}\n"
+"	barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n"
+"	if (!last) return;\n"
+"	float acc = 0.0f;\n"
+"	for (size_t i = lid; i < ng; i += get_local_size(0))\n"
+"		acc += part[i];\n"
+"	barrier(CLK_LOCAL_MEM_FENCE);\n"
+"	s = group_sum(acc, tmp);\n"
+"	if (lid == 0) {\n"
+"		out[0] = s;\n"
+"		atomic_store_explicit(count, 0u, memory_order_relaxed,\n"
+"			memory_scope_device);\n"
+"	}\n"
+"}\n"
+"#endif\n";
+
+/* OpenCL 3.0 device queries and capability bits, by value: probe.h
+ * targets the 1.2 headers */
+enum {
+	Q_ATOMIC_MEMORY = 0x1063, Q_ATOMIC_FENCE = 0x1064,
+	Q_C_ALL_VERSIONS = 0x1066, Q_C_FEATURES = 0x106F
+};
+typedef struct { cl_uint version; char name[64]; } name_version;
 
 static cl_context ctx;
 static cl_command_queue q, qp;
@@ -238,6 +286,43 @@ static double device_ms(cl_kernel k, size_t g, size_t l)
 
 
 
+/* Prints DEV's atomic memory and fence capabilities; 1 when it offers
+ * OpenCL C 3.0 with acquire-release atomics of device scope */
+static int atomics_c3(cl_device_id dev)
+{
+	static const char *const bit[] = { "relaxed", "acq_rel", "seq_cst",
+		"work-item", "work-group", "device", "all-devices" };
+	cl_ulong caps[2] = { 0, 0 };
+	name_version nv[64];
+	size_t sz = 0;
+	int c3 = 0, acq_rel = 0, scope = 0;
+
+	for (int f = 0; f < 2; f++) {
+		printf("%s", f ? "; fences:" : "atomics:");
+		if (clGetDeviceInfo(dev, f ? Q_ATOMIC_FENCE : Q_ATOMIC_MEMORY,
+			sizeof caps[f], &caps[f], NULL)) {
+			printf(" (not reported: OpenCL 1.2)");
+			continue;
+		}
+		for (int b = 0; b < 7; b++)
+			if (caps[f] >> b & 1)
+				printf(" %s", bit[b]);
+	}
+	if (!clGetDeviceInfo(dev, Q_C_ALL_VERSIONS, sizeof nv, nv, &sz))
+		for (size_t i = 0; i < sz / sizeof nv[0]; i++)
+			c3 |= nv[i].version >> 22 == 3;
+	if (!clGetDeviceInfo(dev, Q_C_FEATURES, sizeof nv, nv, &sz))
+		for (size_t i = 0; i < sz / sizeof nv[0]; i++) {
+			acq_rel |= !strcmp(nv[i].name,
+				"__opencl_c_atomic_order_acq_rel");
+			scope |= !strcmp(nv[i].name,
+				"__opencl_c_atomic_scope_device");
+		}
+	printf("; OpenCL C 3.0: %s; acq_rel: %s; device scope: %s\n",
+		c3 ? "yes" : "no", acq_rel ? "yes" : "no", scope ? "yes" : "no");
+	return c3 && acq_rel && scope;
+}
+
 static int check(const char *name, float got, double want, long n)
 {
 	/* float partial sums of N terms of at most 8 against a double sum */
@@ -276,6 +361,18 @@ int main(int argc, char **argv)
 	q = probe_queue(ctx, dev, 0);
 	qp = probe_queue(ctx, dev, CL_QUEUE_PROFILING_ENABLE);
 	prog = probe_program(ctx, dev, src);
+	cl_program prog_c3 = NULL;
+	if (atomics_c3(dev)) {
+		const char *two[2] = { src, src_c3 };
+		prog_c3 = clCreateProgramWithSource(ctx, 2, two, NULL, &err);
+		if (err || clBuildProgram(prog_c3, 1, &dev, "-cl-std=CL3.0",
+			NULL, NULL))
+			die("the OpenCL C 3.0 program", err ? err :
+				CL_BUILD_PROGRAM_FAILURE);
+	} else {
+		printf("one pass C3: not run (the device does not offer "
+			"it)\n");
+	}
 
 	float *h = malloc(4 * n);
 	double want = 0;
@@ -365,6 +462,22 @@ int main(int argc, char **argv)
 		wrong += check(last, res, want, n);
 		printf("%-36s device_ms once=%.4f\n", "", device_ms(ko, g[0],
 			l[0]));
+		if (prog_c3) {
+			cl_kernel k3 = probe_kernel(prog_c3, "once_c3");
+			probe_set(k3, 0, sizeof a, &a);
+			probe_set(k3, 1, sizeof n4, &n4);
+			probe_set(k3, 2, sizeof part, &part);
+			probe_set(k3, 3, sizeof count, &count);
+			probe_set(k3, 4, sizeof out, &out);
+			probe_set(k3, 5, 4 * 256, NULL);
+			snprintf(nm, sizeof nm, "one pass C3 g=%ld", ng);
+			timeit(nm, &k3, g, l, 1, READ_NB_FINISH, out, &res,
+				4.0 * n);
+			wrong += check(last, res, want, n);
+			printf("%-36s device_ms once_c3=%.4f\n", "",
+				device_ms(k3, g[0], l[0]));
+			clReleaseKernel(k3);
+		}
 		clReleaseKernel(k[0]);
 		clReleaseKernel(k[1]);
 		clReleaseKernel(ko);
