@@ -27,10 +27,12 @@ sudo=
 [ "$(id -u)" = 0 ] || sudo=sudo
 
 # The packages that building, testing and running need. Keep this list
-# complete: CI runs this script on a fresh Debian machine.
+# complete: CI runs this script on a fresh Debian machine. (clang and its
+# libFuzzer runtime build fuzz/'s harnesses, which t/reliability.bats
+# builds and runs.)
 packages="build-essential autoconf automake libtool pkg-config re2c lemon
 libjansson-dev ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers
-pocl-opencl-icd clinfo bats valgrind"
+pocl-opencl-icd clinfo bats valgrind clang libclang-rt-dev"
 
 if [ $deps = yes ]; then
 	echo "== installing Debian packages"

@@ -112,6 +112,34 @@ pipeline() {
 	done
 }
 
+@test "fuzz/build.sh builds the four harnesses, and each runs its committed seeds" {
+	# clang with libFuzzer's runtime (setup.sh installs both)
+	printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n)\n{ return d && n == 7; }\n' > probe.c
+	clang -fsanitize=fuzzer probe.c -o probe 2>/dev/null ||
+		skip "no clang with libFuzzer here (setup.sh installs clang and libclang-rt-dev)"
+	run sh "$top_srcdir/fuzz/build.sh" "$top_builddir" fz
+	[ "$status" -eq 0 ]
+	for h in parse pp check ast; do
+		[[ "$output" == *"built $PWD/fz/${h}_fuzz"* ]]
+	done
+	# each input once, as a crash is rerun (fuzz/README.md)
+	local c=$top_srcdir/fuzz/corpus
+	run timeout 120 fz/parse_fuzz "$c"/*.br
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Executed $c/sum.br"* ]]
+	for h in pp check ast; do
+		run timeout 120 "fz/${h}_fuzz" "$c/$h"/*
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"Executed $c/$h/"* ]]
+	done
+}
+
+@test "fuzz/build.sh: without a build directory, a usage line" {
+	run sh "$top_srcdir/fuzz/build.sh"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"usage: fuzz/build.sh BUILD [OUT]"* ]]
+}
+
 # --- nesting limits ----------------------------------------------------
 
 @test "10,000 nested parentheses: a diagnostic from brparse and brcheck, not a stack overflow" {
