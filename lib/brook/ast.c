@@ -389,9 +389,11 @@ static __attribute__((noinline)) json_t *read_shared(ast_reader *r)
 	const char *text = r->p;
 	json_t *v = read_value(r);
 	if (v && r->p == text + n && r->nshared < AST_SHARED_SLOTS / 2) {
+		/* a reference of the table's own: the object V goes into may
+		   drop it (a second "ty" member replaces the first) */
 		r->shared[i].text = text;
 		r->shared[i].n = n;
-		r->shared[i].v = v;
+		r->shared[i].v = json_incref(v);
 		r->nshared++;
 	}
 	return v;
@@ -517,6 +519,9 @@ json_t *ast_read_json(const char *text, size_t len)
 		doc = NULL;
 	}
 	sb_free(&r.tmp);
+	if (r.shared)
+		for (size_t i = 0; i < AST_SHARED_SLOTS; i++)
+			json_decref(r.shared[i].v);
 	free(r.shared);
 	if (r.ints)
 		for (size_t i = 0; i < AST_SHARED_INTS; i++)
