@@ -389,12 +389,16 @@ static __attribute__((noinline)) json_t *read_shared(ast_reader *r)
 	const char *text = r->p;
 	json_t *v = read_value(r);
 	if (v && r->p == text + n && r->nshared < AST_SHARED_SLOTS / 2) {
-		/* a reference of the table's own: the object V goes into may
+		/* the slot again: a "ty" inside V may have taken slot I. A
+		   reference of the table's own: the object V goes into may
 		   drop it (a second "ty" member replaces the first) */
-		r->shared[i].text = text;
-		r->shared[i].n = n;
-		r->shared[i].v = json_incref(v);
-		r->nshared++;
+		i = shared_slot(r->shared, AST_SHARED_SLOTS, text, n);
+		if (!r->shared[i].v) {
+			r->shared[i].text = text;
+			r->shared[i].n = n;
+			r->shared[i].v = json_incref(v);
+			r->nshared++;
+		}
 	}
 	return v;
 }
