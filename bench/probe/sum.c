@@ -323,6 +323,22 @@ static int atomics_c3(cl_device_id dev)
 	return c3 && acq_rel && scope;
 }
 
+/* the one-pass kernel NAME of P (once or once_c3), its arguments set:
+ * input A of N4 float4s, partials PART, the count, the result OUT */
+static cl_kernel one_pass(cl_program p, const char *name, cl_mem a, long n4,
+	cl_mem part, cl_mem count, cl_mem out)
+{
+	cl_kernel k = probe_kernel(p, name);
+
+	probe_set(k, 0, sizeof a, &a);
+	probe_set(k, 1, sizeof n4, &n4);
+	probe_set(k, 2, sizeof part, &part);
+	probe_set(k, 3, sizeof count, &count);
+	probe_set(k, 4, sizeof out, &out);
+	probe_set(k, 5, 4 * 256, NULL);
+	return k;
+}
+
 static int check(const char *name, float got, double want, long n)
 {
 	/* float partial sums of N terms of at most 8 against a double sum */
@@ -444,13 +460,7 @@ int main(int argc, char **argv)
 			device_ms(k[0], g[0], l[0]), device_ms(k[1], g[1],
 			l[1]));
 
-		cl_kernel ko = probe_kernel(prog, "once");
-		probe_set(ko, 0, sizeof a, &a);
-		probe_set(ko, 1, sizeof n4, &n4);
-		probe_set(ko, 2, sizeof part, &part);
-		probe_set(ko, 3, sizeof count, &count);
-		probe_set(ko, 4, sizeof out, &out);
-		probe_set(ko, 5, 4 * 256, NULL);
+		cl_kernel ko = one_pass(prog, "once", a, n4, part, count, out);
 		snprintf(nm, sizeof nm, "one pass g=%ld", ng);
 		for (int w = FINISH; w < MAP; w++) {
 			timeit(nm, &ko, g, l, 1, w, out, &res, 4.0 * n);
@@ -463,13 +473,8 @@ int main(int argc, char **argv)
 		printf("%-36s device_ms once=%.4f\n", "", device_ms(ko, g[0],
 			l[0]));
 		if (prog_c3) {
-			cl_kernel k3 = probe_kernel(prog_c3, "once_c3");
-			probe_set(k3, 0, sizeof a, &a);
-			probe_set(k3, 1, sizeof n4, &n4);
-			probe_set(k3, 2, sizeof part, &part);
-			probe_set(k3, 3, sizeof count, &count);
-			probe_set(k3, 4, sizeof out, &out);
-			probe_set(k3, 5, 4 * 256, NULL);
+			cl_kernel k3 = one_pass(prog_c3, "once_c3", a, n4,
+				part, count, out);
 			snprintf(nm, sizeof nm, "one pass C3 g=%ld", ng);
 			timeit(nm, &k3, g, l, 1, READ_NB_FINISH, out, &res,
 				4.0 * n);
