@@ -72,8 +72,6 @@ static void *sleeper(void *arg)
 	return NULL;
 }
 
-
-
 /* one chain of the variant WHAT on kernels K[3] (K[2] for SETARGS): ms */
 static double chain(unsigned what, cl_kernel *k)
 {

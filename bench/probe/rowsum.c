@@ -177,8 +177,6 @@ static const char *mb(size_t bytes)
 	return s[i];
 }
 
-
-
 int main(int argc, char **argv)
 {
 	cl_device_id dev;

@@ -284,8 +284,6 @@ static double device_ms(cl_kernel k, size_t g, size_t l)
 	return dev[RUNS / 2];
 }
 
-
-
 /* Prints DEV's atomic memory and fence capabilities; 1 when it offers
  * OpenCL C 3.0 with acquire-release atomics of device scope */
 static int atomics_c3(cl_device_id dev)
