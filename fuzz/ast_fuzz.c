@@ -1,17 +1,20 @@
 /* ast_fuzz.c - libFuzzer harness for the AST file reader, brcheck and
  * brgen: brast_load() on the input as an AST file, check_doc() on what it
  * accepts, gen_program() on a document without errors; the fast JSON
- * reader checked against json_loadb on every input. An AST of another
+ * reader checked against json_loadb on every input, and the reader of a
+ * pipe (ast_read_fd) against it. An AST of another
  * version or one edited to be inconsistent must be refused with a
  * message, never crash. Build and run: fuzz/README.md. */
 #include "config.h"
 
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "driver.h"
 #include "brook/ast.h"
 #include "brook/parse.h"
+#include "brook/util.h"
 
 /* brast_load's own reader (ast_read_json) takes only text json_loadb
  * takes, and builds the same tree, members in the same order; what it
@@ -34,11 +37,54 @@ static void same_as_jansson(const char *text, size_t size)
 	json_decref(slow);
 }
 
+/* ast_read_fd, reading the text as it arrives, builds the tree
+ * ast_read_json builds of the whole, or none where it builds none,
+ * wherever the reads cut the text: here a few bytes at a time, through a
+ * pipe (an input that fits in one). */
+static void same_when_streamed(const char *text, size_t size)
+{
+	static const size_t limits[] = { 1, 7, 64 };
+	int fd[2];
+
+	if (size > 32768)
+		return;
+	json_t *whole = ast_read_json(text, size);
+	for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+		if (pipe(fd) != 0)
+			abort();
+		if (write(fd[1], text, size) != (ssize_t)size)
+			abort();
+		close(fd[1]);
+		strbuf got = {0};
+		json_t *doc;
+		ast_read_fd_limit(limits[i]);
+		if (ast_read_fd(fd[0], &got, &doc) != 0)
+			abort();
+		ast_read_fd_limit(0);
+		close(fd[0]);
+		if (got.len != size || (size && memcmp(got.s, text, size)))
+			abort();
+		if (!doc != !whole || (doc && !json_equal(doc, whole)))
+			abort();
+		if (doc) {
+			char *a = brast_dump(doc), *b = brast_dump(whole);
+			if (strcmp(a, b) != 0)
+				abort();
+			free(a);
+			free(b);
+		}
+		json_decref(doc);
+		sb_free(&got);
+	}
+	json_decref(whole);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	diag_ctx d;
 	fuzz_diag_init(&d, "ast_fuzz");
 	same_as_jansson((const char *)data, size);
+	same_when_streamed((const char *)data, size);
 	json_t *doc = brast_load((const char *)data, size, "fuzz.ast", &d);
 	if (doc) {
 		json_t *stage = json_object_get(doc, "stage");

@@ -425,6 +425,97 @@ PY
 	[[ "$output" != *"[E-ast]"* ]]
 }
 
+# --- pipes -------------------------------------------------------------
+
+# cut FILE N...: FILE to stdout, stopping 0.2 s after each of the byte
+# offsets N (ascending), so that a reader at the other end of a pipe has
+# the text up to there and no further for a while
+cut_at() {
+	local f=$1 at=0 n
+	shift
+	for n in "$@"; do
+		tail -c +$((at + 1)) "$f" | head -c $((n - at))
+		sleep 0.2
+		at=$n
+	done
+	tail -c +$((at + 1)) "$f"
+}
+
+@test "brcheck and brgen read an AST arriving in pieces cut anywhere: the output of the whole file" {
+	"$top_srcdir/bench/gen-big.sh" 16 > big.br
+	brpp big.br | brparse -o big.ast
+	brcheck big.ast -o big.chk
+	mkdir whole piped
+	brgen -o whole/big big.chk
+	[ "$(wc -c < big.chk)" -gt 200000 ]
+	# cut inside a number, a key, a string and a "ty" object, and at
+	# offsets the text puts nowhere in particular
+	at=$(grep -bo '"at":\[0,3[0-9][0-9],' big.chk | head -1 | cut -d: -f1)
+	ty=$(grep -bo '"ty":{"t":"float"}' big.chk | sed -n 200p | cut -d: -f1)
+	nm=$(grep -bo '"name":"map' big.chk | sed -n 5p | cut -d: -f1)
+	set -- $(printf '%s\n' $((at + 9)) $((ty + 3)) $((ty + 10)) \
+		$((nm + 9)) 150001 $(( $(wc -c < big.chk) - 20 )) | sort -n -u)
+	[ $# -eq 6 ]
+	cut_at big.chk "$@" | timeout 20 brgen -o piped/big
+	cmp whole/big.c piped/big.c
+	cmp whole/big.h piped/big.h
+	cut_at big.ast 1 4096 65537 100003 | timeout 20 brcheck | cmp - big.chk
+}
+
+@test "an AST cut short or spoiled in a pipe: the message a file gets" {
+	"$top_srcdir/bench/gen-big.sh" 16 > big.br
+	brpp big.br | brparse | brcheck > big.chk
+	head -c 180000 big.chk > short.chk
+	sed 's/},{"k":"func"/},,{"k":"func"/' big.chk > comma.chk
+	sed 's/"decls":\[/"decls":[1,/; s/"}$/"},/' big.chk > tail.chk
+	for f in short comma tail; do
+		run timeout 20 brgen -o out < $f.chk
+		refused 2
+		file=$output
+		run timeout 20 sh -c "{ head -c 120000 $f.chk; sleep 0.2;
+			tail -c +120001 $f.chk; } | brgen -o out"
+		refused 2
+		[ "$output" = "$file" ]
+		[[ "$output" == "<stdin>"*"not an AST file"* ]]
+		run timeout 20 brcheck < $f.chk
+		refused 2
+		[[ "$output" == "<stdin>"*"not an AST file"* ]]
+	done
+	[ ! -e out.c ]
+}
+
+@test "brparse and brcheck write an AST to a pipe in pieces: the text they write to a file" {
+	"$top_srcdir/bench/gen-big.sh" 16 > big.br
+	brpp big.br > big.i
+	brparse big.i -o big.ast
+	brparse < big.i | cat | cmp - big.ast
+	brcheck big.ast -o big.chk
+	brcheck < big.ast | cat | cmp - big.chk
+	# a document, then the digest of all of it before the digest
+	[[ "$(tail -c 31 big.chk)" =~ \}\,\"digest\":\"[0-9a-f]{16}\"\}$ ]]
+	mkdir g
+	brcheck < big.ast | brgen -o g/big --checked 2>err
+	[ ! -s err ]
+}
+
+@test "an AST that cannot be written to standard output: status 2 and a message" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	"$top_srcdir/bench/gen-big.sh" 16 > big.br
+	brpp big.br > big.i
+	run timeout 20 sh -c 'brparse big.i > /dev/full'
+	refused 2
+	[[ "$output" == *"<stdout>: No space left on device"* ]]
+	brparse big.i -o big.ast
+	run timeout 20 sh -c 'brcheck big.ast > /dev/full'
+	refused 2
+	[[ "$output" == *"<stdout>: No space left on device"* ]]
+	printf 'kernel void k(float a<>, out float b<>) { b = a; }\n' > k.br
+	brpp k.br | brparse > k.ast
+	run timeout 20 sh -c 'brcheck k.ast > /dev/full'
+	refused 2
+	[[ "$output" == *"<stdout>: No space left on device"* ]]
+}
+
 # --- files -------------------------------------------------------------
 
 @test "no tool overwrites its input" {

@@ -157,16 +157,16 @@ static json_t *load(const brcheck_args *a, const char *path, diag_ctx *d,
 {
 	char errbuf[512];
 	if (is_ast_name(path)) {
-		char *data;
-		size_t len;
-		if (util_read_file(path, &data, &len, errbuf, sizeof errbuf) != 0) {
+		strbuf data = {0};
+		json_t *doc;
+		if (brast_read(path, &data, &doc, d, errbuf, sizeof errbuf)
+				!= 0) {
 			diag_report(d, DIAG_ERROR, NULL, 0, 0, "E-io", "%s", errbuf);
+			sb_free(&data);
 			*status = 2;
 			return NULL;
 		}
-		json_t *doc = brast_load(data, len,
-			strcmp(path, "-") == 0 ? "<stdin>" : path, d);
-		free(data);
+		sb_free(&data);
 		if (!doc)
 			*status = 2;
 		return doc;
@@ -209,13 +209,12 @@ static int run(const brcheck_args *a, diag_ctx *d)
 		if (doc)
 			st = check_doc(doc, &a->co, d);
 		if (doc && emit && st == 0) {
-			char *text = brast_dump_sealed(doc);	/* brast(5) */
-			if (util_write_file(a->out ? a->out : "-", text, strlen(text),
-				errbuf, sizeof errbuf) != 0) {
+			/* brast(5), sealed */
+			if (brast_write(a->out ? a->out : "-", doc, 1, errbuf,
+				sizeof errbuf) != 0) {
 				diag_report(d, DIAG_ERROR, NULL, 0, 0, "E-io", "%s", errbuf);
 				st = 2;
 			}
-			free(text);
 		}
 		/* no json_decref(doc): the arena (ast.h) holds the document
 		 * until exit, and freeing it would walk every value of it to

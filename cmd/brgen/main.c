@@ -146,11 +146,10 @@ int main(int argc, char **argv)
 {
 	opts o;
 	diag_ctx d;
-	char err[512], *text = NULL;
+	char err[512];
 	char path[3][4096];
-	size_t len = 0;
 	json_t *doc;
-	strbuf c = {0}, h = {0}, cl = {0};
+	strbuf text = {0}, c = {0}, h = {0}, cl = {0};
 	int status = 0, i, nout = 0, sealed;
 
 	memset(&o, 0, sizeof o);
@@ -177,15 +176,15 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	if (util_read_file(o.input, &text, &len, err, sizeof err) != 0) {
+	ast_arena_begin();
+	if (brast_read(o.input, &text, &doc, &d, err, sizeof err) != 0) {
 		fprintf(stderr, "brgen: error: %s\n", err);
+		sb_free(&text);
+		ast_arena_end();
 		return 2;
 	}
-	sealed = brast_sealed(text, len);
-	ast_arena_begin();
-	doc = brast_load(text, len, strcmp(o.input, "-") == 0 ? "<stdin>" :
-		o.input, &d);
-	free(text);
+	sealed = brast_sealed(text.s, text.len);
+	sb_free(&text);
 	if (!doc) {
 		diag_finish(&d);
 		ast_arena_end();

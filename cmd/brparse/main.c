@@ -108,7 +108,19 @@ int main(int argc, char **argv)
 		: parse_text(text, len, name, &po, &d);
 	free(text);
 	int status = doc ? 0 : 1;
-	if (doc) {
+	if (doc && noloc && !print) {
+		json_t *s = brast_strip_locations(doc);
+		json_object_del(s, "files");
+		json_decref(doc);
+		doc = s;
+	}
+	if (doc && !print && !pretty) {
+		/* to a pipe in pieces (brast(5), IN A PIPE) */
+		if (brast_write(outpath, doc, 0, err, sizeof err) != 0) {
+			fprintf(stderr, "brparse: %s\n", err);
+			status = 2;
+		}
+	} else if (doc) {
 		char *out;
 		if (print) {
 			strbuf b = {0};
@@ -117,13 +129,7 @@ int main(int argc, char **argv)
 			if (!out)
 				out = xstrdup("");
 		} else {
-			if (noloc) {
-				json_t *s = brast_strip_locations(doc);
-				json_object_del(s, "files");
-				json_decref(doc);
-				doc = s;
-			}
-			out = pretty ? brast_dump_pretty(doc) : brast_dump(doc);
+			out = brast_dump_pretty(doc);
 		}
 		if (util_write_file(outpath, out, strlen(out), err, sizeof err)
 			!= 0) {

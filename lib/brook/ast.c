@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "brook/ast.h"
 #include "brook/util.h"
@@ -93,7 +94,7 @@ json_t *ast_type(const char *t)
  * short strings (kinds, names, operators) are shared alike: nothing
  * changes a JSON integer or string once made. */
 typedef struct ast_shared {
-	const char *text;	/* in the document's text */
+	const char *text;	/* a copy of it ("ty"), or the string's own */
 	size_t n;
 	json_t *v;		/* NULL: a free slot */
 } ast_shared;
@@ -394,7 +395,8 @@ static __attribute__((noinline)) json_t *read_shared(ast_reader *r)
 		   drop it (a second "ty" member replaces the first) */
 		i = shared_slot(r->shared, AST_SHARED_SLOTS, text, n);
 		if (!r->shared[i].v) {
-			r->shared[i].text = text;
+			/* a copy: the text of a stream moves as it grows */
+			r->shared[i].text = xstrndup(text, n);
 			r->shared[i].n = n;
 			r->shared[i].v = json_incref(v);
 			r->nshared++;
@@ -509,6 +511,25 @@ static json_t *read_value(ast_reader *r)
 	return v;
 }
 
+static void reader_free(ast_reader *r)
+{
+	sb_free(&r->tmp);
+	if (r->shared)
+		for (size_t i = 0; i < AST_SHARED_SLOTS; i++) {
+			json_decref(r->shared[i].v);
+			free((char *)r->shared[i].text);
+		}
+	free(r->shared);
+	if (r->ints)
+		for (size_t i = 0; i < AST_SHARED_INTS; i++)
+			json_decref(r->ints[i]);
+	free(r->ints);
+	if (r->strs)
+		for (size_t i = 0; i < AST_SHARED_STRS; i++)
+			json_decref(r->strs[i].v);
+	free(r->strs);
+}
+
 json_t *ast_read_json(const char *text, size_t len)
 {
 	ast_reader r = {text, text + len, 0, {0}, NULL, 0, NULL, NULL, 0};
@@ -522,20 +543,232 @@ json_t *ast_read_json(const char *text, size_t len)
 		json_decref(doc);
 		doc = NULL;
 	}
-	sb_free(&r.tmp);
-	if (r.shared)
-		for (size_t i = 0; i < AST_SHARED_SLOTS; i++)
-			json_decref(r.shared[i].v);
-	free(r.shared);
-	if (r.ints)
-		for (size_t i = 0; i < AST_SHARED_INTS; i++)
-			json_decref(r.ints[i]);
-	free(r.ints);
-	if (r.strs)
-		for (size_t i = 0; i < AST_SHARED_STRS; i++)
-			json_decref(r.strs[i].v);
-	free(r.strs);
+	reader_free(&r);
 	return doc;
+}
+
+/* ---- reading as the text arrives ---------------------------------------------
+ * In a pipe, brcheck and brgen would wait for the last byte before reading
+ * the first, while the tool before them writes: ast_read_fd reads the
+ * document while it arrives. It takes the text a unit at a time: the
+ * opening brace, one member of the document, one element of its "decls"
+ * array. A unit is read from the text in hand, and counts only when a
+ * byte follows it there (so a number or word cut off at the end of what
+ * has arrived is not taken for a whole one); otherwise it is read again
+ * from its start once more text has come: twice as much of it as at the
+ * last try, so that a large unit costs at most about twice its reading.
+ * The tree is the one ast_read_json makes of the whole text: where a
+ * unit cannot be read even from all of it (an error, or no object at the
+ * top), the whole goes to ast_read_json, which decides. */
+typedef struct ast_stream {
+	ast_reader r;
+	int fd;
+	strbuf *buf;		/* the text so far */
+	int eof;
+	int err;		/* errno of a failed read, else 0 */
+} ast_stream;
+
+static size_t read_limit;	/* ast_read_fd_limit */
+
+void ast_read_fd_limit(size_t n)
+{
+	read_limit = n;
+}
+
+/* Reads what the descriptor has next onto the text (0 at its end). */
+static void stream_read(ast_stream *s)
+{
+	size_t at = (size_t)(s->r.p - s->buf->s);
+
+	sb_reserve(s->buf, 64 << 10);
+	for (;;) {
+		size_t room = s->buf->cap - s->buf->len - 1;
+		if (read_limit && room > read_limit)
+			room = read_limit;
+		ssize_t n = read(s->fd, s->buf->s + s->buf->len, room);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			s->err = errno;
+		if (n <= 0)
+			s->eof = 1;
+		else
+			s->buf->len += (size_t)n;
+		break;
+	}
+	s->buf->s[s->buf->len] = '\0';
+	s->r.p = s->buf->s + at;
+	s->r.end = s->buf->s + s->buf->len;
+}
+
+enum {
+	UNIT_OPEN,	/* '{' */
+	UNIT_MEMBER,	/* a member of the document, and ',' or '}' */
+	UNIT_ELEMENT,	/* an element of "decls", and ',' or ']' */
+	UNIT_AFTER	/* ',' or '}' after "decls" */
+};
+
+/* Reads one unit of kind KIND at r->p into *key and *v (NULL where it
+ * has none); FIRST: the first member or element, where the object or
+ * array may end at once. Returns the character that ended it (',', '}',
+ * ']'; '[' for the "decls" member, whose value is read a unit at a time
+ * after; '{' for UNIT_OPEN), or 0 where the text in hand does not hold
+ * it. */
+static int read_unit(ast_reader *r, int kind, int first, char **key,
+	json_t **v)
+{
+	const char *k;
+	size_t n;
+
+	*key = NULL;
+	*v = NULL;
+	skip_space(r);
+	switch (kind) {
+	case UNIT_OPEN:
+		return eat(r, '{') ? '{' : 0;
+	case UNIT_AFTER:
+		return eat(r, ',') ? ',' : eat(r, '}') ? '}' : 0;
+	case UNIT_MEMBER:
+		if (first && eat(r, '}'))
+			return '}';
+		if (r->p >= r->end || *r->p != '"' || read_string(r, &k, &n))
+			return 0;
+		*key = xstrndup(k, n);
+		skip_space(r);
+		if (!eat(r, ':'))
+			return 0;
+		skip_space(r);
+		if (n == 5 && memcmp(*key, "decls", 5) == 0 &&
+				r->p < r->end && *r->p == '[') {
+			r->p++;
+			return '[';
+		}
+		r->depth = 1;
+		*v = n == 2 && memcmp(*key, "ty", 2) == 0 ?
+			read_shared(r) : read_value(r);
+		break;
+	default:
+		if (first && eat(r, ']'))
+			return ']';
+		r->depth = 2;
+		*v = read_value(r);
+		break;
+	}
+	if (!*v)
+		return 0;
+	skip_space(r);
+	if (r->p >= r->end)
+		return 0;	/* nothing after it yet: maybe cut off */
+	if (eat(r, ','))
+		return ',';
+	if (eat(r, kind == UNIT_MEMBER ? '}' : ']'))
+		return kind == UNIT_MEMBER ? '}' : ']';
+	return 0;
+}
+
+/* read_unit, again as more text arrives, until it reads the unit or the
+ * text has ended. */
+static int stream_unit(ast_stream *s, int kind, int first, char **key,
+	json_t **v)
+{
+	size_t start = (size_t)(s->r.p - s->buf->s), tried;
+
+	for (;;) {
+		int c = read_unit(&s->r, kind, first, key, v);
+		if (c)
+			return c;
+		free(*key);
+		json_decref(*v);
+		*key = NULL;
+		*v = NULL;
+		if (s->eof)
+			return 0;
+		/* twice as much text as this try had, or all of it */
+		tried = s->buf->len - start;
+		while (!s->eof && s->buf->len - start < 2 * tried + 1)
+			stream_read(s);
+		s->r.p = s->buf->s + start;
+	}
+}
+
+/* The document of brast(5) from S, a unit at a time; NULL where it is not
+ * one ast_read_json reads. */
+static json_t *stream_doc(ast_stream *s)
+{
+	json_t *doc = json_object(), *decls = NULL, *v;
+	char *key;
+	int c, first = 1;
+
+	if (stream_unit(s, UNIT_OPEN, 0, &key, &v) != '{')
+		goto fail;
+	for (;;) {
+		c = stream_unit(s, UNIT_MEMBER, first, &key, &v);
+		first = 0;
+		if (c == '[') {
+			/* "decls": its elements, then ',' or '}' */
+			free(key);
+			decls = json_array();
+			for (int f = 1; c != ']'; f = 0) {
+				c = stream_unit(s, UNIT_ELEMENT, f, &key, &v);
+				if (!c)
+					goto fail;
+				if (v)
+					json_array_append_new(decls, v);
+			}
+			json_object_setn_new_nocheck(doc, "decls", 5, decls);
+			decls = NULL;
+			c = stream_unit(s, UNIT_AFTER, 0, &key, &v);
+		} else if (c && v) {
+			json_object_setn_new_nocheck(doc, key, strlen(key), v);
+		}
+		free(key);
+		if (c != ',')
+			break;
+	}
+	if (c != '}')
+		goto fail;
+	/* white space to the end, as ast_read_json allows */
+	for (;;) {
+		skip_space(&s->r);
+		if (s->r.p < s->r.end || s->eof)
+			break;
+		stream_read(s);
+	}
+	if (s->r.p == s->r.end && !s->err)
+		return doc;
+fail:
+	json_decref(decls);
+	json_decref(doc);
+	return NULL;
+}
+
+int ast_read_fd(int fd, strbuf *text, json_t **doc)
+{
+	ast_stream s;
+
+	memset(&s, 0, sizeof s);
+	s.fd = fd;
+	s.buf = text;
+	text->len = 0;
+	sb_reserve(text, 64 << 10);
+	s.r.p = s.r.end = text->s;
+	util_pipe_grow(fd);
+	stream_read(&s);
+	*doc = stream_doc(&s);
+	while (!s.eof)
+		stream_read(&s);
+	reader_free(&s.r);
+	/* a top that is no object, or text no reader takes: whatever
+	   ast_read_json makes of the whole */
+	if (!*doc && !s.err)
+		*doc = ast_read_json(text->s, text->len);
+	if (s.err) {
+		json_decref(*doc);
+		*doc = NULL;
+		errno = s.err;
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- the AST's memory ------------------------------------------------------

@@ -247,12 +247,32 @@ json_t *ast_type(const char *t);			/* {"t": t} */
  * place: code that reads a loaded tree must not change those in place. */
 json_t *ast_read_json(const char *text, size_t len);
 
+/* Reads FD to its end into TEXT (emptied first; NUL-terminated), and
+ * meanwhile reads the document as it arrives: *DOC is then the tree
+ * ast_read_json makes of TEXT, or NULL where it makes none. So a tool at
+ * the end of a pipe reads while the one before it still writes. Returns
+ * 0, or -1 with errno set where a read failed (*DOC NULL). */
+struct strbuf;
+int ast_read_fd(int fd, struct strbuf *text, json_t **doc);
+/* For tests: the most bytes one read of ast_read_fd takes (0, as at the
+ * start: as many as there is room for), so that a unit is cut off at
+ * every place. */
+void ast_read_fd_limit(size_t n);
+
 /* ast_write.c: V as compact JSON text, byte for byte what json_dumps
  * writes without flags (brast_dump adds the newline), appended to B and
  * NUL-terminated; and one string as a JSON string. Faster than
  * json_dumps on a document of megabytes. */
 struct strbuf;
 void ast_write_json(struct strbuf *b, const json_t *v);
+/* ast_write_json into B (emptied first), with the text sent on to FD in
+ * pieces while it grows, so that a reader at the other end of a pipe
+ * starts on it before the end is written. Returns how many bytes of B
+ * went to FD: all but a tail (at least the closing bracket), which the
+ * caller writes when it has ended the text. A failed write stops the
+ * sending and sets *ERR to its errno (else 0). */
+size_t ast_write_json_fd(struct strbuf *b, const json_t *v, int fd,
+	int *err);
 void ast_write_string(struct strbuf *b, const char *s, size_t n);
 
 /* Every jansson value made between ast_arena_begin() and ast_arena_end()

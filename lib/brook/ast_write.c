@@ -11,6 +11,7 @@
  * checks. */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -153,7 +154,29 @@ typedef struct {
 typedef struct {
 	strbuf *b;
 	ty_texts ty;
+	int fd;			/* -1: the text stays in B */
+	size_t sent;		/* the bytes of B gone to FD */
+	int err;		/* errno of a failed write, else 0 */
 } writer;
+
+/* ast_write_json_fd sends the text on in pieces of this many bytes: a
+ * quarter of the pipe util_pipe_grow asks for, so that the reader has the
+ * next piece while it reads one, and few enough that the two processes
+ * seldom wait for each other (each wait is a sleep and a wakeup). */
+enum { AST_WRITE_PIECE = 256 << 10 };
+
+/* The new text of B to the writer's FD once there is a piece of it. */
+static void send_piece(writer *w)
+{
+	size_t n = w->b->len - w->sent;
+
+	if (n < AST_WRITE_PIECE || w->err)
+		return;
+	if (util_write_all(w->fd, w->b->s + w->sent, n) != 0)
+		w->err = errno ? errno : EIO;
+	else
+		w->sent += n;
+}
 
 static void put_value(writer *w, const json_t *v);
 
@@ -230,6 +253,8 @@ static void put_value(writer *w, const json_t *v)
 			if (i)
 				put_char(b, ',');
 			put_member(w, json_array_get(v, i));
+			if (w->fd >= 0)
+				send_piece(w);
 		}
 		put_char(b, ']');
 		break;
@@ -262,13 +287,27 @@ static void put_value(writer *w, const json_t *v)
 	}
 }
 
-void ast_write_json(strbuf *b, const json_t *v)
+static size_t write_json(strbuf *b, const json_t *v, int fd, int *err)
 {
-	writer w = { b, { { NULL, NULL, NULL, 0, 0 }, NULL, 0, 0 } };
+	writer w = { b, { { NULL, NULL, NULL, 0, 0 }, NULL, 0, 0 }, fd, 0, 0 };
 
 	put_value(&w, v);
 	util_map_free(&w.ty.at);
 	free(w.ty.span);
 	room(b, 0);
 	b->s[b->len] = '\0';
+	if (err)
+		*err = w.err;
+	return w.sent;
+}
+
+void ast_write_json(strbuf *b, const json_t *v)
+{
+	write_json(b, v, -1, NULL);
+}
+
+size_t ast_write_json_fd(strbuf *b, const json_t *v, int fd, int *err)
+{
+	b->len = 0;
+	return write_json(b, v, fd, err);
 }

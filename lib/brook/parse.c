@@ -8,11 +8,13 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "brook/ast.h"
 #include "brook/parse.h"
@@ -610,11 +612,11 @@ json_t *parse_text(const char *text, size_t len, const char *name,
 
 /* ---- the AST file ----------------------------------------------------------- */
 
-json_t *brast_load(const char *text, size_t len, const char *name,
-	diag_ctx *d)
+/* brast_load, DOC the tree ast_read_json made of TEXT or NULL */
+static json_t *load(json_t *doc, const char *text, size_t len,
+	const char *name, diag_ctx *d)
 {
 	json_error_t err;
-	json_t *doc = ast_read_json(text, len);
 	if (!doc)
 		doc = json_loadb(text, len, 0, &err);
 	if (!doc) {
@@ -644,6 +646,33 @@ json_t *brast_load(const char *text, size_t len, const char *name,
 	return NULL;
 }
 
+json_t *brast_load(const char *text, size_t len, const char *name,
+	diag_ctx *d)
+{
+	return load(ast_read_json(text, len), text, len, name, d);
+}
+
+int brast_read(const char *path, strbuf *text, json_t **doc, diag_ctx *d,
+	char *err, size_t errlen)
+{
+	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	json_t *tree;
+	int fd = util_open_read(path, err, errlen);
+
+	*doc = NULL;
+	if (fd < 0)
+		return -1;
+	int r = ast_read_fd(fd, text, &tree);
+	if (r != 0)
+		snprintf(err, errlen, "%s: %s", name, strerror(errno));
+	if (fd != 0)
+		close(fd);
+	if (r != 0)
+		return -1;
+	*doc = load(tree, text->s, text->len, name, d);
+	return 0;
+}
+
 char *brast_dump(const json_t *doc)
 {
 	strbuf b = {0};
@@ -657,19 +686,56 @@ char *brast_dump(const json_t *doc)
 #define DIGEST_KEY ",\"digest\":\""
 enum { DIGEST_LEN = sizeof DIGEST_KEY - 1 + 16 + 2 };
 
+/* B holds a document's text, which ends with its closing brace: the
+ * digest member takes the brace's place. */
+static void seal(strbuf *b)
+{
+	char tail[DIGEST_LEN + 1];
+
+	if (b->len < 1 || b->s[b->len - 1] != '}')
+		return;
+	b->len--;
+	snprintf(tail, sizeof tail, DIGEST_KEY "%016" PRIx64 "\"}",
+		util_digest(b->s, b->len));
+	sb_puts(b, tail);
+}
+
 char *brast_dump_sealed(const json_t *doc)
 {
-	char *text = brast_dump(doc);
-	size_t n = strlen(text);
+	strbuf b = {0};
+	sb_reserve(&b, 1 << 16);
+	ast_write_json(&b, doc);
+	seal(&b);
+	sb_putc(&b, '\n');
+	return sb_take(&b);
+}
 
-	/* brast_dump ends with "}\n": the digest takes the brace's place */
-	if (n < 2 || text[n - 2] != '}')
-		return text;
-	n -= 2;
-	text = xrealloc(text, n + DIGEST_LEN + 2);
-	snprintf(text + n, DIGEST_LEN + 2, DIGEST_KEY "%016" PRIx64 "\"}\n",
-		util_digest(text, n));
-	return text;
+int brast_write(const char *path, const json_t *doc, int sealed, char *err,
+	size_t errlen)
+{
+	if (strcmp(path, "-") != 0) {
+		char *text = sealed ? brast_dump_sealed(doc) : brast_dump(doc);
+		int r = util_write_file(path, text, strlen(text), err, errlen);
+		free(text);
+		return r;
+	}
+	strbuf b = {0};
+	int e = 0;
+
+	util_pipe_grow(1);
+	size_t sent = ast_write_json_fd(&b, doc, 1, &e);
+	/* the closing brace is never sent: the digest can take its place */
+	if (sealed && sent < b.len)
+		seal(&b);
+	sb_putc(&b, '\n');
+	if (!e && util_write_all(1, b.s + sent, b.len - sent) != 0)
+		e = errno ? errno : EIO;
+	sb_free(&b);
+	if (e) {
+		snprintf(err, errlen, "<stdout>: %s", strerror(e));
+		return -1;
+	}
+	return 0;
 }
 
 int brast_sealed(const char *text, size_t len)

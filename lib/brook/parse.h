@@ -25,12 +25,29 @@ json_t *parse_text(const char *text, size_t len, const char *name,
 json_t *brast_load(const char *text, size_t len, const char *name,
 	diag_ctx *d);
 
+/* brast_load of the file PATH ("-": standard input), read as it arrives
+ * (ast_read_fd): the next tool of a pipe reads while the one before it
+ * writes. Returns -1 with a message in ERR where PATH cannot be read;
+ * else 0 with *DOC the document, or NULL after messages through d. TEXT
+ * holds the text read. */
+struct strbuf;
+int brast_read(const char *path, struct strbuf *text, json_t **doc,
+	diag_ctx *d, char *err, size_t errlen);
+
 /* The document as compact JSON, one line plus a newline (malloc'd). */
 char *brast_dump(const json_t *doc);
 
 /* brast_dump with a "digest" member last, the digest of the text before
  * it (brast(5)): how brcheck writes a checked AST. */
 char *brast_dump_sealed(const json_t *doc);
+
+/* brast_dump's text, or brast_dump_sealed's when SEALED, to PATH ("-":
+ * standard output) as util_write_file writes. To standard output the
+ * text goes in pieces while it is made, so that the next tool of a pipe
+ * starts reading before the last piece is written. Returns 0, or -1 with
+ * a message in ERR. */
+int brast_write(const char *path, const json_t *doc, int sealed, char *err,
+	size_t errlen);
 
 /* True when TEXT ends with a "digest" member (trailing white space
  * allowed) that is the digest of the bytes before it: the text is, byte

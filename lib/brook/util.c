@@ -1,4 +1,5 @@
 /* util.c - allocation, strings and file I/O for the front end. */
+#define _GNU_SOURCE	/* F_SETPIPE_SZ, where the system has it */
 #include "config.h"
 
 #include <errno.h>
@@ -199,8 +200,7 @@ void sb_free(strbuf *b)
 	b->len = b->cap = 0;
 }
 
-int util_read_file(const char *path, char **data, size_t *len,
-	char *err, size_t errlen)
+int util_open_read(const char *path, char *err, size_t errlen)
 {
 	int fd = strcmp(path, "-") == 0 ? 0 : open(path, O_RDONLY);
 	if (fd < 0) {
@@ -214,6 +214,27 @@ int util_read_file(const char *path, char **data, size_t *len,
 			close(fd);
 		return -1;
 	}
+	return fd;
+}
+
+void util_pipe_grow(int fd)
+{
+#ifdef F_SETPIPE_SZ
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) &&
+			fcntl(fd, F_GETPIPE_SZ) < UTIL_PIPE_SIZE)
+		(void)fcntl(fd, F_SETPIPE_SZ, UTIL_PIPE_SIZE);
+#else
+	(void)fd;
+#endif
+}
+
+int util_read_file(const char *path, char **data, size_t *len,
+	char *err, size_t errlen)
+{
+	int fd = util_open_read(path, err, errlen);
+	if (fd < 0)
+		return -1;
 	strbuf b = {0};
 	sb_reserve(&b, 65536);
 	for (;;) {
@@ -241,7 +262,7 @@ int util_read_file(const char *path, char **data, size_t *len,
 	return 0;
 }
 
-static int write_all(int fd, const char *data, size_t len)
+int util_write_all(int fd, const char *data, size_t len)
 {
 	while (len > 0) {
 		ssize_t n = write(fd, data, len);
@@ -290,7 +311,7 @@ int util_write_file(const char *path, const char *data, size_t len,
 	char *err, size_t errlen)
 {
 	if (strcmp(path, "-") == 0) {
-		if (write_all(1, data, len) != 0) {
+		if (util_write_all(1, data, len) != 0) {
 			snprintf(err, errlen, "<stdout>: %s", strerror(errno));
 			return -1;
 		}
@@ -314,7 +335,7 @@ int util_write_file(const char *path, const char *data, size_t len,
 		mode &= ~um;
 	}
 	fchmod(fd, mode);
-	if (write_all(fd, data, len) != 0 || close(fd) != 0) {
+	if (util_write_all(fd, data, len) != 0 || close(fd) != 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		unlink(tmp.s);
 		sb_free(&tmp);

@@ -75,6 +75,9 @@ size_t util_lltoa(char *buf, long long v);
  * *len excludes the NUL. Returns 0, or -1 with a message in err. */
 int util_read_file(const char *path, char **data, size_t *len,
 	char *err, size_t errlen);
+/* The descriptor to read PATH from ("-": 0, standard input), or -1 with
+ * a message in err (a directory is refused). */
+int util_open_read(const char *path, char *err, size_t errlen);
 
 /* Output that is either fully written or not at all: data goes to a
  * temporary file beside PATH, renamed over PATH when complete. "-" is
@@ -83,6 +86,20 @@ int util_read_file(const char *path, char **data, size_t *len,
 int util_write_file(const char *path, const char *data, size_t len,
 	char *err, size_t errlen);
 int util_check_writable(const char *path, char *err, size_t errlen);
+
+/* Where FD is a pipe, makes it hold UTIL_PIPE_SIZE bytes where the
+ * system allows (Linux: F_SETPIPE_SZ, up to /proc/sys/fs/pipe-max-size;
+ * else nothing changes). Tools that send an AST file on in pieces
+ * (brast_write) and read one as it arrives (ast_read_fd) then hand over
+ * a piece without waiting for the other to take the one before: with the
+ * 64 KiB of a pipe by default, each piece of text costs both processes a
+ * sleep and a wakeup. */
+enum { UTIL_PIPE_SIZE = 1 << 20 };
+void util_pipe_grow(int fd);
+
+/* All N bytes of DATA to FD, again after a short write or EINTR. Returns
+ * 0, or -1 with errno set. */
+int util_write_all(int fd, const char *data, size_t len);
 
 /* True when two paths name the same existing file. */
 int util_same_file(const char *a, const char *b);
