@@ -155,6 +155,7 @@ typedef struct {
 	strbuf *b;
 	ty_texts ty;
 	int fd;			/* -1: the text stays in B */
+	int depth;		/* of the object or array being written */
 	size_t sent;		/* the bytes of B gone to FD */
 	int err;		/* errno of a failed write, else 0 */
 } writer;
@@ -229,6 +230,7 @@ static void put_value(writer *w, const json_t *v)
 	switch (json_typeof(v)) {
 	case JSON_OBJECT: {
 		char sep = '{';
+		w->depth++;
 		for (void *it = json_object_iter((json_t *)v); it;
 			it = json_object_iter_next((json_t *)v, it)) {
 			const char *k = json_object_iter_key(it);
@@ -244,18 +246,26 @@ static void put_value(writer *w, const json_t *v)
 		if (sep == '{')
 			b->s[b->len++] = '{';
 		b->s[b->len++] = '}';
+		w->depth--;
 		break;
 	}
 	case JSON_ARRAY: {
 		size_t n = json_array_size(v);
 		put_char(b, '[');
+		w->depth++;
 		for (size_t i = 0; i < n; i++) {
-			if (i)
+			if (i) {
 				put_char(b, ',');
+				/* between two elements of an array of the
+				   document ("decls"), the comma sent: a
+				   reader has whole elements and sees where
+				   each ends */
+				if (w->fd >= 0 && w->depth == 2)
+					send_piece(w);
+			}
 			put_member(w, json_array_get(v, i));
-			if (w->fd >= 0)
-				send_piece(w);
 		}
+		w->depth--;
 		put_char(b, ']');
 		break;
 	}
@@ -289,7 +299,8 @@ static void put_value(writer *w, const json_t *v)
 
 static size_t write_json(strbuf *b, const json_t *v, int fd, int *err)
 {
-	writer w = { b, { { NULL, NULL, NULL, 0, 0 }, NULL, 0, 0 }, fd, 0, 0 };
+	writer w = { b, { { NULL, NULL, NULL, 0, 0 }, NULL, 0, 0 }, fd, 0, 0,
+		0 };
 
 	put_value(&w, v);
 	util_map_free(&w.ty.at);
