@@ -644,8 +644,7 @@ static int read_unit(ast_reader *r, int kind, int first, char **key,
 			return '[';
 		}
 		r->depth = 1;
-		*v = n == 2 && memcmp(*key, "ty", 2) == 0 ?
-			read_shared(r) : read_value(r);
+		*v = read_value(r);
 		break;
 	default:
 		if (first && eat(r, ']'))
