@@ -405,7 +405,14 @@ static __attribute__((noinline)) json_t *read_shared(ast_reader *r)
 	return v;
 }
 
-/* object = "{" [string ":" value {"," string ":" value}] "}" */
+/* object = "{" [string ":" value {"," string ":" value}] "}"
+ * A member whose value is an object or an array gets its place first (its
+ * jansson pair, holding null until the value is read): the pairs of a node
+ * then lie together after the node's own memory and before the nodes
+ * inside it, which is the order the tree walks of brcheck and brgen visit
+ * them in, rather than each pair after its member's whole subtree. That
+ * costs a second lookup of the key and spares the walks a cache miss a
+ * member (bench/RESULTS.md: brgen 4.8 ms faster on gen-big). */
 static json_t *read_object(ast_reader *r)
 {
 	json_t *o = json_object();
@@ -423,19 +430,22 @@ static json_t *read_object(ast_reader *r)
 		if (!eat(r, ':'))
 			break;
 		/* the key is copied before read_value reuses r->tmp */
-		json_t *v = NULL;
-		if (k == r->tmp.s) {
-			char *key = xstrndup(k, n);
-			v = read_value(r);
-			if (v)
-				json_object_setn_new_nocheck(o, key, n, v);
-			free(key);
+		char *key = k == r->tmp.s ? xstrndup(k, n) : NULL;
+		json_t *v;
+		if (!key && n == 2 && k[0] == 't' && k[1] == 'y') {
+			v = read_shared(r);
 		} else {
-			v = n == 2 && k[0] == 't' && k[1] == 'y' ?
-				read_shared(r) : read_value(r);
-			if (v)
-				json_object_setn_new_nocheck(o, k, n, v);
+			if (key)
+				k = key;
+			skip_space(r);
+			if (r->p < r->end && (*r->p == '{' || *r->p == '['))
+				json_object_setn_new_nocheck(o, k, n,
+					json_null());
+			v = read_value(r);
 		}
+		if (v)
+			json_object_setn_new_nocheck(o, k, n, v);
+		free(key);
 		if (!v)
 			break;
 		skip_space(r);
