@@ -29,10 +29,11 @@ sudo=
 # The packages that building, testing and running need. Keep this list
 # complete: CI runs this script on a fresh Debian machine. (clang and its
 # libFuzzer runtime build fuzz/'s harnesses, which t/reliability.bats
-# builds and runs.)
+# builds and runs; strace lets t/reliability.bats see how a tool waits for a
+# pipe.)
 packages="build-essential autoconf automake libtool pkg-config re2c lemon
 libjansson-dev ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers
-pocl-opencl-icd clinfo bats valgrind clang libclang-rt-dev"
+pocl-opencl-icd clinfo bats valgrind clang libclang-rt-dev strace"
 
 if [ $deps = yes ]; then
 	echo "== installing Debian packages"

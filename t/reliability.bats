@@ -484,6 +484,33 @@ cut_at() {
 	[ ! -e out.c ]
 }
 
+@test "a reader of a pipe naps while the text is slow to come, then sleeps in read(): the output of the whole file" {
+	"$top_srcdir/bench/gen-big.sh" 16 > big.br
+	brpp big.br | brparse -o big.ast
+	brcheck big.ast -o big.chk
+	mkdir whole naps
+	brgen -o whole/big big.chk
+	# a pause within the naps' 0.1 s, and one longer
+	{ head -c 100000 big.chk; sleep 0.03; tail -c +100001 big.chk |
+		head -c 100000; sleep 0.3; tail -c +200001 big.chk; } |
+		timeout 20 brgen -o naps/big
+	cmp whole/big.c naps/big.c
+	cmp whole/big.h naps/big.h
+	{ head -c 4096 big.ast; sleep 0.03; tail -c +4097 big.ast; } |
+		timeout 20 brcheck | cmp - big.chk
+	# the looks and the naps themselves: on a pipe, not on a file
+	command -v strace >/dev/null || skip "no strace (setup.sh installs it)"
+	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	{ sleep 0.05; cat big.chk; } | strace -o trace -e \
+		trace=poll,ppoll,nanosleep,clock_nanosleep brgen -o naps/big
+	grep -Eq 'poll\(\[\{fd=0, events=POLLIN\}\], 1, ' trace
+	grep -Eq 'nanosleep\(.*tv_nsec=200000' trace
+	cmp whole/big.c naps/big.c
+	strace -o trace2 -e trace=poll,ppoll,nanosleep,clock_nanosleep \
+		brgen -o naps/big big.chk
+	! grep -Eq 'poll|nanosleep' trace2
+}
+
 @test "brparse and brcheck write an AST to a pipe in pieces: the text they write to a file" {
 	"$top_srcdir/bench/gen-big.sh" 16 > big.br
 	brpp big.br > big.i
