@@ -501,14 +501,24 @@ cut_at() {
 	# the looks and the naps themselves: on a pipe, not on a file
 	command -v strace >/dev/null || skip "no strace (setup.sh installs it)"
 	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
-	{ sleep 0.05; cat big.chk; } | strace -o trace -e \
-		trace=poll,ppoll,nanosleep,clock_nanosleep brgen -o naps/big
+	# (the text is sent once brgen has napped, however slow it starts)
+	mkfifo p
+	strace -f -o trace -e trace=poll,ppoll,nanosleep,clock_nanosleep \
+		brgen -o naps/big < p &
+	exec 7> p
+	for i in $(seq 300); do
+		grep -q 'tv_nsec=200000' trace 2>/dev/null && break
+		sleep 0.1
+	done
+	cat big.chk >&7
+	exec 7>&-
+	wait $!
 	grep -Eq 'poll\(\[\{fd=0, events=POLLIN\}\], 1, ' trace
 	grep -Eq 'nanosleep\(.*tv_nsec=200000' trace
 	cmp whole/big.c naps/big.c
-	strace -o trace2 -e trace=poll,ppoll,nanosleep,clock_nanosleep \
+	strace -f -o trace2 -e trace=poll,ppoll,nanosleep,clock_nanosleep \
 		brgen -o naps/big big.chk
-	! grep -Eq 'poll|nanosleep' trace2
+	! grep -E 'poll\(\[\{fd=[0-9]+, events=POLLIN\}\], 1, 0|tv_nsec=200000' trace2
 }
 
 @test "brparse and brcheck write an AST to a pipe in pieces: the text they write to a file" {
