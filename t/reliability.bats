@@ -441,12 +441,19 @@ cut_at() {
 	tail -c +$((at + 1)) "$f"
 }
 
-@test "brcheck and brgen read an AST arriving in pieces cut anywhere: the output of the whole file" {
+# big_asts: big.ast and big.chk of gen-big's program of 16 kernels, and
+# the whole/big.c and .h that brgen writes from the file big.chk
+big_asts() {
 	"$top_srcdir/bench/gen-big.sh" 16 > big.br
 	brpp big.br | brparse -o big.ast
 	brcheck big.ast -o big.chk
-	mkdir whole piped
+	mkdir whole
 	brgen -o whole/big big.chk
+}
+
+@test "brcheck and brgen read an AST arriving in pieces cut anywhere: the output of the whole file" {
+	big_asts
+	mkdir piped
 	[ "$(wc -c < big.chk)" -gt 200000 ]
 	# cut inside a number, a key, a string and a "ty" object, and at
 	# offsets the text puts nowhere in particular
@@ -485,11 +492,8 @@ cut_at() {
 }
 
 @test "a reader of a pipe naps while the text is slow to come, then sleeps in read(): the output of the whole file" {
-	"$top_srcdir/bench/gen-big.sh" 16 > big.br
-	brpp big.br | brparse -o big.ast
-	brcheck big.ast -o big.chk
-	mkdir whole naps
-	brgen -o whole/big big.chk
+	big_asts
+	mkdir naps
 	# a pause within the naps' 0.1 s, and one longer
 	{ head -c 100000 big.chk; sleep 0.03; tail -c +100001 big.chk |
 		head -c 100000; sleep 0.3; tail -c +200001 big.chk; } |
@@ -501,6 +505,8 @@ cut_at() {
 	# the looks and the naps themselves: on a pipe, not on a file
 	command -v strace >/dev/null || skip "no strace (setup.sh installs it)"
 	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	# LeakSanitizer cannot run under ptrace (a --enable-sanitizers build)
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 	# (the text is sent once brgen has napped, however slow it starts)
 	mkfifo p
 	strace -f -o trace -e trace=poll,ppoll,nanosleep,clock_nanosleep \
