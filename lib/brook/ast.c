@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -792,16 +791,14 @@ fail:
 int ast_read_fd(int fd, strbuf *text, json_t **doc)
 {
 	ast_stream s;
-	struct stat st;
 
 	memset(&s, 0, sizeof s);
 	s.fd = fd;
-	s.pipe = fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+	s.pipe = util_pipe_grow(fd);
 	s.buf = text;
 	text->len = 0;
 	sb_reserve(text, 64 << 10);
 	s.r.p = s.r.end = text->s;
-	util_pipe_grow(fd);
 	stream_read(&s);
 	*doc = stream_doc(&s);
 	while (!s.eof)

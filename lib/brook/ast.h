@@ -263,7 +263,6 @@ void ast_read_fd_limit(size_t n);
  * writes without flags (brast_dump adds the newline), appended to B and
  * NUL-terminated; and one string as a JSON string. Faster than
  * json_dumps on a document of megabytes. */
-struct strbuf;
 void ast_write_json(struct strbuf *b, const json_t *v);
 /* ast_write_json into B (emptied first), with the text sent on to FD in
  * pieces while it grows, so that a reader at the other end of a pipe

@@ -217,16 +217,16 @@ int util_open_read(const char *path, char *err, size_t errlen)
 	return fd;
 }
 
-void util_pipe_grow(int fd)
+int util_pipe_grow(int fd)
 {
-#ifdef F_SETPIPE_SZ
 	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) &&
-			fcntl(fd, F_GETPIPE_SZ) < UTIL_PIPE_SIZE)
+	if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+		return 0;
+#ifdef F_SETPIPE_SZ
+	if (fcntl(fd, F_GETPIPE_SZ) < UTIL_PIPE_SIZE)
 		(void)fcntl(fd, F_SETPIPE_SZ, UTIL_PIPE_SIZE);
-#else
-	(void)fd;
 #endif
+	return 1;
 }
 
 int util_read_file(const char *path, char **data, size_t *len,

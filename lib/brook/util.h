@@ -93,9 +93,9 @@ int util_check_writable(const char *path, char *err, size_t errlen);
  * (brast_write) and read one as it arrives (ast_read_fd) then hand over
  * a piece without waiting for the other to take the one before: with the
  * 64 KiB of a pipe by default, each piece of text costs both processes a
- * sleep and a wakeup. */
+ * sleep and a wakeup. Returns 1 when FD is a pipe, else 0. */
 enum { UTIL_PIPE_SIZE = 1 << 20 };
-void util_pipe_grow(int fd);
+int util_pipe_grow(int fd);
 
 /* All N bytes of DATA to FD, again after a short write or EINTR. Returns
  * 0, or -1 with errno set. */
