@@ -395,3 +395,78 @@ BR
 	grep -q '^	\.loops = 1,$' counted.d
 	grep -q '^	\.loops = 1,$' whiled.d
 }
+
+# brgen_both AST ARGS...: brgen -j 1 and -j 2 on AST into 1/out and
+# 2/out, each file the same
+brgen_both() {
+	local ast=$1
+	shift
+	rm -rf 1 2 && mkdir 1 2
+	brgen -j 1 "$@" -o 1/out "$ast"
+	brgen -j2 "$@" -o 2/out "$ast"
+	for f in 1/out.*; do
+		cmp "$f" "2/${f#1/}"
+	done
+}
+
+@test "brgen -j 1 and -j 2 write the same files, with -l, -k and --fast-math too" {
+	local n=0
+	"$top_srcdir/bench/gen-big.sh" > big.br
+	for src in big.br "$top_srcdir"/t/run/*.br "$top_srcdir"/examples/*.br \
+			"$top_srcdir"/bench/br/*.br; do
+		brpp "$src" | brparse | brcheck > one.ast 2>/dev/null || continue
+		brgen_both one.ast
+		n=$((n + 1))
+	done
+	[ "$n" -gt 40 ]
+	brpp big.br | brparse | brcheck > one.ast
+	brgen_both one.ast -l -k
+	[ -f 2/out.cl ] && grep -q '^#line' 2/out.c
+	brgen_both one.ast --fast-math
+}
+
+@test "brgen -j takes 1 or 2" {
+	run brgen -j 3 -o out sum.ast
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"-j takes 1 or 2, not '3'"* ]]
+	run brgen -o out sum.ast -j
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"-j takes 1 or 2, not ''"* ]]
+	[ ! -f out.c ]
+	brgen -j 2 -o out sum.ast
+	[ -f out.c ]
+}
+
+@test "with -j 2 the diagnostics are those of one thread: the OpenCL C's first, the host's only without them" {
+	# a host function nested deeper than brgen follows [E-gen-nesting]
+	{
+		echo 'kernel void k(float a<>, out float b<>) { b = a; }'
+		echo 'int main(void)'
+		echo '{'
+		printf '{%.0s' $(seq 300)
+		echo 'float s<10>;'
+		printf '}%.0s' $(seq 300)
+		echo 'return 0;'
+		echo '}'
+	} > deep.br
+	brpp deep.br | brparse | brcheck > deep.ast
+	run brgen -j 1 -o out deep.ast
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"deep.br:4:256: error: blocks nested too deeply [E-gen-nesting]"* ]]
+	one=$output
+	run brgen -j 2 -o out deep.ast
+	[ "$status" -eq 1 ]
+	[ "$output" = "$one" ]
+	# ... and a kernel brgen cannot translate: its error alone, once
+	cat "$top_srcdir/t/gen/nested_sync.br" deep.br | sed 's/^kernel void k(float a<>, out float b<>)/kernel void k2(float a<>, out float b<>)/' > both.br
+	brpp both.br | brparse | brcheck > both.ast
+	run brgen -j 1 -o out both.ast
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[E-gen-sync-nested]"* ]]
+	[[ "$output" != *"E-gen-nesting"* ]]
+	one=$output
+	run brgen -j 2 -o out both.ast
+	[ "$status" -eq 1 ]
+	[ "$output" = "$one" ]
+	[ ! -f out.c ]
+}

@@ -26,6 +26,8 @@ static const char usage[] =
 	"                     the CPU backend) or fast (OpenCL may fuse a*b+c)\n"
 	"  --fast-math        --fp-contract=fast, and rsqrt is OpenCL's own\n"
 	"  --diagnostics=FMT  gcc (default), brcc, json or sarif\n"
+	"  -j N               threads: 2 prints the OpenCL C and the host C at\n"
+	"                     once (the default with two processors), 1 not\n"
 	"  --help             this text\n"
 	"  --version          the version\n"
 	"\n"
@@ -58,6 +60,15 @@ static int parse_args(int argc, char **argv, opts *o, diag_ctx *d)
 			o->keep_cl = 1;
 		} else if (strcmp(a, "-l") == 0) {
 			o->gen.line_directives = 1;
+		} else if (strncmp(a, "-j", 2) == 0) {
+			const char *n = a[2] ? a + 2 : i + 1 < argc ?
+				argv[++i] : "";
+			if (strcmp(n, "1") != 0 && strcmp(n, "2") != 0) {
+				fprintf(stderr, "brgen: error: -j takes 1 or 2, "
+					"not '%s'\n", n);
+				return -1;
+			}
+			o->gen.jobs = n[0] - '0';
 		} else if (strcmp(a, "--checked") == 0) {
 			o->gen.checked = 1;
 		} else if (strcmp(a, "--fp-contract=off") == 0) {

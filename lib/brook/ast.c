@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -118,6 +119,8 @@ typedef struct ast_reader {
 	json_t **ints;		/* AST_SHARED_INTS, made when first read */
 	ast_shared *strs;	/* AST_SHARED_STRS, open addressing */
 	size_t nstrs;
+	int lasting;		/* the values last as long as the arena
+				   (reader_lasting) */
 } ast_reader;
 
 enum { AST_READ_DEPTH = 1024 };	/* jansson stops at 2048 */
@@ -520,6 +523,8 @@ static json_t *read_value(ast_reader *r)
 	default: v = read_number(r); break;
 	}
 	r->depth--;
+	if (v && r->lasting)
+		v->refcount = (size_t)-1;
 	return v;
 }
 
@@ -542,9 +547,28 @@ static void reader_free(ast_reader *r)
 	free(r->strs);
 }
 
+static void *arena_alloc(size_t n);
+static void *arena_alloc_shared(size_t n);
+
+/* Whether the values R reads last as long as the arena, which frees none
+ * before its end (ast_arena_begin): then they are made so that jansson
+ * never counts their references, as it does not count those of true,
+ * false and null (a reference count of (size_t)-1, its own mark of a value
+ * that lasts, in jansson.h). Taking and dropping a reference is then a
+ * test, not an atomic write to memory that brgen's threads share. */
+static int reader_lasting(void)
+{
+	json_malloc_t m;
+	json_free_t f;
+
+	json_get_alloc_funcs(&m, &f);
+	return m == arena_alloc || m == arena_alloc_shared;
+}
+
 json_t *ast_read_json(const char *text, size_t len)
 {
-	ast_reader r = {text, text + len, 0, {0}, NULL, 0, NULL, NULL, 0};
+	ast_reader r = {text, text + len, 0, {0}, NULL, 0, NULL, NULL, 0,
+		reader_lasting()};
 	json_t *doc = NULL;
 
 	skip_space(&r);
@@ -745,6 +769,9 @@ static json_t *stream_doc(ast_stream *s)
 	char *key;
 	int c, first = 1;
 
+	if (doc && s->r.lasting)
+		doc->refcount = (size_t)-1;
+
 	if (stream_unit(s, UNIT_OPEN, 0, &key, &v) != '{')
 		goto fail;
 	for (;;) {
@@ -754,6 +781,8 @@ static json_t *stream_doc(ast_stream *s)
 			/* "decls": its elements, then ',' or '}' */
 			free(key);
 			decls = json_array();
+			if (decls && s->r.lasting)
+				decls->refcount = (size_t)-1;
 			for (int f = 1; c != ']'; f = 0) {
 				c = stream_unit(s, UNIT_ELEMENT, f, &key, &v);
 				if (!c)
@@ -799,6 +828,7 @@ int ast_read_fd(int fd, strbuf *text, json_t **doc)
 	text->len = 0;
 	sb_reserve(text, 64 << 10);
 	s.r.p = s.r.end = text->s;
+	s.r.lasting = reader_lasting();
 	stream_read(&s);
 	*doc = stream_doc(&s);
 	while (!s.eof)
@@ -836,10 +866,26 @@ typedef struct arena_chunk {
 	arena_align data[];
 } arena_chunk;
 
-static struct {
+typedef struct arena {
 	arena_chunk *chunks;	/* the newest first */
 	char *next, *end;	/* the free part of the newest */
-} ast_arena;
+	struct arena *link;	/* the list of the threads' arenas */
+} arena;
+
+static arena ast_arena;		/* main()'s */
+
+/* While the arena is shared (ast_arena_share), each thread that entered
+ * it allocates from an arena of its own, found by this key. */
+static struct {
+	pthread_once_t once;
+	int made;		/* the key exists */
+	pthread_key_t key;
+	pthread_mutex_t lock;	/* for the list below */
+	arena *threads;		/* the threads' arenas, freed by
+				   ast_arena_end */
+	int on;			/* shared now */
+} arena_shared = { PTHREAD_ONCE_INIT, 0, 0, PTHREAD_MUTEX_INITIALIZER, NULL,
+	0 };
 
 /* A chunk of at least N bytes. Chunks are whole huge pages where the
  * system has them (2 MiB on x86-64 Linux, used when asked for with
@@ -862,19 +908,33 @@ static arena_chunk *arena_chunk_new(size_t n)
 	return c;
 }
 
-static void *arena_alloc(size_t n)
+static void *arena_take(arena *a, size_t n)
 {
 	n = (n + sizeof(arena_align) - 1) & ~(sizeof(arena_align) - 1);
-	if ((size_t)(ast_arena.end - ast_arena.next) < n) {
+	if ((size_t)(a->end - a->next) < n) {
 		arena_chunk *c = arena_chunk_new(n);
-		c->next = ast_arena.chunks;
-		ast_arena.chunks = c;
-		ast_arena.next = (char *)c->data;
-		ast_arena.end = ast_arena.next + c->cap;
+		c->next = a->chunks;
+		a->chunks = c;
+		a->next = (char *)c->data;
+		a->end = a->next + c->cap;
 	}
-	void *p = ast_arena.next;
-	ast_arena.next += n;
+	void *p = a->next;
+	a->next += n;
 	return p;
+}
+
+static void *arena_alloc(size_t n)
+{
+	return arena_take(&ast_arena, n);
+}
+
+/* ... while shared: the calling thread's arena, main()'s for a thread
+ * that did not enter */
+static void *arena_alloc_shared(size_t n)
+{
+	arena *a = pthread_getspecific(arena_shared.key);
+
+	return arena_take(a ? a : &ast_arena, n);
 }
 
 static void arena_free(void *p)
@@ -882,18 +942,76 @@ static void arena_free(void *p)
 	(void)p;
 }
 
+static void arena_free_chunks(arena *a)
+{
+	while (a->chunks) {
+		arena_chunk *next = a->chunks->next;
+		free(a->chunks);
+		a->chunks = next;
+	}
+	a->next = a->end = NULL;
+}
+
 void ast_arena_begin(void)
 {
 	json_set_alloc_funcs(arena_alloc, arena_free);
 }
 
+static void arena_make_key(void)
+{
+	arena_shared.made = pthread_key_create(&arena_shared.key, NULL) == 0;
+}
+
+int ast_arena_share(void)
+{
+	json_malloc_t m;
+	json_free_t f;
+
+	json_get_alloc_funcs(&m, &f);
+	if (m != arena_alloc)
+		return 0;	/* no arena: jansson's malloc serves threads */
+	if (pthread_once(&arena_shared.once, arena_make_key) != 0 ||
+			!arena_shared.made)
+		return -1;
+	arena_shared.on = 1;
+	json_set_alloc_funcs(arena_alloc_shared, arena_free);
+	return 0;
+}
+
+int ast_arena_enter(void)
+{
+	arena *a;
+
+	if (!arena_shared.on)
+		return 0;
+	a = xcalloc(1, sizeof *a);
+	if (pthread_setspecific(arena_shared.key, a) != 0) {
+		free(a);
+		return -1;
+	}
+	pthread_mutex_lock(&arena_shared.lock);
+	a->link = arena_shared.threads;
+	arena_shared.threads = a;
+	pthread_mutex_unlock(&arena_shared.lock);
+	return 0;
+}
+
+void ast_arena_unshare(void)
+{
+	if (!arena_shared.on)
+		return;
+	json_set_alloc_funcs(arena_alloc, arena_free);
+	arena_shared.on = 0;
+}
+
 void ast_arena_end(void)
 {
 	json_set_alloc_funcs(malloc, free);
-	while (ast_arena.chunks) {
-		arena_chunk *next = ast_arena.chunks->next;
-		free(ast_arena.chunks);
-		ast_arena.chunks = next;
+	arena_free_chunks(&ast_arena);
+	while (arena_shared.threads) {
+		arena *next = arena_shared.threads->link;
+		arena_free_chunks(arena_shared.threads);
+		free(arena_shared.threads);
+		arena_shared.threads = next;
 	}
-	ast_arena.next = ast_arena.end = NULL;
 }

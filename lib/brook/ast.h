@@ -282,5 +282,15 @@ void ast_write_string(struct strbuf *b, const char *s, size_t n);
  * with free(). */
 void ast_arena_begin(void);
 void ast_arena_end(void);
+/* Threads and the arena: between ast_arena_share() and ast_arena_unshare()
+ * (both called by the thread of main()), a thread that called
+ * ast_arena_enter() allocates from an arena of its own, which lasts until
+ * ast_arena_end() like the rest. Each returns 0, or -1 when it cannot:
+ * ast_arena_share leaves the arena to one thread, and a thread whose
+ * ast_arena_enter fails must make no jansson value. Without an arena
+ * installed they change nothing (jansson's malloc serves threads). */
+int ast_arena_share(void);
+int ast_arena_enter(void);
+void ast_arena_unshare(void);
 
 #endif

@@ -1,16 +1,28 @@
 /* gen.c - brgen's driver: checks that the AST is a checked brast document,
  * indexes its declarations, and runs the three writers (host C, OpenCL C,
- * CPU C). Also the type helpers the writers share. */
+ * CPU C), the OpenCL C in a second thread where it can (print_both). Also
+ * the type helpers the writers share. */
+#define _GNU_SOURCE	/* pthread_attr_setaffinity_np, sched_getcpu */
 #include "config.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "brook/ast.h"
 #include "brook/gen_int.h"
 #include "brook/type.h"
+
+/* A diagnostic of a thread of gen_program, reported after it (gen_error). */
+struct gen_late {
+	const char *file;
+	int line, col;
+	char *id, *msg;
+};
 
 void gen_error(gen_ctx *g, const json_t *n, const char *id, const char *fmt,
 	...)
@@ -25,8 +37,38 @@ void gen_error(gen_ctx *g, const json_t *n, const char *id, const char *fmt,
 	va_end(ap);
 	if (n && ast_at(g->doc, n, &file, &line, &col) != 0)
 		file = NULL;
-	diag_report(g->d, DIAG_ERROR, file, line, col, id, "%s", msg);
+	if (g->keep_late) {
+		struct gen_late *l;
+		if (g->nlate == g->caplate) {
+			g->caplate = g->caplate ? 2 * g->caplate : 8;
+			g->late = xrealloc(g->late, g->caplate * sizeof *g->late);
+		}
+		l = &g->late[g->nlate++];
+		l->file = file;
+		l->line = line;
+		l->col = col;
+		l->id = id ? xstrdup(id) : NULL;
+		l->msg = xstrdup(msg);
+	} else {
+		diag_report(g->d, DIAG_ERROR, file, line, col, id, "%s", msg);
+	}
 	g->nerrors++;
+}
+
+/* Reports G's kept diagnostics (REPORT 0: drops them). */
+static void late_report(gen_ctx *g, int report)
+{
+	for (size_t i = 0; i < g->nlate; i++) {
+		struct gen_late *l = &g->late[i];
+		if (report)
+			diag_report(g->d, DIAG_ERROR, l->file, l->line, l->col,
+				l->id, "%s", l->msg);
+		free(l->id);
+		free(l->msg);
+	}
+	free(g->late);
+	g->late = NULL;
+	g->nlate = g->caplate = 0;
 }
 
 /* What the walk of index_node collects besides the index: the indexof
@@ -458,28 +500,154 @@ static int check_doc_stage(gen_ctx *g)
 	return 0;
 }
 
+/* The parts of a context that are its own (gen_program's threads have
+ * each theirs): helpers, names, what it asked of each kernel, diagnostics. */
+static void ctx_own_begin(gen_ctx *g)
+{
+	for (int t = 0; t < 2; t++) {
+		g->done[t] = json_object();
+		memset(&g->help[t], 0, sizeof g->help[t]);
+	}
+	g->kept = json_object();
+	g->fns = NULL;
+	g->nfns = g->capfns = 0;
+	g->late = NULL;
+	g->nlate = g->caplate = 0;
+	g->nerrors = 0;
+}
+
+static void ctx_own_free(gen_ctx *g)
+{
+	for (int t = 0; t < 2; t++) {
+		json_decref(g->done[t]);
+		sb_free(&g->help[t]);
+	}
+	json_decref(g->kept);
+	for (size_t k = 0; k < g->nfns; k++)
+		gen_aff_free(g->fns[k].aff);
+	free(g->fns);
+	late_report(g, 0);
+}
+
+/* The OpenCL program, printed in a thread of its own while the caller's
+ * prints the host's declarations and the kernels' CPU code: the two share
+ * only what the index made, which neither changes. */
+typedef struct cl_job {
+	gen_ctx g;
+	strbuf cl;
+	int ran;
+} cl_job;
+
+static void *cl_thread(void *p)
+{
+	cl_job *j = p;
+
+	if (ast_arena_enter() != 0)
+		return NULL;	/* the caller prints it after its part */
+	gen_cl_program(&j->g, &j->cl);
+	j->ran = 1;
+	return NULL;
+}
+
+/* The processors this process may run on (1 where it cannot tell). */
+static int processors(void)
+{
+#ifdef HAVE_SCHED_GETAFFINITY
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		return CPU_COUNT(&set);
+#endif
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
+}
+
+/* Starts FN(ARG) in thread *TH on a processor other than the caller's
+ * where it can: a new thread is queued beside the one that made it, and
+ * on a machine of two processors it waited there for milliseconds while
+ * the other one idled (bench/RESULTS.md). 0, or -1 when no thread. */
+static int start_beside(pthread_t *th, void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t at;
+	int r;
+
+	if (pthread_attr_init(&at) != 0)
+		return -1;
+#if defined(HAVE_PTHREAD_ATTR_SETAFFINITY_NP) && \
+	defined(HAVE_SCHED_GETAFFINITY) && defined(HAVE_SCHED_GETCPU)
+	{
+		cpu_set_t set;
+		int me = sched_getcpu();
+		if (me >= 0 && sched_getaffinity(0, sizeof set, &set) == 0 &&
+				CPU_ISSET(me, &set) && CPU_COUNT(&set) > 1) {
+			CPU_CLR(me, &set);
+			(void)pthread_attr_setaffinity_np(&at, sizeof set, &set);
+		}
+	}
+#endif
+	r = pthread_create(th, &at, fn, arg);
+	pthread_attr_destroy(&at);
+	return r == 0 ? 0 : -1;
+}
+
+/* Both parts, the OpenCL program in J (its context a copy of G's with its
+ * own parts) and the host's declarations in *GH, in two threads where
+ * they can be had. Diagnostics come out as one thread would give them:
+ * the OpenCL program's, and the host's only when it has none (the host's
+ * files are not made then). */
+static void print_both(gen_ctx *g, cl_job *j, gen_host **gh)
+{
+	pthread_t th;
+	int started = 0;
+
+	j->g = *g;
+	ctx_own_begin(&j->g);
+	j->g.keep_late = 1;
+	if (ast_arena_share() == 0) {
+		started = start_beside(&th, cl_thread, j) == 0;
+		if (!started)
+			ast_arena_unshare();
+	}
+	g->keep_late = 1;
+	*gh = gen_host_body(g);
+	g->keep_late = 0;
+	if (started) {
+		pthread_join(th, NULL);
+		ast_arena_unshare();
+	}
+	if (!j->ran)
+		gen_cl_program(&j->g, &j->cl);
+	late_report(&j->g, 1);
+	late_report(g, j->g.nerrors == 0);
+	if (j->g.nerrors) {
+		gen_host_free(*gh);
+		*gh = NULL;
+		g->nerrors = 0;
+	}
+}
+
 int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 	strbuf *h_out, strbuf *cl_out, diag_ctx *d)
 {
 	gen_ctx g;
 	gen_sites sites = {0};
-	strbuf cl = {0};
+	cl_job job;
+	gen_host *gh = NULL;
 	size_t i;
 	json_t *n;
-	int t;
+	int nerrors;
 
 	memset(&g, 0, sizeof g);
+	memset(&job, 0, sizeof job);
 	g.doc = doc;
 	g.o = o;
 	g.d = d;
 	if (check_doc_stage(&g) != 0)
 		return 1;
+	ctx_own_begin(&g);
 	g.typedefs = json_object();
 	g.tags = json_object();
 	g.idxof = json_object();
 	g.sites = json_array();
-	for (t = 0; t < 2; t++)
-		g.done[t] = json_object();
 	ast_array_foreach(ast_arr(doc, "decls"), i, n) {
 		unsigned body = 0;
 		if (ast_is(n, "func"))
@@ -508,24 +676,34 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 	free(sites.idxdecl);
 	free(sites.calls);
 
-	gen_cl_program(&g, &cl);
-	if (!g.nerrors && cl_out)
-		sb_puts(cl_out, cl.s ? cl.s : "");
-	if (!g.nerrors && (c_out || h_out))
-		gen_host(&g, c_out, h_out, cl.s ? cl.s : "");
-
-	sb_free(&cl);
-	for (t = 0; t < 2; t++) {
-		json_decref(g.done[t]);
-		sb_free(&g.help[t]);
+	if ((c_out || h_out) && !g.nerrors && !(o && o->checked) &&
+			(o && o->jobs ? o->jobs : processors()) > 1) {
+		/* --checked numbers the accesses of both targets in one
+		 * table (g.sites): one thread */
+		print_both(&g, &job, &gh);
+		if (!job.g.nerrors && cl_out)
+			sb_puts(cl_out, job.cl.s ? job.cl.s : "");
+	} else {
+		gen_cl_program(&g, &job.cl);
+		if (!g.nerrors && cl_out)
+			sb_puts(cl_out, job.cl.s ? job.cl.s : "");
+		if (!g.nerrors && (c_out || h_out))
+			gh = gen_host_body(&g);
 	}
+	nerrors = job.g.nerrors + g.nerrors;
+	if (gh) {
+		gen_host_files(gh, c_out, h_out, job.cl.s ? job.cl.s : "");
+		nerrors = job.g.nerrors + g.nerrors;
+	}
+
+	sb_free(&job.cl);
+	if (job.g.doc)
+		ctx_own_free(&job.g);
+	ctx_own_free(&g);
 	util_map_free(&g.byid);
-	for (size_t k = 0; k < g.nfns; k++)
-		gen_aff_free(g.fns[k].aff);
-	free(g.fns);
 	json_decref(g.typedefs);
 	json_decref(g.tags);
 	json_decref(g.idxof);
 	json_decref(g.sites);
-	return g.nerrors ? 1 : 0;
+	return nerrors ? 1 : 0;
 }

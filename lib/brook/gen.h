@@ -17,6 +17,9 @@ typedef struct gen_options {
 	int fp_contract;	/* --fp-contract=fast: the OpenCL C may fuse
 				   a * b + c (FP_CONTRACT ON) */
 	int fast_math;		/* --fast-math: that, and OpenCL's own rsqrt */
+	int jobs;		/* -j: threads for the host C and the OpenCL
+				   C at once (2) or not (1); 0: 2 where the
+				   process has more than one processor */
 } gen_options;
 
 /* Writes the program: C_OUT receives PREFIX.c (host code, the OpenCL C as

@@ -54,14 +54,14 @@ void gen_storage(gen_ctx *g, gen_target t, strbuf *b, const json_t *el)
 /* brg_iter_float2(v, i, d): the value of an iterator element. */
 static const char *iter_helper(gen_ctx *g, gen_target t, const json_t *el)
 {
-	static char fname[64];
+	char fname[64];
 	const char *T = gen_arith_name(t, "float", ty_ncomp(el));
 	int n = ty_ncomp(el), k;
 	strbuf *h = &g->help[t];
 
 	snprintf(fname, sizeof fname, "brg_iter_%s", T);
 	if (json_object_get(g->done[t], fname))
-		return fname;
+		return gen_kept(g, fname);
 	json_object_set_new(g->done[t], fname, json_true());
 	sb_printf(h, "%s%s %s(const brt_view *v, %s i, const %s *d) {",
 		t == GEN_CPU ? "BRG_FN " : "", T, fname,
@@ -69,13 +69,13 @@ static const char *iter_helper(gen_ctx *g, gen_target t, const json_t *el)
 		"int64_t");
 	if (n == 1) {
 		sb_puts(h, " return brg_iter1(v, i, d, 0); }\n");
-		return fname;
+		return gen_kept(g, fname);
 	}
 	sb_printf(h, " %s r;", T);
 	for (k = 0; k < n; k++)
 		sb_printf(h, " r.%c = brg_iter1(v, i, d, %d);", comp[k], k);
 	sb_puts(h, " return r; }\n");
-	return fname;
+	return gen_kept(g, fname);
 }
 
 /* The expression reading input P at domain point INDEX_VAR. */

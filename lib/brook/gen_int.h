@@ -65,6 +65,11 @@ typedef struct gen_ctx {
 				   whose CPU entries are printed */
 	gen_fninfo *fns;	/* per kernel, in the order asked */
 	size_t nfns, capfns;
+	json_t *kept;		/* the helper names handed out (gen_kept) */
+	struct gen_late *late;	/* a context of a thread of gen_program: its
+				   diagnostics, kept for the end (gen.c) */
+	size_t nlate, caplate;
+	int keep_late;		/* ... while this is set */
 } gen_ctx;
 
 /* --- gen_affine.c: row interiors of the CPU's packed path ------------- */
@@ -180,6 +185,9 @@ int gen_uses_any(const json_t *n, const char *const *what);
  * carry BRG_NOLV (gen_kcode.c's prelude): a map or scatter kernel whose
  * body has a loop. */
 int gen_nolv(gen_ctx *g, gen_target t, const json_t *fn);
+/* NAME kept for as long as G: the helpers' names that the printers hand
+ * back (a buffer of their own would be shared by gen_program's threads). */
+const char *gen_kept(gen_ctx *g, const char *name);
 /* Helpers: defined once per target in g->help[t], named by the result. */
 const char *gen_helper_elem(gen_ctx *g, gen_target t, const char *op,
 	const json_t *ty);
@@ -252,7 +260,15 @@ void gen_cpu_kernel(gen_ctx *g, strbuf *b, const json_t *fn);
 void gen_cpu_prelude(gen_ctx *g, strbuf *b);
 
 /* --- gen_c.c ------------------------------------------------------------ */
-void gen_host(gen_ctx *g, strbuf *c_out, strbuf *h_out, const char *cl);
+/* The host files in two steps: the declarations of the program, with the
+ * CPU code of its kernels, which need not wait for the OpenCL program;
+ * then the files, with it (CL), in C_OUT and H_OUT (either may be NULL).
+ * gen_host_files frees GH; gen_host_free frees one not used. */
+typedef struct gen_host gen_host;
+gen_host *gen_host_body(gen_ctx *g);
+void gen_host_files(gen_host *gh, strbuf *c_out, strbuf *h_out,
+	const char *cl);
+void gen_host_free(gen_host *gh);
 
 /* Iteration over the top-level kernel functions (with a body). */
 int gen_is_kernel(const json_t *n);

@@ -162,6 +162,17 @@ static int need(gen_ctx *g, gen_target t, const char *name)
 	return 1;
 }
 
+const char *gen_kept(gen_ctx *g, const char *name)
+{
+	void *it = json_object_iter_at(g->kept, name);
+
+	if (!it) {
+		json_object_set_new(g->kept, name, json_true());
+		it = json_object_iter_at(g->kept, name);
+	}
+	return it ? json_object_iter_key(it) : "brg_no_memory";
+}
+
 static const char *fnq(gen_target t)
 {
 	return t == GEN_CPU ? "BRG_FN " : "";
@@ -197,21 +208,21 @@ static int is_unsigned(const char *s)
 static const char *scalar_builtin(gen_ctx *g, gen_target t, const char *name,
 	const char *s)
 {
-	static char fname[96];
+	char fname[96];
 	const char *T = gen_arith_name(t, s, 1), *m = msuf(t, s);
 	strbuf *h = &g->help[t];
 	int flt = ty_scalar_is_float(s);
 
 	snprintf(fname, sizeof fname, "brg_f_%s_%s", name, s);
 	if (!need(g, t, fname))
-		return fname;
+		return gen_kept(g, fname);
 	if (ty_streq(s, "double"))
 		g->uses_double = 1;
 	if (ty_streq(name, "isnan") || ty_streq(name, "isinf") ||
 			ty_streq(name, "isfinite")) {
 		sb_printf(h, "%sint %s(%s a) { return %s(a) ? 1 : 0; }\n",
 			fnq(t), fname, T, name);
-		return fname;
+		return gen_kept(g, fname);
 	}
 #define ONE(body) sb_printf(h, "%s%s %s(%s a) { return %s; }\n", fnq(t), T, \
 	fname, T, body)
@@ -285,7 +296,7 @@ static const char *scalar_builtin(gen_ctx *g, gen_target t, const char *name,
 #undef ONE
 #undef TWO
 #undef THREE
-	return fname;
+	return gen_kept(g, fname);
 }
 
 /* Vector form of a built-in: component-wise over the scalar definition,
@@ -293,7 +304,7 @@ static const char *scalar_builtin(gen_ctx *g, gen_target t, const char *name,
 static const char *builtin_helper(gen_ctx *g, gen_target t, const char *name,
 	const char *s, int n, int nargs)
 {
-	static char fname[96];
+	char fname[96];
 	char sc[96];
 	const char *V, *S;
 	strbuf *h = &g->help[t];
@@ -313,7 +324,7 @@ static const char *builtin_helper(gen_ctx *g, gen_target t, const char *name,
 		snprintf(sc, sizeof sc, "%s", scalar_builtin(g, t, name, s));
 	snprintf(fname, sizeof fname, "brg_f_%s_%s", name, V);
 	if (!need(g, t, fname))
-		return fname;
+		return gen_kept(g, fname);
 	if (ty_streq(name, "dot")) {
 		sb_printf(h, "%s%s %s(%s a, %s b) { return ", fnq(t), S, fname,
 			V, V);
@@ -362,7 +373,7 @@ static const char *builtin_helper(gen_ctx *g, gen_target t, const char *name,
 		}
 		sb_puts(h, " return r; }\n");
 	}
-	return fname;
+	return gen_kept(g, fname);
 }
 
 /* CPU: component-wise operators on brt.h's vector structs. KIND: 'b'
@@ -370,7 +381,7 @@ static const char *builtin_helper(gen_ctx *g, gen_target t, const char *name,
 static const char *cpu_vop(gen_ctx *g, const char *opname, const char *op,
 	int kind, const json_t *vty, const json_t *rty)
 {
-	static char fname[96];
+	char fname[96];
 	strbuf *h = &g->help[GEN_CPU];
 	const char *V = tname(GEN_CPU, vty), *R = tname(GEN_CPU, rty);
 	int n = ty_ncomp(vty), k;
@@ -378,7 +389,7 @@ static const char *cpu_vop(gen_ctx *g, const char *opname, const char *op,
 	snprintf(fname, sizeof fname, "brg_%s_%s%s%s", opname, V,
 		kind == 'r' ? "_" : "", kind == 'r' ? R : "");
 	if (!need(g, GEN_CPU, fname))
-		return fname;
+		return gen_kept(g, fname);
 	if (kind == 'u')
 		sb_printf(h, "BRG_FN %s %s(%s a) { %s r;", V, fname, V,
 			V);
@@ -393,13 +404,13 @@ static const char *cpu_vop(gen_ctx *g, const char *opname, const char *op,
 				comp[k], op, comp[k]);
 	}
 	sb_puts(h, " return r; }\n");
-	return fname;
+	return gen_kept(g, fname);
 }
 
 /* CPU: conversion of a vector or scalar FROM to vector TO. */
 static const char *cpu_cvt(gen_ctx *g, const json_t *from, const json_t *to)
 {
-	static char fname[96];
+	char fname[96];
 	strbuf *h = &g->help[GEN_CPU];
 	const char *F = tname(GEN_CPU, from), *T = tname(GEN_CPU, to);
 	const char *S = gen_arith_name(GEN_CPU, gen_scalar(to), 1);
@@ -411,7 +422,7 @@ static const char *cpu_cvt(gen_ctx *g, const json_t *from, const json_t *to)
 	else
 		snprintf(fname, sizeof fname, "brg_cvt_%s_%s", F, T);
 	if (!need(g, GEN_CPU, fname))
-		return fname;
+		return gen_kept(g, fname);
 	sb_printf(h, "BRG_FN %s %s(%s a) { %s r;", T, fname, F, T);
 	for (k = 0; k < nt; k++) {
 		if (nf <= 1)
@@ -422,7 +433,7 @@ static const char *cpu_cvt(gen_ctx *g, const json_t *from, const json_t *to)
 			sb_printf(h, " r.%c = 0;", comp[k]);
 	}
 	sb_puts(h, " return r; }\n");
-	return fname;
+	return gen_kept(g, fname);
 }
 
 static void swz_letters(const json_t *sw, char *out)
@@ -440,7 +451,7 @@ static void swz_letters(const json_t *sw, char *out)
 static const char *cpu_swz(gen_ctx *g, const json_t *vty, const char *letters,
 	int write)
 {
-	static char fname[96];
+	char fname[96];
 	strbuf *h = &g->help[GEN_CPU];
 	const char *V = tname(GEN_CPU, vty);
 	int n = (int)strlen(letters), k;
@@ -449,7 +460,7 @@ static const char *cpu_swz(gen_ctx *g, const json_t *vty, const char *letters,
 	snprintf(fname, sizeof fname, "brg_%s_%s_%s", write ? "wswz" : "swz",
 		V, letters);
 	if (!need(g, GEN_CPU, fname))
-		return fname;
+		return gen_kept(g, fname);
 	if (write) {
 		sb_printf(h, "BRG_FN %s %s(%s *p, %s v) {", R, fname, V,
 			R);
@@ -463,7 +474,7 @@ static const char *cpu_swz(gen_ctx *g, const json_t *vty, const char *letters,
 			sb_printf(h, " r.%c = a.%c;", comp[k], letters[k]);
 		sb_puts(h, " return r; }\n");
 	}
-	return fname;
+	return gen_kept(g, fname);
 }
 
 /* ---- conversions ------------------------------------------------------ */
@@ -562,8 +573,9 @@ static void binop(gen_fn *f, strbuf *b, const char *op, const json_t *l,
 	/* computed in the checker's type of the result (spec 6.3.3, with -a
 	 * a narrower result drops components); comparisons in the common
 	 * type of their operands */
-	json_t *c = !is_rel(op) && gen_scalar(rty) ?
-		json_incref((json_t *)rty) : common_type(ety(l), ety(r));
+	json_t *own = !is_rel(op) && gen_scalar(rty) ? NULL :
+		common_type(ety(l), ety(r));
+	const json_t *c = own ? own : rty;
 	int vec = ty_ncomp(c) > 1;
 
 	if (!vec) {
@@ -602,7 +614,7 @@ static void binop(gen_fn *f, strbuf *b, const char *op, const json_t *l,
 		gen_kconv(f, b, r, c);
 		sb_putc(b, ')');
 	}
-	json_decref(c);
+	json_decref(own);
 }
 
 /* The parameter a name refers to, if it is one of F's parameters. */
@@ -649,7 +661,7 @@ static void idx_scalar(gen_fn *f, strbuf *b, const json_t *i)
 static const char *vidx_helper(gen_ctx *g, gen_target t, const json_t *vty,
 	int scatter)
 {
-	static char fname[96];
+	char fname[96];
 	strbuf *h = &g->help[t];
 	const char *V = tname(t, vty);
 	int n = ty_ncomp(vty), k, flt = ty_scalar_is_float(gen_scalar(vty));
@@ -657,7 +669,7 @@ static const char *vidx_helper(gen_ctx *g, gen_target t, const json_t *vty,
 	snprintf(fname, sizeof fname, "brg_%sv%s_%s", scatter ? "s" : "g",
 		i32_sfx(g, t), V);
 	if (!need(g, t, fname))
-		return fname;
+		return gen_kept(g, fname);
 	sb_printf(h, "%s%s %s(const %s *v, %s i) { return brg_%sidx%s(v",
 		fnq(t), long_name(g, t), fname, view_name(g, t), V,
 		scatter ? "s" : "g", i32_sfx(g, t));
@@ -671,7 +683,7 @@ static const char *vidx_helper(gen_ctx *g, gen_target t, const json_t *vty,
 			sb_printf(h, ", (%s)i.%c", long_name(g, t), comp[k]);
 	}
 	sb_puts(h, "); }\n");
-	return fname;
+	return gen_kept(g, fname);
 }
 
 /* --checked: the index of the site of access node AT (brt.h, brt_site),
@@ -728,7 +740,7 @@ void gen_sites_table(gen_ctx *g, strbuf *b)
 static const char *checked_site(gen_fn *f, const json_t *at,
 	const json_t *p, int scatter)
 {
-	static char fname[64];
+	char fname[64];
 	gen_ctx *g = f->g;
 	gen_target t = f->t;
 	const char *L = long_name(g, t);
@@ -737,7 +749,7 @@ static const char *checked_site(gen_fn *f, const json_t *at,
 	snprintf(fname, sizeof fname, "brg_%sidx%s_%d", scatter ? "s" : "g",
 		i32_sfx(g, t), n);
 	if (!need(g, t, fname))
-		return fname;
+		return gen_kept(g, fname);
 	sb_printf(&g->help[t], "%s%s %s(BRG_REC *r, const %s *v, %s x, "
 		"%s y, %s z, %s w)\n{\n"
 		"\tif (x < 0 || x >= v->dims[0] || y < 0 || y >= v->dims[1] ||\n"
@@ -746,7 +758,7 @@ static const char *checked_site(gen_fn *f, const json_t *at,
 		"\treturn brg_%sidx%s(v, x, y, z, w);\n}\n", fnq(t), L, fname,
 		view_name(g, t), L, L, L, L, i32_sfx(g, t), n,
 		scatter ? "s" : "g", i32_sfx(g, t));
-	return fname;
+	return gen_kept(g, fname);
 }
 
 /* A gather's element offset for just the coordinates it has, each
@@ -754,14 +766,14 @@ static const char *checked_site(gen_fn *f, const json_t *at,
  * dimensions, no saturation tests beyond the clamp). */
 static const char *gather_vhelper(gen_ctx *g, gen_target t, const json_t *vty)
 {
-	static char fname[96];
+	char fname[96];
 	strbuf *h = &g->help[t];
 	const char *V = tname(t, vty);
 	int n = ty_ncomp(vty), k, flt = ty_scalar_is_float(gen_scalar(vty));
 
 	snprintf(fname, sizeof fname, "brg_gat%s_%s", i32_sfx(g, t), V);
 	if (!need(g, t, fname))
-		return fname;
+		return gen_kept(g, fname);
 	sb_printf(h, "%s%s %s(const %s *v, %s i) { return v->base", fnq(t),
 		long_name(g, t), fname, view_name(g, t), V);
 	for (k = 0; k < n && k < 4; k++) {
@@ -770,7 +782,7 @@ static const char *gather_vhelper(gen_ctx *g, gen_target t, const json_t *vty)
 		pitch_term(g, t, h, "v", k);
 	}
 	sb_puts(h, "; }\n");
-	return fname;
+	return gen_kept(g, fname);
 }
 
 /* ---- counted loops: gathers by the counter without the clamp ---------- */
@@ -1650,7 +1662,7 @@ static void sh_range_conds(gen_fn *f, const json_t *n, const json_t *v,
  * where the loop is not counted). */
 static const char *trips_helper(gen_ctx *g, gen_target t)
 {
-	static char fname[32];
+	char fname[32];
 	const char *L = long_name(g, t);
 
 	snprintf(fname, sizeof fname, "brg_trips%s", i32_sfx(g, t));
@@ -1662,7 +1674,7 @@ static const char *trips_helper(gen_ctx *g, gen_target t)
 			"\tif (!(f <= %d.0f))\n\t\treturn -1;\n"
 			"\tn = (%s)f;\n\treturn (float)n < f ? n + 1 : n;\n}\n",
 			fnq(t), L, fname, L, SH_EXACT, L);
-	return fname;
+	return gen_kept(g, fname);
 }
 
 /* Shadowed while loop S (shadow_loop, V its float) counted by a float as
