@@ -529,12 +529,220 @@ static void ctx_own_free(gen_ctx *g)
 	late_report(g, 0);
 }
 
-/* The OpenCL program, printed in a thread of its own while the caller's
- * prints the host's declarations and the kernels' CPU code: the two share
- * only what the index made, which neither changes. */
+/* ---- two threads ------------------------------------------------------------
+ * The second thread prints the OpenCL program, then the CPU code of the
+ * kernels from the last one down, while the first prints the host's
+ * declarations and the kernels' CPU code from the first one up, each
+ * taking the next kernel that the other has not taken. They share only
+ * what the index made, which neither changes; each has a context of its
+ * own (ctx_own_begin). A kernel the second thread prints is printed as if
+ * no helper were defined before it, with its helpers beside it: when the
+ * first thread comes to it, it takes those that are new to it, in their
+ * order, and the kernel's text, so the file is the one a single thread
+ * writes, byte for byte. */
+
+/* A kernel's CPU code printed by the second thread. */
+typedef struct gen_piece {
+	const json_t *fn;
+	int ready;		/* printed (under the lock) */
+	strbuf code, help;
+	json_t *done;		/* helper name -> the offset of its text in
+				   help (gen_need) */
+	struct gen_late *late;	/* its diagnostics */
+	size_t nlate;
+	int nerrors;
+} gen_piece;
+
+struct gen_pieces {
+	gen_piece *v;		/* the kernels with a body, in the file's
+				   order */
+	size_t n;
+	size_t next;		/* the first thread's place in v */
+	size_t lo, hi;		/* v[lo..hi) is taken by neither thread */
+	pthread_mutex_t lock;
+	pthread_cond_t ready;
+};
+
+static gen_pieces *pieces_new(const gen_ctx *g)
+{
+	gen_pieces *ps = xcalloc(1, sizeof *ps);
+	size_t i;
+	json_t *d;
+
+	ast_array_foreach(ast_arr(g->doc, "decls"), i, d)
+		if (ast_is(d, "func") && gen_is_kernel(d) &&
+				ast_get(d, "body") &&
+				!json_is_null(ast_get(d, "body")))
+			ps->n++;
+	ps->v = xcalloc(ps->n ? ps->n : 1, sizeof *ps->v);
+	ps->n = 0;
+	ast_array_foreach(ast_arr(g->doc, "decls"), i, d)
+		if (ast_is(d, "func") && gen_is_kernel(d) &&
+				ast_get(d, "body") &&
+				!json_is_null(ast_get(d, "body")))
+			ps->v[ps->n++].fn = d;
+	ps->hi = ps->n;
+	if (pthread_mutex_init(&ps->lock, NULL) != 0) {
+		free(ps->v);
+		free(ps);
+		return NULL;
+	}
+	if (pthread_cond_init(&ps->ready, NULL) != 0) {
+		pthread_mutex_destroy(&ps->lock);
+		free(ps->v);
+		free(ps);
+		return NULL;
+	}
+	return ps;
+}
+
+static void pieces_free(gen_pieces *ps)
+{
+	if (!ps)
+		return;
+	for (size_t i = 0; i < ps->n; i++) {
+		gen_piece *p = &ps->v[i];
+		sb_free(&p->code);
+		sb_free(&p->help);
+		json_decref(p->done);
+		for (size_t k = 0; k < p->nlate; k++) {
+			free(p->late[k].id);
+			free(p->late[k].msg);
+		}
+		free(p->late);
+	}
+	pthread_cond_destroy(&ps->ready);
+	pthread_mutex_destroy(&ps->lock);
+	free(ps->v);
+	free(ps);
+}
+
+/* The second thread: P printed with W, its CPU helpers and diagnostics
+ * its own. */
+static void print_piece(gen_ctx *w, gen_piece *p)
+{
+	json_t *done = w->done[GEN_CPU];
+	strbuf help = w->help[GEN_CPU];
+	struct gen_late *late = w->late;
+	size_t nlate = w->nlate, caplate = w->caplate;
+	int nerrors = w->nerrors;
+
+	w->done[GEN_CPU] = json_object();
+	memset(&w->help[GEN_CPU], 0, sizeof help);
+	w->late = NULL;
+	w->nlate = w->caplate = 0;
+	w->nerrors = 0;
+	gen_cpu_kernel(w, &p->code, p->fn);
+	p->done = w->done[GEN_CPU];
+	p->help = w->help[GEN_CPU];
+	p->late = w->late;
+	p->nlate = w->nlate;
+	p->nerrors = w->nerrors;
+	w->done[GEN_CPU] = done;
+	w->help[GEN_CPU] = help;
+	w->late = late;
+	w->nlate = nlate;
+	w->caplate = caplate;
+	w->nerrors = nerrors;
+}
+
+static void print_pieces(gen_ctx *w, gen_pieces *ps)
+{
+	for (;;) {
+		gen_piece *p;
+		pthread_mutex_lock(&ps->lock);
+		if (ps->hi <= ps->lo) {
+			pthread_mutex_unlock(&ps->lock);
+			return;
+		}
+		p = &ps->v[--ps->hi];
+		pthread_mutex_unlock(&ps->lock);
+		print_piece(w, p);
+		pthread_mutex_lock(&ps->lock);
+		p->ready = 1;
+		pthread_cond_broadcast(&ps->ready);
+		pthread_mutex_unlock(&ps->lock);
+	}
+}
+
+typedef struct helper_at {
+	const char *name;
+	size_t at;
+} helper_at;
+
+static int by_offset(const void *a, const void *b)
+{
+	const helper_at *x = a, *y = b;
+
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* The first thread: piece P at its place in B, with the helpers that G
+ * has not defined, in the order P defined them. */
+static void piece_merge(gen_ctx *g, strbuf *b, gen_piece *p)
+{
+	size_t n = json_object_size(p->done), k = 0;
+	helper_at *h = xcalloc(n ? n : 1, sizeof *h);
+	const char *name;
+	json_t *v;
+
+	json_object_foreach(p->done, name, v) {
+		h[k].name = name;
+		h[k++].at = (size_t)json_integer_value(v);
+	}
+	qsort(h, n, sizeof *h, by_offset);
+	for (k = 0; k < n; k++) {
+		size_t end = k + 1 < n ? h[k + 1].at : p->help.len;
+		if (gen_need(g, GEN_CPU, h[k].name))
+			sb_putn(&g->help[GEN_CPU], p->help.s + h[k].at,
+				end - h[k].at);
+	}
+	free(h);
+	sb_putn(b, p->code.s ? p->code.s : "", p->code.len);
+	for (k = 0; k < p->nlate; k++) {
+		if (g->nlate == g->caplate) {
+			g->caplate = g->caplate ? 2 * g->caplate : 8;
+			g->late = xrealloc(g->late, g->caplate * sizeof *g->late);
+		}
+		g->late[g->nlate++] = p->late[k];
+	}
+	p->nlate = 0;
+	g->nerrors += p->nerrors;
+}
+
+void gen_cpu_kernel_at(gen_ctx *g, strbuf *b, const json_t *fn)
+{
+	gen_pieces *ps = g->pieces;
+	size_t i;
+
+	if (ps) {
+		for (i = ps->next; i < ps->n && ps->v[i].fn != fn; i++)
+			;
+		if (i < ps->n) {
+			gen_piece *p = &ps->v[i];
+			int theirs;
+			ps->next = i + 1;
+			pthread_mutex_lock(&ps->lock);
+			theirs = i >= ps->hi;
+			if (!theirs)
+				ps->lo = i + 1;
+			else
+				while (!p->ready)
+					pthread_cond_wait(&ps->ready, &ps->lock);
+			pthread_mutex_unlock(&ps->lock);
+			if (theirs) {
+				piece_merge(g, b, p);
+				return;
+			}
+		}
+	}
+	gen_cpu_kernel(g, b, fn);
+}
+
 typedef struct cl_job {
 	gen_ctx g;
 	strbuf cl;
+	gen_pieces *pieces;	/* NULL: the OpenCL program alone */
 	int ran;
 } cl_job;
 
@@ -546,6 +754,9 @@ static void *cl_thread(void *p)
 		return NULL;	/* the caller prints it after its part */
 	gen_cl_program(&j->g, &j->cl);
 	j->ran = 1;
+	/* after errors the host's files are not made */
+	if (j->pieces && !j->g.nerrors)
+		print_pieces(&j->g, j->pieces);
 	return NULL;
 }
 
@@ -589,11 +800,10 @@ static int start_beside(pthread_t *th, void *(*fn)(void *), void *arg)
 	return r == 0 ? 0 : -1;
 }
 
-/* Both parts, the OpenCL program in J (its context a copy of G's with its
- * own parts) and the host's declarations in *GH, in two threads where
- * they can be had. Diagnostics come out as one thread would give them:
- * the OpenCL program's, and the host's only when it has none (the host's
- * files are not made then). */
+/* Both parts, the OpenCL program in J and the host's declarations in *GH,
+ * in two threads where they can be had. Diagnostics come out as one
+ * thread would give them: the OpenCL program's, and the host's only when
+ * it has none (the host's files are not made then). */
 static void print_both(gen_ctx *g, cl_job *j, gen_host **gh)
 {
 	pthread_t th;
@@ -602,13 +812,16 @@ static void print_both(gen_ctx *g, cl_job *j, gen_host **gh)
 	j->g = *g;
 	ctx_own_begin(&j->g);
 	j->g.keep_late = 1;
+	j->pieces = pieces_new(g);
 	if (ast_arena_share() == 0) {
 		started = start_beside(&th, cl_thread, j) == 0;
 		if (!started)
 			ast_arena_unshare();
 	}
 	g->keep_late = 1;
+	g->pieces = started ? j->pieces : NULL;
 	*gh = gen_host_body(g);
+	g->pieces = NULL;
 	g->keep_late = 0;
 	if (started) {
 		pthread_join(th, NULL);
@@ -616,6 +829,8 @@ static void print_both(gen_ctx *g, cl_job *j, gen_host **gh)
 	}
 	if (!j->ran)
 		gen_cl_program(&j->g, &j->cl);
+	pieces_free(j->pieces);
+	j->pieces = NULL;
 	late_report(&j->g, 1);
 	late_report(g, j->g.nerrors == 0);
 	if (j->g.nerrors) {

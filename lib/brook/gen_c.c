@@ -583,7 +583,7 @@ static int hook_decl(void *ctx, strbuf *out, const json_t *d, int indent)
 			if (!body || json_is_null(body))
 				gen_kernel_protos(hc->g, out, d);
 			else
-				gen_cpu_kernel(hc->g, out, d);
+				gen_cpu_kernel_at(hc->g, out, d);
 			return 1;
 		}
 		hc->func = d;

@@ -60,9 +60,8 @@ static const char *iter_helper(gen_ctx *g, gen_target t, const json_t *el)
 	strbuf *h = &g->help[t];
 
 	snprintf(fname, sizeof fname, "brg_iter_%s", T);
-	if (json_object_get(g->done[t], fname))
+	if (!gen_need(g, t, fname))
 		return gen_kept(g, fname);
-	json_object_set_new(g->done[t], fname, json_true());
 	sb_printf(h, "%s%s %s(const brt_view *v, %s i, const %s *d) {",
 		t == GEN_CPU ? "BRG_FN " : "", T, fname,
 		t == GEN_CL ? "BRG_L" : "int64_t", t == GEN_CL ? "BRG_L" :

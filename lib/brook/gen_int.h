@@ -37,6 +37,9 @@ typedef struct gen_fninfo {
 	struct gen_aff *aff;	/* its row interior (gen_aff_scan) */
 } gen_fninfo;
 
+/* Kernels whose CPU code gen_program's second thread prints (gen.c). */
+typedef struct gen_pieces gen_pieces;
+
 /* The whole run. */
 typedef struct gen_ctx {
 	const json_t *doc;
@@ -66,6 +69,8 @@ typedef struct gen_ctx {
 	gen_fninfo *fns;	/* per kernel, in the order asked */
 	size_t nfns, capfns;
 	json_t *kept;		/* the helper names handed out (gen_kept) */
+	gen_pieces *pieces;	/* kernels whose CPU code the second thread
+				   prints (gen_cpu_kernel_at), or NULL */
 	struct gen_late *late;	/* a context of a thread of gen_program: its
 				   diagnostics, kept for the end (gen.c) */
 	size_t nlate, caplate;
@@ -188,6 +193,12 @@ int gen_nolv(gen_ctx *g, gen_target t, const json_t *fn);
 /* NAME kept for as long as G: the helpers' names that the printers hand
  * back (a buffer of their own would be shared by gen_program's threads). */
 const char *gen_kept(gen_ctx *g, const char *name);
+/* Whether helper NAME is still to be defined for target T: then it is
+ * marked defined, its text starting at the end of G->help[T] (where
+ * G->done[T] keeps its offset), and the caller appends that text at once,
+ * with no other helper's inside it (gen.c merges the helpers of kernels
+ * printed by another thread, cut at these offsets). */
+int gen_need(gen_ctx *g, gen_target t, const char *name);
 /* Helpers: defined once per target in g->help[t], named by the result. */
 const char *gen_helper_elem(gen_ctx *g, gen_target t, const char *op,
 	const json_t *ty);
@@ -257,6 +268,8 @@ void gen_cl_program(gen_ctx *g, strbuf *b);
 /* --- gen_cpu.c ---------------------------------------------------------- */
 /* The CPU code of kernel FN: body and brt_cpu_fn entry points. */
 void gen_cpu_kernel(gen_ctx *g, strbuf *b, const json_t *fn);
+/* ... that, or the same text printed by gen_program's second thread */
+void gen_cpu_kernel_at(gen_ctx *g, strbuf *b, const json_t *fn);
 void gen_cpu_prelude(gen_ctx *g, strbuf *b);
 
 /* --- gen_c.c ------------------------------------------------------------ */

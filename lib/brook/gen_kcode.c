@@ -154,11 +154,12 @@ static json_t *common_type(const json_t *a, const json_t *b)
 
 /* ---- helpers: defined once per target --------------------------------- */
 
-static int need(gen_ctx *g, gen_target t, const char *name)
+int gen_need(gen_ctx *g, gen_target t, const char *name)
 {
 	if (json_object_get(g->done[t], name))
 		return 0;
-	json_object_set_new(g->done[t], name, json_true());
+	json_object_set_new(g->done[t], name,
+		json_integer((json_int_t)g->help[t].len));
 	return 1;
 }
 
@@ -214,7 +215,7 @@ static const char *scalar_builtin(gen_ctx *g, gen_target t, const char *name,
 	int flt = ty_scalar_is_float(s);
 
 	snprintf(fname, sizeof fname, "brg_f_%s_%s", name, s);
-	if (!need(g, t, fname))
+	if (!gen_need(g, t, fname))
 		return gen_kept(g, fname);
 	if (ty_streq(s, "double"))
 		g->uses_double = 1;
@@ -323,7 +324,7 @@ static const char *builtin_helper(gen_ctx *g, gen_target t, const char *name,
 			!ty_streq(name, "cross"))
 		snprintf(sc, sizeof sc, "%s", scalar_builtin(g, t, name, s));
 	snprintf(fname, sizeof fname, "brg_f_%s_%s", name, V);
-	if (!need(g, t, fname))
+	if (!gen_need(g, t, fname))
 		return gen_kept(g, fname);
 	if (ty_streq(name, "dot")) {
 		sb_printf(h, "%s%s %s(%s a, %s b) { return ", fnq(t), S, fname,
@@ -388,7 +389,7 @@ static const char *cpu_vop(gen_ctx *g, const char *opname, const char *op,
 
 	snprintf(fname, sizeof fname, "brg_%s_%s%s%s", opname, V,
 		kind == 'r' ? "_" : "", kind == 'r' ? R : "");
-	if (!need(g, GEN_CPU, fname))
+	if (!gen_need(g, GEN_CPU, fname))
 		return gen_kept(g, fname);
 	if (kind == 'u')
 		sb_printf(h, "BRG_FN %s %s(%s a) { %s r;", V, fname, V,
@@ -421,7 +422,7 @@ static const char *cpu_cvt(gen_ctx *g, const json_t *from, const json_t *to)
 			gen_scalar(from), T);
 	else
 		snprintf(fname, sizeof fname, "brg_cvt_%s_%s", F, T);
-	if (!need(g, GEN_CPU, fname))
+	if (!gen_need(g, GEN_CPU, fname))
 		return gen_kept(g, fname);
 	sb_printf(h, "BRG_FN %s %s(%s a) { %s r;", T, fname, F, T);
 	for (k = 0; k < nt; k++) {
@@ -459,7 +460,7 @@ static const char *cpu_swz(gen_ctx *g, const json_t *vty, const char *letters,
 
 	snprintf(fname, sizeof fname, "brg_%s_%s_%s", write ? "wswz" : "swz",
 		V, letters);
-	if (!need(g, GEN_CPU, fname))
+	if (!gen_need(g, GEN_CPU, fname))
 		return gen_kept(g, fname);
 	if (write) {
 		sb_printf(h, "BRG_FN %s %s(%s *p, %s v) {", R, fname, V,
@@ -668,7 +669,7 @@ static const char *vidx_helper(gen_ctx *g, gen_target t, const json_t *vty,
 
 	snprintf(fname, sizeof fname, "brg_%sv%s_%s", scatter ? "s" : "g",
 		i32_sfx(g, t), V);
-	if (!need(g, t, fname))
+	if (!gen_need(g, t, fname))
 		return gen_kept(g, fname);
 	sb_printf(h, "%s%s %s(const %s *v, %s i) { return brg_%sidx%s(v",
 		fnq(t), long_name(g, t), fname, view_name(g, t), V,
@@ -748,7 +749,7 @@ static const char *checked_site(gen_fn *f, const json_t *at,
 
 	snprintf(fname, sizeof fname, "brg_%sidx%s_%d", scatter ? "s" : "g",
 		i32_sfx(g, t), n);
-	if (!need(g, t, fname))
+	if (!gen_need(g, t, fname))
 		return gen_kept(g, fname);
 	sb_printf(&g->help[t], "%s%s %s(BRG_REC *r, const %s *v, %s x, "
 		"%s y, %s z, %s w)\n{\n"
@@ -772,7 +773,7 @@ static const char *gather_vhelper(gen_ctx *g, gen_target t, const json_t *vty)
 	int n = ty_ncomp(vty), k, flt = ty_scalar_is_float(gen_scalar(vty));
 
 	snprintf(fname, sizeof fname, "brg_gat%s_%s", i32_sfx(g, t), V);
-	if (!need(g, t, fname))
+	if (!gen_need(g, t, fname))
 		return gen_kept(g, fname);
 	sb_printf(h, "%s%s %s(const %s *v, %s i) { return v->base", fnq(t),
 		long_name(g, t), fname, view_name(g, t), V);
@@ -1666,7 +1667,7 @@ static const char *trips_helper(gen_ctx *g, gen_target t)
 	const char *L = long_name(g, t);
 
 	snprintf(fname, sizeof fname, "brg_trips%s", i32_sfx(g, t));
-	if (need(g, t, fname))
+	if (gen_need(g, t, fname))
 		sb_printf(&g->help[t], "/* the trips of \"while (f > 0) { ...; "
 			"f -= 1; }\": ceil(f), 0 for f <= 0 or NaN, -1 past "
 			"2^24 */\n%s%s %s(float f)\n{\n\t%s n;\n"
