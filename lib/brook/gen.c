@@ -24,6 +24,16 @@ struct gen_late {
 	char *id, *msg;
 };
 
+/* A new last entry of G's kept diagnostics. */
+static struct gen_late *late_slot(gen_ctx *g)
+{
+	if (g->nlate == g->caplate) {
+		g->caplate = g->caplate ? 2 * g->caplate : 8;
+		g->late = xrealloc(g->late, g->caplate * sizeof *g->late);
+	}
+	return &g->late[g->nlate++];
+}
+
 void gen_error(gen_ctx *g, const json_t *n, const char *id, const char *fmt,
 	...)
 {
@@ -38,12 +48,7 @@ void gen_error(gen_ctx *g, const json_t *n, const char *id, const char *fmt,
 	if (n && ast_at(g->doc, n, &file, &line, &col) != 0)
 		file = NULL;
 	if (g->keep_late) {
-		struct gen_late *l;
-		if (g->nlate == g->caplate) {
-			g->caplate = g->caplate ? 2 * g->caplate : 8;
-			g->late = xrealloc(g->late, g->caplate * sizeof *g->late);
-		}
-		l = &g->late[g->nlate++];
+		struct gen_late *l = late_slot(g);
 		l->file = file;
 		l->line = line;
 		l->col = col;
@@ -699,13 +704,8 @@ static void piece_merge(gen_ctx *g, strbuf *b, gen_piece *p)
 	}
 	free(h);
 	sb_putn(b, p->code.s ? p->code.s : "", p->code.len);
-	for (k = 0; k < p->nlate; k++) {
-		if (g->nlate == g->caplate) {
-			g->caplate = g->caplate ? 2 * g->caplate : 8;
-			g->late = xrealloc(g->late, g->caplate * sizeof *g->late);
-		}
-		g->late[g->nlate++] = p->late[k];
-	}
+	for (k = 0; k < p->nlate; k++)
+		*late_slot(g) = p->late[k];
 	p->nlate = 0;
 	g->nerrors += p->nerrors;
 }
