@@ -29,6 +29,7 @@ typedef struct host_ctx {
 	astprint_hooks h;
 	host_scope scopes[256];
 	size_t nscopes;
+	size_t too_deep;	/* the blocks inside the 256th, not kept */
 	const char *streams[1024];
 	size_t nstreams;
 	const json_t *func;	/* the host function being printed */
@@ -53,8 +54,12 @@ static int is_stream_ty(const json_t *ty)
 static void push_scope(host_ctx *hc, const json_t *node, int kind)
 {
 	if (hc->nscopes >= sizeof hc->scopes / sizeof hc->scopes[0]) {
-		gen_error(hc->g, node, "E-gen-nesting",
-			"blocks nested too deeply");
+		/* once for the outermost block too deep, not again for
+		   each block inside it */
+		if (!hc->too_deep++)
+			gen_error(hc->g, node, "E-gen-nesting", "blocks nested "
+				"more than %zu deep",
+				sizeof hc->scopes / sizeof hc->scopes[0]);
 		return;
 	}
 	hc->scopes[hc->nscopes].node = node;
@@ -65,6 +70,10 @@ static void push_scope(host_ctx *hc, const json_t *node, int kind)
 
 static void pop_scope(host_ctx *hc)
 {
+	if (hc->too_deep) {
+		hc->too_deep--;
+		return;
+	}
 	if (!hc->nscopes)
 		return;
 	hc->nscopes--;
