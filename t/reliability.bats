@@ -528,6 +528,40 @@ big_asts() {
 	[ "$status" -eq 1 ]
 }
 
+@test "after 0.1 s of naps with nothing come a reader sleeps in read(); writers send pieces of about 256 KiB into a pipe made to hold 1 MiB" {
+	command -v strace >/dev/null || skip "no strace (setup.sh installs it)"
+	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	big_asts
+	mkdir naps
+	mkfifo p
+	strace -f -T -o trace -e trace=read,clock_nanosleep,nanosleep \
+		brgen -o naps/big < p &
+	exec 7> p
+	head -c 100000 big.chk >&7
+	sleep 1.5
+	tail -c +100001 big.chk >&7
+	exec 7>&-
+	wait $!
+	cmp whole/big.c naps/big.c
+	# the pause: naps for 0.1 s (500 of them), then a read of standard
+	# input that waits for the rest
+	grep -Eq 'read\(0, .*<(0\.[5-9]|[1-9])[0-9.]*>$' trace
+	n=$(awk '/nanosleep\(.*tv_nsec=200000/ { run++; if (run > max) max = run; next }
+		/read\(0,/ { run = 0 } END { print max + 0 }' trace)
+	[ "$n" -ge 400 ] && [ "$n" -le 600 ]
+	# the writer: pieces of at least 256 KiB but the last, and the pipe
+	"$top_srcdir/bench/gen-big.sh" > big2.br
+	brpp big2.br | brparse -o big2.ast
+	strace -o wtrace -e trace=write,fcntl brcheck < big2.ast | cat > out.chk
+	brcheck big2.ast | cmp - out.chk
+	grep -q 'fcntl(1, F_SETPIPE_SZ, 1048576)' wtrace
+	run awk '/^write\(1,/ { n[++k] = $NF } END {
+		for (i = 1; i < k; i++) if (n[i] < 262144) exit 1
+		exit k < 3 }' wtrace
+	[ "$status" -eq 0 ]
+}
+
 @test "brparse and brcheck write an AST to a pipe in pieces: the text they write to a file" {
 	"$top_srcdir/bench/gen-big.sh" 16 > big.br
 	brpp big.br > big.i
