@@ -576,6 +576,39 @@ big_asts() {
 	[ ! -s err ]
 }
 
+@test "brparse writes the AST while it parses: the file's text (its files read ahead); after an error, a part that the next tool refuses" {
+	local n=0
+	for f in "$top_srcdir"/t/parse/*.br "$top_srcdir"/fuzz/corpus/*.br \
+			"$top_srcdir"/t/run/*.br; do
+		brparse "$f" -o one.ast 2>/dev/null || continue
+		brparse "$f" | cmp - one.ast
+		brpp "$f" 2>/dev/null > one.i || continue
+		brparse one.i -o one.ast
+		brparse < one.i | cat | cmp - one.ast
+		n=$((n + 1))
+	done
+	[ "$n" -gt 40 ]
+	# linemarkers of several files, one named twice
+	printf '# 1 "a.br"\nint a;\n# 1 "b.h" 1\nint b;\n# 2 "a.br" 2\nint c;\n' > m.i
+	brparse m.i -o m.ast
+	brparse m.i | cmp - m.ast
+	grep -q '"files":\["a.br","b.h"\]' m.ast
+	# an error after the first pieces went out
+	"$top_srcdir/bench/gen-big.sh" > big.br
+	brpp big.br > big.i
+	{ cat big.i; echo 'int broken = ;'; } > bad.i
+	run sh -c 'brparse bad.i > part.ast'
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"error: expected expression"* ]]
+	[ "$(wc -c < part.ast)" -ge 262144 ]
+	run brcheck part.ast
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"not an AST file"* ]]
+	run brparse bad.i -o whole.ast
+	[ "$status" -eq 1 ]
+	[ ! -f whole.ast ]
+}
+
 @test "an AST that cannot be written to standard output: status 2 and a message" {
 	[ -w /dev/full ] || skip "no /dev/full"
 	"$top_srcdir/bench/gen-big.sh" 16 > big.br

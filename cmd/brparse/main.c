@@ -104,6 +104,21 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const char *name = strcmp(in, "-") == 0 ? "<stdin>" : in;
+	if (!is_ast(text, len) && strcmp(outpath, "-") == 0 && !print &&
+			!pretty && !noloc) {
+		/* to standard output while it is parsed (brast(5), IN A
+		   PIPE) */
+		int status;
+		/* the document is the arena's to free */
+		(void)parse_send(text, len, name, &po, &d, 1, &status, err,
+			sizeof err);
+		free(text);
+		if (status == 2)
+			fprintf(stderr, "brparse: %s\n", err);
+		diag_finish(&d);
+		ast_arena_end();
+		return status ? status : diag_status(&d);
+	}
 	json_t *doc = is_ast(text, len) ? brast_load(text, len, name, &d)
 		: parse_text(text, len, name, &po, &d);
 	free(text);

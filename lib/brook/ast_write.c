@@ -322,3 +322,68 @@ size_t ast_write_json_fd(strbuf *b, const json_t *v, int fd, int *err)
 	b->len = 0;
 	return write_json(b, v, fd, err);
 }
+
+/* ---- a document sent while it is made ------------------------------------ */
+struct ast_sender {
+	writer w;
+	size_t n;		/* the elements written */
+};
+
+ast_sender *ast_send_begin(strbuf *b, int fd, const json_t *head)
+{
+	ast_sender *s = xcalloc(1, sizeof *s);
+	char sep = '{';
+
+	b->len = 0;
+	s->w.b = b;
+	s->w.fd = fd;
+	/* as put_value writes an object and then an array in it */
+	s->w.depth = 1;
+	for (void *it = json_object_iter((json_t *)head); it;
+			it = json_object_iter_next((json_t *)head, it)) {
+		put_key(b, sep, json_object_iter_key(it),
+			json_object_iter_key_len(it));
+		sep = ',';
+		put_member(&s->w, json_object_iter_value(it));
+	}
+	put_key(b, sep, "decls", 5);
+	put_char(b, '[');
+	s->w.depth = 2;
+	return s;
+}
+
+void ast_send_elem(ast_sender *s, const json_t *v)
+{
+	if (s->n++) {
+		put_char(s->w.b, ',');
+		if (s->w.fd >= 0)
+			send_piece(&s->w);
+	}
+	put_member(&s->w, v);
+}
+
+size_t ast_send_end(ast_sender *s, int *err)
+{
+	strbuf *b = s->w.b;
+	size_t sent = s->w.sent;
+
+	put_char(b, ']');
+	put_char(b, '}');
+	room(b, 0);
+	b->s[b->len] = '\0';
+	if (err)
+		*err = s->w.err;
+	util_map_free(&s->w.ty.at);
+	free(s->w.ty.span);
+	free(s);
+	return sent;
+}
+
+void ast_send_drop(ast_sender *s)
+{
+	if (!s)
+		return;
+	util_map_free(&s->w.ty.at);
+	free(s->w.ty.span);
+	free(s);
+}

@@ -94,8 +94,9 @@ static void error_tok(parse_ctx *c, const lex_token *t, const char *id,
 	va_start(ap, fmt);
 	sb_vprintf(&b, fmt, ap);
 	va_end(ap);
-	diag_report(c->d, DIAG_ERROR, file_name(c, t->file), t->line, t->col, id,
-		"%s", b.s);
+	if (!c->quiet)
+		diag_report(c->d, DIAG_ERROR, file_name(c, t->file), t->line,
+			t->col, id, "%s", b.s);
 	sb_free(&b);
 	c->errors++;
 }
@@ -573,39 +574,120 @@ static void ctx_free(parse_ctx *c)
 	json_decref(c->decls);
 }
 
+/* The parse of C's text; with S, each new declaration of "decls" is
+ * written to S while there are no errors, *NEXT counting them. */
+static void run(parse_ctx *c, ast_sender *s, size_t *next)
+{
+	void *p = parse_lemonAlloc(malloc);
+	c->parser = p;
+	for (;;) {
+		lex_token tok = *peek(c, 0);
+		shift_look(c);
+		classify(c, &tok);
+		c->prevtag = (tok.code == TK_IDENT || tok.code == TK_TYPE_NAME)
+			&& (c->prev == TK_STRUCT || c->prev == TK_UNION
+			|| c->prev == TK_ENUM);
+		c->prev = tok.code;
+		c->last = c->cur;
+		c->cur = tok;
+		parse_lemon(p, tok.code, tok, c);
+		/* a declaration is whole once the parser has put it in
+		   "decls": it reduces that with the next token in hand */
+		if (s && !c->errors)
+			while (*next < json_array_size(c->decls))
+				ast_send_elem(s, json_array_get(c->decls,
+					(*next)++));
+		if (tok.code == LEX_EOF || c->stop)
+			break;
+		parse_lemon_settle(p, c);
+	}
+	parse_lemonFree(p, free);
+	if (json_array_size(c->files) == 0)
+		json_array_append_new(c->files, json_string(c->pend_name));
+}
+
 json_t *parse_text(const char *text, size_t len, const char *name,
 	const parse_options *o, diag_ctx *d)
 {
 	parse_ctx c;
 	ctx_init(&c, text, len, name ? name : "<stdin>", o, d);
-	void *p = parse_lemonAlloc(malloc);
-	c.parser = p;
-	for (;;) {
-		lex_token tok = *peek(&c, 0);
-		shift_look(&c);
-		classify(&c, &tok);
-		c.prevtag = (tok.code == TK_IDENT || tok.code == TK_TYPE_NAME)
-			&& (c.prev == TK_STRUCT || c.prev == TK_UNION
-			|| c.prev == TK_ENUM);
-		c.prev = tok.code;
-		c.last = c.cur;
-		c.cur = tok;
-		parse_lemon(p, tok.code, tok, &c);
-		if (tok.code == LEX_EOF || c.stop)
-			break;
-		parse_lemon_settle(p, &c);
-	}
-	parse_lemonFree(p, free);
+	run(&c, NULL, NULL);
 	json_t *doc = NULL;
 	if (c.errors == 0) {
-		if (json_array_size(c.files) == 0)
-			json_array_append_new(c.files, json_string(c.pend_name));
 		doc = json_object();
 		json_object_set_new(doc, "brast", json_integer(BRAST_VERSION));
 		json_object_set_new(doc, "stage", json_string("parsed"));
 		json_object_set_new(doc, "files", json_incref(c.files));
 		json_object_set_new(doc, "decls", json_incref(c.decls));
 	}
+	ctx_free(&c);
+	return doc;
+}
+
+/* The "files" that the parse of TEXT will make, read ahead: the tokens
+ * alone, through the parse's own reading of them (raw_next), quietly. */
+static json_t *files_ahead(const char *text, size_t len, const char *name,
+	const parse_options *o)
+{
+	parse_ctx c;
+	lex_token t;
+	ctx_init(&c, text, len, name, o, NULL);
+	c.quiet = 1;
+	do
+		raw_next(&c, &t);
+	while (t.code != LEX_EOF);
+	if (json_array_size(c.files) == 0)
+		json_array_append_new(c.files, json_string(c.pend_name));
+	json_t *files = json_incref(c.files);
+	ctx_free(&c);
+	return files;
+}
+
+json_t *parse_send(const char *text, size_t len, const char *name,
+	const parse_options *o, diag_ctx *d, int fd, int *status, char *err,
+	size_t errlen)
+{
+	parse_ctx c;
+	strbuf b = {0};
+	size_t next = 0;
+	int e = 0;
+	json_t *doc = NULL;
+
+	name = name ? name : "<stdin>";
+	json_t *head = json_object();
+	json_object_set_new(head, "brast", json_integer(BRAST_VERSION));
+	json_object_set_new(head, "stage", json_string("parsed"));
+	json_object_set_new(head, "files", files_ahead(text, len, name, o));
+	util_pipe_grow(fd);
+	ctx_init(&c, text, len, name, o, d);
+	ast_sender *s = ast_send_begin(&b, fd, head);
+	run(&c, s, &next);
+	*status = 0;
+	if (c.errors) {
+		/* what was sent stays a part: the next tool reports that
+		   it is not a whole document, as it reports nothing at all */
+		ast_send_drop(s);
+		*status = 1;
+	} else if (!json_equal(c.files, json_object_get(head, "files"))) {
+		ast_send_drop(s);
+		snprintf(err, errlen, "internal error: the files read ahead "
+			"are not those of the parse");
+		*status = 2;
+	} else {
+		size_t sent = ast_send_end(s, &e);
+		sb_putc(&b, '\n');
+		if (!e && util_write_all(fd, b.s + sent, b.len - sent) != 0)
+			e = errno ? errno : EIO;
+		if (e) {
+			snprintf(err, errlen, "<stdout>: %s", strerror(e));
+			*status = 2;
+		}
+		doc = head;
+		json_object_set_new(doc, "decls", json_incref(c.decls));
+		head = NULL;
+	}
+	sb_free(&b);
+	json_decref(head);
 	ctx_free(&c);
 	return doc;
 }

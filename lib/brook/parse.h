@@ -20,6 +20,17 @@ typedef struct parse_options {
 json_t *parse_text(const char *text, size_t len, const char *name,
 	const parse_options *o, diag_ctx *d);
 
+/* parse_text, with the document written to FD while it is parsed (a
+ * declaration of "decls" once the parser has it whole, in pieces as
+ * brast_write sends them), in the text brast_write gives of parse_text's
+ * document. Returns the document when it was all sent (the caller frees
+ * it; freeing it walks the whole tree), else NULL. *STATUS: 0; 1 after
+ * reporting errors in TEXT through d, when what was sent is not a whole
+ * document; 2 with a message in ERR when FD cannot be written. */
+json_t *parse_send(const char *text, size_t len, const char *name,
+	const parse_options *o, diag_ctx *d, int fd, int *status, char *err,
+	size_t errlen);
+
 /* Reads an AST file; rejects what is not JSON, not a brast document or of
  * another version, with a message through d. */
 json_t *brast_load(const char *text, size_t len, const char *name,

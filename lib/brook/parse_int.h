@@ -91,6 +91,7 @@ typedef struct parse_ctx {
 	json_t *decls;		/* the document's "decls" */
 	char *text;		/* a NUL-terminated copy of the input */
 	int errors;		/* syntax errors reported by this parse */
+	int quiet;		/* reports none (files_ahead) */
 	int stop;		/* give up: too deep */
 	/* scopes */
 	parse_sym *syms;
