@@ -568,6 +568,14 @@ struct gen_pieces {
 	pthread_cond_t ready;
 };
 
+/* Whether top-level declaration D is a kernel with a body: one that the
+ * host files hold CPU code of (gen_c.c, hook_decl). */
+static int has_cpu_code(const json_t *d)
+{
+	return ast_is(d, "func") && gen_is_kernel(d) && ast_get(d, "body") &&
+		!json_is_null(ast_get(d, "body"));
+}
+
 static gen_pieces *pieces_new(const gen_ctx *g)
 {
 	gen_pieces *ps = xcalloc(1, sizeof *ps);
@@ -575,16 +583,11 @@ static gen_pieces *pieces_new(const gen_ctx *g)
 	json_t *d;
 
 	ast_array_foreach(ast_arr(g->doc, "decls"), i, d)
-		if (ast_is(d, "func") && gen_is_kernel(d) &&
-				ast_get(d, "body") &&
-				!json_is_null(ast_get(d, "body")))
-			ps->n++;
+		ps->n += has_cpu_code(d);
 	ps->v = xcalloc(ps->n ? ps->n : 1, sizeof *ps->v);
 	ps->n = 0;
 	ast_array_foreach(ast_arr(g->doc, "decls"), i, d)
-		if (ast_is(d, "func") && gen_is_kernel(d) &&
-				ast_get(d, "body") &&
-				!json_is_null(ast_get(d, "body")))
+		if (has_cpu_code(d))
 			ps->v[ps->n++].fn = d;
 	ps->hi = ps->n;
 	if (pthread_mutex_init(&ps->lock, NULL) != 0) {
