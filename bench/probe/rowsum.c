@@ -4,7 +4,8 @@
  * copy) and of 64 MB, a read-only pass over 64 MB (the most any
  * reduction of that input can reach) and rowsum written several ways,
  * each as one call waited for and as runs of 16 calls with one wait
- * (the table's rowsum and rowsum_x16), and each kernel's device time
+ * (the table's rowsum and rowsum_x16), as one call waited for by asking
+ * its event's status in a loop (calls=1s), and each kernel's device time
  * from profiling events.
  *
  *     cc -O2 rowsum.c -lOpenCL -o rowsum-probe && ./rowsum-probe [SIDE]
