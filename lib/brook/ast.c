@@ -852,8 +852,9 @@ int ast_read_fd(int fd, strbuf *text, json_t **doc)
  * arenas per compilation). An AST of a few thousand lines is hundreds of
  * thousands of small JSON values; allocating and freeing each on its own
  * costs more than reading or writing them. jansson's allocator hooks take
- * no context, so the arena is the one static of this file; only main()
- * installs it (ast_arena_begin) and releases it (ast_arena_end). */
+ * no context, so the arena (with the threads' arenas while it is shared)
+ * is static; only main() installs it (ast_arena_begin) and releases it
+ * (ast_arena_end). */
 typedef union arena_align {
 	long double ld;
 	long long ll;
