@@ -491,6 +491,15 @@ big_asts() {
 	[ ! -e out.c ]
 }
 
+# strace_or_skip: skips the test where strace is missing or cannot trace;
+# else LeakSanitizer is off, as it cannot run under ptrace (a
+# --enable-sanitizers build)
+strace_or_skip() {
+	command -v strace >/dev/null || skip "no strace (setup.sh installs it)"
+	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+}
+
 @test "a reader of a pipe naps while the text is slow to come, then sleeps in read(): the output of the whole file" {
 	big_asts
 	mkdir naps
@@ -503,10 +512,7 @@ big_asts() {
 	{ head -c 4096 big.ast; sleep 0.03; tail -c +4097 big.ast; } |
 		timeout 20 brcheck | cmp - big.chk
 	# the looks and the naps themselves: on a pipe, not on a file
-	command -v strace >/dev/null || skip "no strace (setup.sh installs it)"
-	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
-	# LeakSanitizer cannot run under ptrace (a --enable-sanitizers build)
-	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	strace_or_skip
 	# (the text is sent once brgen has napped, however slow it starts)
 	mkfifo p
 	strace -f -o trace -e trace=poll,ppoll,nanosleep,clock_nanosleep \
@@ -529,9 +535,7 @@ big_asts() {
 }
 
 @test "after 0.1 s of naps with nothing come a reader sleeps in read(); writers send pieces of about 256 KiB into a pipe made to hold 1 MiB" {
-	command -v strace >/dev/null || skip "no strace (setup.sh installs it)"
-	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
-	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	strace_or_skip
 	big_asts
 	mkdir naps
 	mkfifo p

@@ -550,6 +550,17 @@ static void reader_free(ast_reader *r)
 static void *arena_alloc(size_t n);
 static void *arena_alloc_shared(size_t n);
 
+/* jansson's allocator now: arena_alloc, arena_alloc_shared (the arena,
+ * shared by threads) or another (no arena). */
+static json_malloc_t json_malloc_now(void)
+{
+	json_malloc_t m;
+	json_free_t f;
+
+	json_get_alloc_funcs(&m, &f);
+	return m;
+}
+
 /* Whether the values R reads last as long as the arena, which frees none
  * before its end (ast_arena_begin): then they are made so that jansson
  * never counts their references, as it does not count those of true,
@@ -558,10 +569,8 @@ static void *arena_alloc_shared(size_t n);
  * test, not an atomic write to memory that brgen's threads share. */
 static int reader_lasting(void)
 {
-	json_malloc_t m;
-	json_free_t f;
+	json_malloc_t m = json_malloc_now();
 
-	json_get_alloc_funcs(&m, &f);
 	return m == arena_alloc || m == arena_alloc_shared;
 }
 
@@ -884,9 +893,7 @@ static struct {
 	pthread_mutex_t lock;	/* for the list below */
 	arena *threads;		/* the threads' arenas, freed by
 				   ast_arena_end */
-	int on;			/* shared now */
-} arena_shared = { PTHREAD_ONCE_INIT, 0, 0, PTHREAD_MUTEX_INITIALIZER, NULL,
-	0 };
+} arena_shared = { PTHREAD_ONCE_INIT, 0, 0, PTHREAD_MUTEX_INITIALIZER, NULL };
 
 /* A chunk of at least N bytes. Chunks are whole huge pages where the
  * system has them (2 MiB on x86-64 Linux, used when asked for with
@@ -965,16 +972,11 @@ static void arena_make_key(void)
 
 int ast_arena_share(void)
 {
-	json_malloc_t m;
-	json_free_t f;
-
-	json_get_alloc_funcs(&m, &f);
-	if (m != arena_alloc)
+	if (json_malloc_now() != arena_alloc)
 		return 0;	/* no arena: jansson's malloc serves threads */
 	if (pthread_once(&arena_shared.once, arena_make_key) != 0 ||
 			!arena_shared.made)
 		return -1;
-	arena_shared.on = 1;
 	json_set_alloc_funcs(arena_alloc_shared, arena_free);
 	return 0;
 }
@@ -983,7 +985,7 @@ int ast_arena_enter(void)
 {
 	arena *a;
 
-	if (!arena_shared.on)
+	if (json_malloc_now() != arena_alloc_shared)
 		return 0;
 	a = xcalloc(1, sizeof *a);
 	if (pthread_setspecific(arena_shared.key, a) != 0) {
@@ -999,10 +1001,8 @@ int ast_arena_enter(void)
 
 void ast_arena_unshare(void)
 {
-	if (!arena_shared.on)
-		return;
-	json_set_alloc_funcs(arena_alloc, arena_free);
-	arena_shared.on = 0;
+	if (json_malloc_now() == arena_alloc_shared)
+		json_set_alloc_funcs(arena_alloc, arena_free);
 }
 
 void ast_arena_end(void)

@@ -297,19 +297,27 @@ static void put_value(writer *w, const json_t *v)
 	}
 }
 
+/* Ends W's text: NUL-terminated in its buffer, W's tables freed; *ERR
+ * (when ERR is not NULL) the errno of a failed write. Returns the bytes
+ * sent. */
+static size_t writer_end(writer *w, int *err)
+{
+	util_map_free(&w->ty.at);
+	free(w->ty.span);
+	room(w->b, 0);
+	w->b->s[w->b->len] = '\0';
+	if (err)
+		*err = w->err;
+	return w->sent;
+}
+
 static size_t write_json(strbuf *b, const json_t *v, int fd, int *err)
 {
 	writer w = { b, { { NULL, NULL, NULL, 0, 0 }, NULL, 0, 0 }, fd, 0, 0,
 		0 };
 
 	put_value(&w, v);
-	util_map_free(&w.ty.at);
-	free(w.ty.span);
-	room(b, 0);
-	b->s[b->len] = '\0';
-	if (err)
-		*err = w.err;
-	return w.sent;
+	return writer_end(&w, err);
 }
 
 void ast_write_json(strbuf *b, const json_t *v)
@@ -364,17 +372,9 @@ void ast_send_elem(ast_sender *s, const json_t *v)
 
 size_t ast_send_end(ast_sender *s, int *err)
 {
-	strbuf *b = s->w.b;
-	size_t sent = s->w.sent;
-
-	put_char(b, ']');
-	put_char(b, '}');
-	room(b, 0);
-	b->s[b->len] = '\0';
-	if (err)
-		*err = s->w.err;
-	util_map_free(&s->w.ty.at);
-	free(s->w.ty.span);
+	put_char(s->w.b, ']');
+	put_char(s->w.b, '}');
+	size_t sent = writer_end(&s->w, err);
 	free(s);
 	return sent;
 }
@@ -383,7 +383,6 @@ void ast_send_drop(ast_sender *s)
 {
 	if (!s)
 		return;
-	util_map_free(&s->w.ty.at);
-	free(s->w.ty.span);
+	(void)writer_end(&s->w, NULL);
 	free(s);
 }

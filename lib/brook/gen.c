@@ -60,18 +60,25 @@ void gen_error(gen_ctx *g, const json_t *n, const char *id, const char *fmt,
 	g->nerrors++;
 }
 
+/* Frees the N kept diagnostics V. */
+static void late_free(struct gen_late *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].id);
+		free(v[i].msg);
+	}
+	free(v);
+}
+
 /* Reports G's kept diagnostics (REPORT 0: drops them). */
 static void late_report(gen_ctx *g, int report)
 {
-	for (size_t i = 0; i < g->nlate; i++) {
+	for (size_t i = 0; report && i < g->nlate; i++) {
 		struct gen_late *l = &g->late[i];
-		if (report)
-			diag_report(g->d, DIAG_ERROR, l->file, l->line, l->col,
-				l->id, "%s", l->msg);
-		free(l->id);
-		free(l->msg);
+		diag_report(g->d, DIAG_ERROR, l->file, l->line, l->col, l->id,
+			"%s", l->msg);
 	}
-	free(g->late);
+	late_free(g->late, g->nlate);
 	g->late = NULL;
 	g->nlate = g->caplate = 0;
 }
@@ -590,18 +597,14 @@ static gen_pieces *pieces_new(const gen_ctx *g)
 		if (has_cpu_code(d))
 			ps->v[ps->n++].fn = d;
 	ps->hi = ps->n;
-	if (pthread_mutex_init(&ps->lock, NULL) != 0) {
-		free(ps->v);
-		free(ps);
-		return NULL;
-	}
-	if (pthread_cond_init(&ps->ready, NULL) != 0) {
+	if (pthread_mutex_init(&ps->lock, NULL) == 0) {
+		if (pthread_cond_init(&ps->ready, NULL) == 0)
+			return ps;
 		pthread_mutex_destroy(&ps->lock);
-		free(ps->v);
-		free(ps);
-		return NULL;
 	}
-	return ps;
+	free(ps->v);
+	free(ps);
+	return NULL;
 }
 
 static void pieces_free(gen_pieces *ps)
@@ -613,11 +616,7 @@ static void pieces_free(gen_pieces *ps)
 		sb_free(&p->code);
 		sb_free(&p->help);
 		json_decref(p->done);
-		for (size_t k = 0; k < p->nlate; k++) {
-			free(p->late[k].id);
-			free(p->late[k].msg);
-		}
-		free(p->late);
+		late_free(p->late, p->nlate);
 	}
 	pthread_cond_destroy(&ps->ready);
 	pthread_mutex_destroy(&ps->lock);

@@ -574,6 +574,14 @@ static void ctx_free(parse_ctx *c)
 	json_decref(c->decls);
 }
 
+/* "files" once the text is read: the input's own name where no linemarker
+ * named one. */
+static void files_end(parse_ctx *c)
+{
+	if (json_array_size(c->files) == 0)
+		json_array_append_new(c->files, json_string(c->pend_name));
+}
+
 /* The parse of C's text; with S, each new declaration of "decls" is
  * written to S while there are no errors, *NEXT counting them. */
 static void run(parse_ctx *c, ast_sender *s, size_t *next)
@@ -602,8 +610,7 @@ static void run(parse_ctx *c, ast_sender *s, size_t *next)
 		parse_lemon_settle(p, c);
 	}
 	parse_lemonFree(p, free);
-	if (json_array_size(c->files) == 0)
-		json_array_append_new(c->files, json_string(c->pend_name));
+	files_end(c);
 }
 
 json_t *parse_text(const char *text, size_t len, const char *name,
@@ -624,6 +631,23 @@ json_t *parse_text(const char *text, size_t len, const char *name,
 	return doc;
 }
 
+/* The end of a document sent to FD while it was written: a newline after
+ * the text of B, and what of it is not sent yet (B from byte SENT on),
+ * unless a write failed already with errno E. Returns 0, or -1 with a
+ * message in ERR. */
+static int send_rest(strbuf *b, size_t sent, int fd, int e, char *err,
+	size_t errlen)
+{
+	sb_putc(b, '\n');
+	if (!e && util_write_all(fd, b->s + sent, b->len - sent) != 0)
+		e = errno ? errno : EIO;
+	if (e) {
+		snprintf(err, errlen, "<stdout>: %s", strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
 /* The "files" that the parse of TEXT will make, read ahead: the tokens
  * alone, through the parse's own reading of them (raw_next), quietly. */
 static json_t *files_ahead(const char *text, size_t len, const char *name,
@@ -636,8 +660,7 @@ static json_t *files_ahead(const char *text, size_t len, const char *name,
 	do
 		raw_next(&c, &t);
 	while (t.code != LEX_EOF);
-	if (json_array_size(c.files) == 0)
-		json_array_append_new(c.files, json_string(c.pend_name));
+	files_end(&c);
 	json_t *files = json_incref(c.files);
 	ctx_free(&c);
 	return files;
@@ -675,13 +698,8 @@ json_t *parse_send(const char *text, size_t len, const char *name,
 		*status = 2;
 	} else {
 		size_t sent = ast_send_end(s, &e);
-		sb_putc(&b, '\n');
-		if (!e && util_write_all(fd, b.s + sent, b.len - sent) != 0)
-			e = errno ? errno : EIO;
-		if (e) {
-			snprintf(err, errlen, "<stdout>: %s", strerror(e));
+		if (send_rest(&b, sent, fd, e, err, errlen) != 0)
 			*status = 2;
-		}
 		doc = head;
 		json_object_set_new(doc, "decls", json_incref(c.decls));
 		head = NULL;
@@ -809,15 +827,9 @@ int brast_write(const char *path, const json_t *doc, int sealed, char *err,
 	/* the closing brace is never sent: the digest can take its place */
 	if (sealed && sent < b.len)
 		seal(&b);
-	sb_putc(&b, '\n');
-	if (!e && util_write_all(1, b.s + sent, b.len - sent) != 0)
-		e = errno ? errno : EIO;
+	int r = send_rest(&b, sent, 1, e, err, errlen);
 	sb_free(&b);
-	if (e) {
-		snprintf(err, errlen, "<stdout>: %s", strerror(e));
-		return -1;
-	}
-	return 0;
+	return r;
 }
 
 int brast_sealed(const char *text, size_t len)
