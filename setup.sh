@@ -30,7 +30,7 @@ sudo=
 # complete: CI runs this script on a fresh Debian machine. (clang and its
 # libFuzzer runtime build fuzz/'s harnesses, which t/reliability.bats
 # builds and runs; strace lets t/reliability.bats see how a tool waits for a
-# pipe.)
+# pipe, and t/gen.bats where brgen starts its second thread.)
 packages="build-essential autoconf automake libtool pkg-config re2c lemon
 libjansson-dev ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers
 pocl-opencl-icd clinfo bats valgrind clang libclang-rt-dev strace"

@@ -437,6 +437,28 @@ brgen_both() {
 	[ -f out.c ]
 }
 
+@test "brgen -j 2 starts its second thread on the processor of two that the first is not on; -j 1 starts none" {
+	strace_or_skip
+	[ "${BROOK_VALGRIND-}" != 1 ] || skip "brgen runs under valgrind, which places its threads itself"
+	grep -q 'define HAVE_PTHREAD_ATTR_SETAFFINITY_NP 1' "$top_builddir/config.h" ||
+		skip "no pthread_attr_setaffinity_np"
+	command -v taskset >/dev/null || skip "no taskset"
+	taskset -c 0,1 true 2>/dev/null || skip "processors 0 and 1 are not both ours"
+	"$top_srcdir/bench/gen-big.sh" 16 > big.br
+	brpp big.br | brparse | brcheck > big.ast
+	taskset -c 0,1 strace -f -e trace=sched_setaffinity -o two.txt \
+		brgen -j 2 -o out big.ast
+	# one call, by the first thread, for the second: one processor of
+	# the two (start_beside leaves out the one it runs on)
+	[ "$(grep -c 'sched_setaffinity(' two.txt)" -eq 1 ]
+	local re='^([0-9]+) +sched_setaffinity\(([0-9]+), [0-9]+, \[[01]\]\) = 0$'
+	[[ "$(grep 'sched_setaffinity(' two.txt)" =~ $re ]]
+	[ "${BASH_REMATCH[1]}" != "${BASH_REMATCH[2]}" ]
+	taskset -c 0,1 strace -f -e trace=sched_setaffinity -o one.txt \
+		brgen -j 1 -o out big.ast
+	! grep -q 'sched_setaffinity(' one.txt || false
+}
+
 @test "with -j 2 the diagnostics are those of one thread: the OpenCL C's first, the host's only without them" {
 	# a host function nested deeper than brgen follows [E-gen-nesting]
 	{

@@ -107,3 +107,12 @@ run_both() {
 	fi
 	output=$cpu
 }
+
+# strace_or_skip: skips the test where strace is missing or cannot trace;
+# else LeakSanitizer is off, as it cannot run under ptrace (a
+# --enable-sanitizers build)
+strace_or_skip() {
+	command -v strace >/dev/null || skip "no strace (setup.sh installs it)"
+	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+}

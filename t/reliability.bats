@@ -491,15 +491,6 @@ big_asts() {
 	[ ! -e out.c ]
 }
 
-# strace_or_skip: skips the test where strace is missing or cannot trace;
-# else LeakSanitizer is off, as it cannot run under ptrace (a
-# --enable-sanitizers build)
-strace_or_skip() {
-	command -v strace >/dev/null || skip "no strace (setup.sh installs it)"
-	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
-	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-}
-
 @test "a reader of a pipe naps while the text is slow to come, then sleeps in read(): the output of the whole file" {
 	big_asts
 	mkdir naps
