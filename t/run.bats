@@ -182,6 +182,8 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 
 @test "kernel parameters named off and dom, as the launch's own were in the OpenCL C" { run_program param_names; }
 
+@test "row interiors on a 3D domain, whole rows with an offset, and a box inside (K__rows on a CPU OpenCL device)" { run_program rows; }
+
 @test "spec 4.2: gathers at x plus a constant read the same in a row's interior (K__bodyin32) as at its clamped edges" {
 	run_program interior
 	# each kernel has an interior body and its guard
@@ -228,4 +230,14 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 		brgen --target=opencl > gather.cl
 	grep -q '^__kernel void g4__grid(' gather.cl
 	! grep -q '__bodyin(' gather.cl || false
+	# K__rows for each, a row a work-item (brt.h, Launch geometry),
+	# which a CPU device (PoCL's are named pthread-... or cpu-...) runs
+	# in place of K__grid and K__gridx
+	[ "$(grep -c '^__kernel void [a-z_]*__rows(' interior.cl)" -eq 5 ]
+	sed -n '/^__kernel void stencil__rows(/,/^}/p' interior.cl > rows.cl
+	grep -q 'const BRG_L brg_b = brg_row \* brg_d\[0\], brg_r = brg_b + brg_d\[0\];' rows.cl
+	grep -q 'stencil__bodyin(.*, brg_X, brg_Y);' rows.cl
+	if grep -Eq "^brt: kernel: stencil__grid for (pthread|cpu)-" interior.log; then
+		grep -q "^brt: kernel: stencil__rows for " interior.log
+	fi
 }

@@ -812,6 +812,60 @@ static void cl_map_grid(gen_ctx *g, strbuf *b, const json_t *fn, int exact)
 	sb_puts(b, "\t}\n}\n\n");
 }
 
+/* OpenCL: K__rows, for a kernel with a row interior, launched by libbrt
+ * on a CPU device as a one-dimensional NDRange over the rows of
+ * brg_dom.xyz (brg_dom.w 1): a work-item runs a whole row as the CPU
+ * backend's packed path does (interior_rows), its interior through
+ * K__bodyin in a loop whose loads are contiguous. Such a device runs a
+ * work-group's work-items in turn, and does not vectorize K__grid's
+ * test at every point (PoCL, 4,096 x 4,096 stencil: 22 ms with K__gridx,
+ * 4.1-5.0 with a row a work-item; hand-written 6.4-7.6). */
+static void cl_map_rows(gen_ctx *g, strbuf *b, const json_t *fn)
+{
+	cl_map_head(g, b, fn, "", "__rows");
+	sb_puts(b, ""
+		"\tconst BRG_L brg_row = get_global_id(0);\n"
+		"\tif (brg_row >= brg_d[1] * brg_d[2])\n\t\treturn;\n"
+		"\tconst BRG_L brg_b = brg_row * brg_d[0], brg_r = brg_b + "
+		"brg_d[0];\n"
+		"\tconst BRG_L brg_px = brg_o[0] - brg_b, brg_py = brg_row % "
+		"brg_d[1] + brg_o[1];\n"
+		"\tconst BRG_L brg_pz = brg_row / brg_d[1] + brg_o[2], brg_pw = "
+		"brg_o[3];\n"
+		"\tconst int brg_Y = (int)brg_py;\n"
+		"\tBRG_L brg_i = brg_b, brg_lo, brg_hi, brg_a;\n"
+		"\tint brg_n, brg_ok = 0, brg_X;\n"
+		/* rows of at least 32 points; x and y below 2^23, so that
+		 * x + c is exact as a float */
+		"\tbrg_lo = brg_d[0] >= 32 && brg_o[0] + brg_d[0] < (1 << 23) "
+		"&& brg_py < (1 << 23) ? brg_b : brg_r;\n"
+		"\tbrg_hi = brg_r;\n"
+		/* the interior's start among the row's first 8 points, its
+		 * end by bisection (interior_rows) */
+		"\tfor (brg_n = 0; brg_lo < brg_hi; brg_lo++) {\n"
+		"\t\tconst BRG_L brg_i = brg_lo;\n"
+		"\t\tconst int brg_X = (int)(brg_px + brg_i);\n");
+	map_point(g, GEN_CL, b, fn, "\t\t", GEN_GUARD);
+	sb_puts(b, "\t\tif (brg_ok)\n\t\t\tbreak;\n"
+		"\t\tif (++brg_n == 8)\n\t\t\tbrg_lo = brg_hi - 1;\n"
+		"\t}\n"
+		"\tfor (brg_a = brg_lo; brg_hi - brg_a > 1; ) {\n"
+		"\t\tconst BRG_L brg_i = brg_a + (brg_hi - brg_a) / 2;\n"
+		"\t\tconst int brg_X = (int)(brg_px + brg_i);\n");
+	map_point(g, GEN_CL, b, fn, "\t\t", GEN_GUARD);
+	sb_puts(b, "\t\tif (brg_ok)\n\t\t\tbrg_a = brg_i;\n"
+		"\t\telse\n\t\t\tbrg_hi = brg_i;\n"
+		"\t}\n"
+		"\tfor (; brg_i < brg_lo; brg_i++) {\n");
+	map_point(g, GEN_CL, b, fn, "\t\t", GEN_PACKED);
+	sb_puts(b, "\t}\n\tfor (brg_X = (int)(brg_px + brg_i); brg_i < brg_hi; "
+		"brg_i++, brg_X++) {\n");
+	map_point(g, GEN_CL, b, fn, "\t\t", GEN_INTERIOR);
+	sb_puts(b, "\t}\n\tfor (; brg_i < brg_r; brg_i++) {\n");
+	map_point(g, GEN_CL, b, fn, "\t\t", GEN_PACKED);
+	sb_puts(b, "\t}\n}\n\n");
+}
+
 static void map_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 {
 	const char *name = ast_str(fn, "name");
@@ -827,8 +881,10 @@ static void map_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 			cl_map_grid(g, b, fn, 0);
 			/* only with a row interior: mandel, which has none,
 			 * ran 1.7% slower without the test (H200) */
-			if (g->interior)
+			if (g->interior) {
 				cl_map_grid(g, b, fn, 1);
+				cl_map_rows(g, b, fn);
+			}
 		} else
 			cl_map_packed(g, b, fn);
 		return;

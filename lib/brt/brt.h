@@ -432,8 +432,9 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  *                 of the kernel's own parameters), with records set, one
  *                 more parameter after off:
  *                 __global brt_records *rec
- *                 and optionally K__packed, K__grid or K__gridx with
- *                 the same parameters (Launch geometry, below)
+ *                 and optionally K__packed, K__grid, K__gridx or
+ *                 K__rows with the same parameters (Launch geometry,
+ *                 below)
  *   GROUP:        same; launched with local size = GroupSize
  *   REDUCE:       __kernel void K__reduce(__global const T *in,
  *                     const brt_view vin, __global T *out, const long nout,
@@ -465,6 +466,10 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  *       the point with those coordinates.
  *     K__gridx: as K__grid, in its place where the rounded NDRange is
  *       dom.xyz itself (no work-item outside dom).
+ *     K__rows (dom.w 1), in place of both on a CPU device
+ *       (CL_DEVICE_TYPE_CPU): a one-dimensional NDRange of dom.y * dom.z work-items
+ *       rounded up; work-item r below that runs every point of row
+ *       (y, z) = (r % dom.y, r / dom.y), x from 0 to dom.x - 1.
  *   GROUP: a three-dimensional NDRange, local size = GroupSize, global
  *     size dom.xyz rounded up to multiples of it (dom.w is 1); work-items
  *     outside dom must not write, and must still reach every barrier.

@@ -61,12 +61,12 @@ typedef struct brt_pool brt_pool;
 /* A kernel object compiled for one device, with the argument values last
  * set on it (only changed arguments are set again). */
 /* The OpenCL entries of a kernel K (brt.h, "OpenCL kernel names"): K,
- * K__reduce, and the packed-launch variants K__packed, K__grid and
- * K__gridx, which a program may lack. BRT_ENTRY_REDUCE2 is a second
+ * K__reduce, and the packed-launch variants K__packed, K__grid, K__gridx
+ * and K__rows, which a program may lack. BRT_ENTRY_REDUCE2 is a second
  * kernel object of K__reduce, for a reduction's second pass, so that each
  * pass keeps its own arguments set from one call to the next. */
 enum { BRT_ENTRY_MAIN, BRT_ENTRY_REDUCE, BRT_ENTRY_PACKED, BRT_ENTRY_GRID,
-	BRT_ENTRY_REDUCE2, BRT_ENTRY_GRIDX };
+	BRT_ENTRY_REDUCE2, BRT_ENTRY_GRIDX, BRT_ENTRY_ROWS };
 
 typedef struct brt_clkernel {
 	struct brt_clkernel *next;
@@ -126,7 +126,7 @@ struct brt_device {
 	cl_context ctx;
 	cl_command_queue queue;	/* kernels */
 	cl_command_queue xfer;	/* transfers */
-	int gpu;
+	int gpu, cpu;		/* CL_DEVICE_TYPE_GPU, _CPU */
 	struct brt_stage *stages;	/* pinned staging buffers */
 	size_t staged;		/* their bytes */
 	pthread_mutex_t stage_lock;

@@ -570,6 +570,17 @@ static unsigned geometry(const brt_launch *L, const brt_clkernel *ck,
 {
 	const brt_kernel *k = L->k;
 	size_t most = ck->wgsize < 256 ? ck->wgsize : 256;
+	if (ck->entry == BRT_ENTRY_ROWS) {
+		/* a row a work-item, up to 16 a group while there are 4
+		   groups a compute unit */
+		int64_t rows = L->dom[1] * L->dom[2];
+		int64_t want = 4 * (int64_t)(L->dev->units ? L->dev->units : 1);
+		local[0] = most < 16 ? most : 16;
+		while (local[0] > 1 && rows < (int64_t)local[0] * want)
+			local[0] /= 2;
+		global[0] = ((size_t)rows + local[0] - 1) / local[0] * local[0];
+		return 1;
+	}
 	if (k->kclass == BRT_KERNEL_GROUP || ck->entry == BRT_ENTRY_GRID
 	    || ck->entry == BRT_ENTRY_GRIDX) {
 		if (k->kclass == BRT_KERNEL_GROUP) {
@@ -624,6 +635,20 @@ static brt_clkernel *exact_grid(const brt_launch *L, brt_clkernel *ck,
 	return x && grid_exact(L, x) ? x : ck;
 }
 
+/* On a CPU device, K__rows in place of K__grid or K__gridx CK where the
+ * program has it (brt.h, "Launch geometry"): such a device runs a
+ * work-group's work-items in turn, and runs a row's interior faster in
+ * one work-item's loop than point by point. */
+static brt_clkernel *rows_entry(const brt_launch *L, brt_clkernel *ck,
+	int want32)
+{
+	if (!L->dev->cpu)
+		return ck;
+	brt_clkernel *r = brt_ocl_kernel(L->dev, L->k, BRT_ENTRY_ROWS, want32,
+		NULL);
+	return r ? r : ck;
+}
+
 /* Sets the arguments of a map, scatter or group kernel (brt.h, "OpenCL
  * kernel names and parameters") and launches it. */
 static void run_ocl(brt_launch *L)
@@ -636,7 +661,7 @@ static void run_ocl(brt_launch *L)
 	/* K itself only where no other entry runs: one lookup a launch */
 	brt_clkernel *ck = packed_entry(L, want32);
 	if (ck && ck->entry == BRT_ENTRY_GRID)
-		ck = exact_grid(L, ck, want32);
+		ck = rows_entry(L, exact_grid(L, ck, want32), want32);
 	if (!ck)
 		ck = brt_ocl_kernel(d, k, BRT_ENTRY_MAIN, want32, &msg);
 	if (!ck) {

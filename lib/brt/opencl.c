@@ -121,6 +121,7 @@ static brt_device *device_probe(brt_runtime *rt, cl_platform_id pid,
 	d->id = id;
 	d->pid = pid;
 	d->gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+	d->cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
 	info_str(cl, id, CL_DEVICE_NAME, d->name, sizeof d->name);
 	char drv[120], ver[120];
 	info_str(cl, id, CL_DRIVER_VERSION, drv, sizeof drv);
@@ -1109,10 +1110,10 @@ brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int entry,
 	int want32, brt_str *msg)
 {
 	static const char *const suffix[] = { "", "__reduce", "__packed",
-		"__grid", "__reduce", "__gridx" };
+		"__grid", "__reduce", "__gridx", "__rows" };
 	brt_cl *cl = &brt_rt()->cl;
 	int optional = entry == BRT_ENTRY_PACKED || entry == BRT_ENTRY_GRID
-		|| entry == BRT_ENTRY_GRIDX;
+		|| entry == BRT_ENTRY_GRIDX || entry == BRT_ENTRY_ROWS;
 	want32 = want32 && !brt_rt()->index64;
 	/* the entry found moves to the front (the caller holds d->lock): a
 	 * program of a hundred kernels walks a few entries, not hundreds, to

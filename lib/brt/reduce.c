@@ -313,7 +313,7 @@ static void red_ocl(red *R)
 	 * step: there, groups of 64 and 64 of them a compute unit (PoCL on
 	 * 2 cores, 2^24 floats to a host scalar, medians of 15: 12.97 ms
 	 * with 8 groups of 256, 3.25-3.38 so; hand-written 3.13-3.14) */
-	size_t most = d->gpu ? 256 : 64;
+	size_t most = d->cpu ? 64 : 256;
 	size_t lsz = pow2_below(ck->wgsize < most ? ck->wgsize : most);
 	/* a small block, such as a row of a partial reduction, to fewer
 	 * work-items: at least 64 elements each (16 vector loads), for more
@@ -322,7 +322,7 @@ static void red_ocl(red *R)
 	while (lsz > 32 && R->n / (int64_t)lsz < 64)
 		lsz /= 2;
 	/* first pass: enough work-groups to fill the device */
-	int64_t want = (int64_t)(d->units ? d->units : 1) * (d->gpu ? 16 : 64);
+	int64_t want = (int64_t)(d->units ? d->units : 1) * (d->cpu ? 64 : 16);
 	int64_t chunks = (want + R->nout - 1) / R->nout;
 	if (chunks > (R->n + (int64_t)lsz - 1) / (int64_t)lsz)
 		chunks = (R->n + (int64_t)lsz - 1) / (int64_t)lsz;
