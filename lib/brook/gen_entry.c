@@ -450,31 +450,60 @@ static void interior_setup(strbuf *b)
  * where K__guard32 holds, run through K__bodyin32, the points before and
  * after it through K__body32. The guards hold on an interval: its start
  * is sought among the row's first 8 points, its end by bisection. */
+/* The interior of the row [brg_i, brg_hi) that starts at brg_lo (the
+ * row's end where it has none), then the points before it through K__body
+ * and the interior through K__bodyin, on target T at indent IND: its start
+ * is sought among the row's first 8 points, its end by bisection. The
+ * caller runs the points after it. */
+static void row_interior(gen_ctx *g, gen_target t, strbuf *b,
+	const json_t *fn, const char *ind)
+{
+	const char *L = t == GEN_CL ? "BRG_L" : "int64_t";
+	const char *X = t == GEN_CL ? "int" : "int32_t";
+	char in2[16];
+
+	snprintf(in2, sizeof in2, "%s\t", ind);
+	sb_printf(b, "%sfor (brg_n = 0; brg_lo < brg_hi; brg_lo++) {\n"
+		"%sconst %s brg_i = brg_lo;\n", ind, in2, L);
+	/* OpenCL's K__guard takes x as brg_X */
+	if (t == GEN_CL)
+		sb_printf(b, "%sconst int brg_X = (int)(brg_px + brg_i);\n",
+			in2);
+	map_point(g, t, b, fn, in2, GEN_GUARD);
+	sb_printf(b, "%sif (brg_ok)\n%s\tbreak;\n"
+		"%sif (++brg_n == 8)\n%s\tbrg_lo = brg_hi - 1;\n"
+		"%s}\n"
+		"%sfor (brg_a = brg_lo; brg_hi - brg_a > 1; ) {\n"
+		"%sconst %s brg_i = brg_a + (brg_hi - brg_a) / 2;\n",
+		in2, in2, in2, in2, ind, ind, in2, L);
+	if (t == GEN_CL)
+		sb_printf(b, "%sconst int brg_X = (int)(brg_px + brg_i);\n",
+			in2);
+	map_point(g, t, b, fn, in2, GEN_GUARD);
+	sb_printf(b, "%sif (brg_ok)\n%s\tbrg_a = brg_i;\n"
+		"%selse\n%s\tbrg_hi = brg_i;\n"
+		"%s}\n"
+		"%sfor (; brg_i < brg_lo; brg_i++) {\n", in2, in2, in2, in2,
+		ind, ind);
+	map_point(g, t, b, fn, in2, GEN_PACKED);
+	/* x as a 32-bit counter: an affine index to the compiler,
+	 * contiguous loads */
+	sb_printf(b, "%s}\n%sfor (brg_X = (%s)(brg_px + brg_i); "
+		"brg_i < brg_hi; brg_i++, brg_X++) {\n", ind, ind, X);
+	map_point(g, t, b, fn, in2, GEN_INTERIOR);
+	sb_printf(b, "%s}\n", ind);
+}
+
+/* ... and per row of at least 32 points: the interior [brg_lo, brg_hi),
+ * where K__guard32 holds, run through K__bodyin32, the points before and
+ * after it through K__body32 (row_interior). */
 static void interior_rows(gen_ctx *g, strbuf *b, const json_t *fn)
 {
 	sb_puts(b, "\t\t/* the row's interior */\n"
 		"\t\tbrg_lo = brg_in && brg_r - brg_i >= 32 ? brg_i : brg_r;\n"
 		"\t\tbrg_Y = (int32_t)brg_py;\n"
-		"\t\tbrg_hi = brg_r;\n"
-		"\t\tfor (brg_n = 0; brg_lo < brg_hi; brg_lo++) {\n"
-		"\t\t\tconst int64_t brg_i = brg_lo;\n");
-	map_point(g, GEN_CPU, b, fn, "\t\t\t", GEN_GUARD);
-	sb_puts(b, "\t\t\tif (brg_ok)\n\t\t\t\tbreak;\n"
-		"\t\t\tif (++brg_n == 8)\n\t\t\t\tbrg_lo = brg_hi - 1;\n"
-		"\t\t}\n"
-		"\t\tfor (brg_a = brg_lo; brg_hi - brg_a > 1; ) {\n"
-		"\t\t\tconst int64_t brg_i = brg_a + (brg_hi - brg_a) / 2;\n");
-	map_point(g, GEN_CPU, b, fn, "\t\t\t", GEN_GUARD);
-	sb_puts(b, "\t\t\tif (brg_ok)\n\t\t\t\tbrg_a = brg_i;\n"
-		"\t\t\telse\n\t\t\t\tbrg_hi = brg_i;\n"
-		"\t\t}\n"
-		"\t\tfor (; brg_i < brg_lo; brg_i++) {\n");
-	map_point(g, GEN_CPU, b, fn, "\t\t\t", GEN_PACKED);
-	/* x as an int32_t counter: an affine index to cc, contiguous loads */
-	sb_puts(b, "\t\t}\n\t\tfor (brg_X = (int32_t)(brg_px + brg_i); "
-		"brg_i < brg_hi; brg_i++, brg_X++) {\n");
-	map_point(g, GEN_CPU, b, fn, "\t\t\t", GEN_INTERIOR);
-	sb_puts(b, "\t\t}\n");
+		"\t\tbrg_hi = brg_r;\n");
+	row_interior(g, GEN_CPU, b, fn, "\t\t");
 }
 
 /* CPU: the packed path of a map or scatter kernel, K__packed, for domain
@@ -839,29 +868,9 @@ static void cl_map_rows(gen_ctx *g, strbuf *b, const json_t *fn)
 		 * x + c is exact as a float */
 		"\tbrg_lo = brg_d[0] >= 32 && brg_o[0] + brg_d[0] < (1 << 23) "
 		"&& brg_py < (1 << 23) ? brg_b : brg_r;\n"
-		"\tbrg_hi = brg_r;\n"
-		/* the interior's start among the row's first 8 points, its
-		 * end by bisection (interior_rows) */
-		"\tfor (brg_n = 0; brg_lo < brg_hi; brg_lo++) {\n"
-		"\t\tconst BRG_L brg_i = brg_lo;\n"
-		"\t\tconst int brg_X = (int)(brg_px + brg_i);\n");
-	map_point(g, GEN_CL, b, fn, "\t\t", GEN_GUARD);
-	sb_puts(b, "\t\tif (brg_ok)\n\t\t\tbreak;\n"
-		"\t\tif (++brg_n == 8)\n\t\t\tbrg_lo = brg_hi - 1;\n"
-		"\t}\n"
-		"\tfor (brg_a = brg_lo; brg_hi - brg_a > 1; ) {\n"
-		"\t\tconst BRG_L brg_i = brg_a + (brg_hi - brg_a) / 2;\n"
-		"\t\tconst int brg_X = (int)(brg_px + brg_i);\n");
-	map_point(g, GEN_CL, b, fn, "\t\t", GEN_GUARD);
-	sb_puts(b, "\t\tif (brg_ok)\n\t\t\tbrg_a = brg_i;\n"
-		"\t\telse\n\t\t\tbrg_hi = brg_i;\n"
-		"\t}\n"
-		"\tfor (; brg_i < brg_lo; brg_i++) {\n");
-	map_point(g, GEN_CL, b, fn, "\t\t", GEN_PACKED);
-	sb_puts(b, "\t}\n\tfor (brg_X = (int)(brg_px + brg_i); brg_i < brg_hi; "
-		"brg_i++, brg_X++) {\n");
-	map_point(g, GEN_CL, b, fn, "\t\t", GEN_INTERIOR);
-	sb_puts(b, "\t}\n\tfor (; brg_i < brg_r; brg_i++) {\n");
+		"\tbrg_hi = brg_r;\n");
+	row_interior(g, GEN_CL, b, fn, "\t");
+	sb_puts(b, "\tfor (; brg_i < brg_r; brg_i++) {\n");
 	map_point(g, GEN_CL, b, fn, "\t\t", GEN_PACKED);
 	sb_puts(b, "\t}\n}\n\n");
 }
