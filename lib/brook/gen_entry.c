@@ -450,6 +450,17 @@ static void interior_setup(strbuf *b)
  * where K__guard32 holds, run through K__bodyin32, the points before and
  * after it through K__body32. The guards hold on an interval: its start
  * is sought among the row's first 8 points, its end by bisection. */
+/* brg_ok = K__guard at the point brg_i of the row, at indent IND
+ * (OpenCL's K__guard takes x as brg_X) */
+static void row_guard(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
+	const char *ind)
+{
+	if (t == GEN_CL)
+		sb_printf(b, "%sconst int brg_X = (int)(brg_px + brg_i);\n",
+			ind);
+	map_point(g, t, b, fn, ind, GEN_GUARD);
+}
+
 /* The interior of the row [brg_i, brg_hi) that starts at brg_lo (the
  * row's end where it has none), then the points before it through K__body
  * and the interior through K__bodyin, on target T at indent IND: its start
@@ -465,21 +476,14 @@ static void row_interior(gen_ctx *g, gen_target t, strbuf *b,
 	snprintf(in2, sizeof in2, "%s\t", ind);
 	sb_printf(b, "%sfor (brg_n = 0; brg_lo < brg_hi; brg_lo++) {\n"
 		"%sconst %s brg_i = brg_lo;\n", ind, in2, L);
-	/* OpenCL's K__guard takes x as brg_X */
-	if (t == GEN_CL)
-		sb_printf(b, "%sconst int brg_X = (int)(brg_px + brg_i);\n",
-			in2);
-	map_point(g, t, b, fn, in2, GEN_GUARD);
+	row_guard(g, t, b, fn, in2);
 	sb_printf(b, "%sif (brg_ok)\n%s\tbreak;\n"
 		"%sif (++brg_n == 8)\n%s\tbrg_lo = brg_hi - 1;\n"
 		"%s}\n"
 		"%sfor (brg_a = brg_lo; brg_hi - brg_a > 1; ) {\n"
 		"%sconst %s brg_i = brg_a + (brg_hi - brg_a) / 2;\n",
 		in2, in2, in2, in2, ind, ind, in2, L);
-	if (t == GEN_CL)
-		sb_printf(b, "%sconst int brg_X = (int)(brg_px + brg_i);\n",
-			in2);
-	map_point(g, t, b, fn, in2, GEN_GUARD);
+	row_guard(g, t, b, fn, in2);
 	sb_printf(b, "%sif (brg_ok)\n%s\tbrg_a = brg_i;\n"
 		"%selse\n%s\tbrg_hi = brg_i;\n"
 		"%s}\n"
