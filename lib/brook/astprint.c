@@ -499,7 +499,7 @@ static void expr_body(pctx *p, const json_t *e, enum ekind k)
 	} else if (k == EK_UNOP) {
 		const char *op = ast_str(e, "op");
 		sb_puts(o, op);
-		unary_operand(p, op, ast_get(e, "e"), op[1] ? 15 : 14);
+		unary_operand(p, op, ast_get(e, "e"), op[0] && op[1] ? 15 : 14);
 	} else if (k == EK_POSTFIX) {
 		expr(p, ast_get(e, "e"), 16);
 		sb_puts(o, ast_str(e, "op"));
