@@ -467,7 +467,8 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  *     K__gridx: as K__grid, in its place where the rounded NDRange is
  *       dom.xyz itself (no work-item outside dom).
  *     K__rows (dom.w 1), in place of both on a CPU device
- *       (CL_DEVICE_TYPE_CPU): a one-dimensional NDRange of dom.y * dom.z work-items
+ *       (CL_DEVICE_TYPE_CPU) where dom.y * dom.z is at least 4 rows a
+ *       compute unit: a one-dimensional NDRange of dom.y * dom.z work-items
  *       rounded up; work-item r below that runs every point of row
  *       (y, z) = (r % dom.y, r / dom.y), x from 0 to dom.x - 1.
  *   GROUP: a three-dimensional NDRange, local size = GroupSize, global
