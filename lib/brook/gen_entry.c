@@ -446,10 +446,6 @@ static void interior_setup(strbuf *b)
 		"brg_o[1] + brg_d[1] < (1 << 23);\n");
 }
 
-/* ... and per row of at least 32 points: the interior [brg_lo, brg_hi),
- * where K__guard32 holds, run through K__bodyin32, the points before and
- * after it through K__body32. The guards hold on an interval: its start
- * is sought among the row's first 8 points, its end by bisection. */
 /* brg_ok = K__guard at the point brg_i of the row, at indent IND
  * (OpenCL's K__guard takes x as brg_X) */
 static void row_guard(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
@@ -461,11 +457,12 @@ static void row_guard(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 	map_point(g, t, b, fn, ind, GEN_GUARD);
 }
 
-/* The interior of the row [brg_i, brg_hi) that starts at brg_lo (the
- * row's end where it has none), then the points before it through K__body
- * and the interior through K__bodyin, on target T at indent IND: its start
- * is sought among the row's first 8 points, its end by bisection. The
- * caller runs the points after it. */
+/* The interior of the row [brg_i, brg_hi), searched from brg_lo (the
+ * row's end where there is none to seek), then the points before it
+ * through K__body and the interior through K__bodyin, on target T at
+ * indent IND. The guards hold on an interval: its start is sought among
+ * the row's first 8 points, its end by bisection. The caller runs the
+ * points after it. */
 static void row_interior(gen_ctx *g, gen_target t, strbuf *b,
 	const json_t *fn, const char *ind)
 {
