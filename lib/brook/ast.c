@@ -500,6 +500,14 @@ static int read_word(ast_reader *r, const char *w, size_t n)
 }
 
 /* value = object | array | string | number | "true" | "false" | "null" */
+/* V, made to last where R's values do (reader_lasting). */
+static json_t *lasting(const ast_reader *r, json_t *v)
+{
+	if (v && r->lasting)
+		v->refcount = (size_t)-1;
+	return v;
+}
+
 static json_t *read_value(ast_reader *r)
 {
 	json_t *v = NULL;
@@ -523,9 +531,7 @@ static json_t *read_value(ast_reader *r)
 	default: v = read_number(r); break;
 	}
 	r->depth--;
-	if (v && r->lasting)
-		v->refcount = (size_t)-1;
-	return v;
+	return lasting(r, v);
 }
 
 static void reader_free(ast_reader *r)
@@ -778,8 +784,7 @@ static json_t *stream_doc(ast_stream *s)
 	char *key;
 	int c, first = 1;
 
-	if (doc && s->r.lasting)
-		doc->refcount = (size_t)-1;
+	lasting(&s->r, doc);
 
 	if (stream_unit(s, UNIT_OPEN, 0, &key, &v) != '{')
 		goto fail;
@@ -789,9 +794,7 @@ static json_t *stream_doc(ast_stream *s)
 		if (c == '[') {
 			/* "decls": its elements, then ',' or '}' */
 			free(key);
-			decls = json_array();
-			if (decls && s->r.lasting)
-				decls->refcount = (size_t)-1;
+			decls = lasting(&s->r, json_array());
 			for (int f = 1; c != ']'; f = 0) {
 				c = stream_unit(s, UNIT_ELEMENT, f, &key, &v);
 				if (!c)

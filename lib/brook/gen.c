@@ -907,11 +907,9 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 		if (!g.nerrors && (c_out || h_out))
 			gh = gen_host_body(&g);
 	}
-	nerrors = job.g.nerrors + g.nerrors;
-	if (gh) {
+	if (gh)
 		gen_host_files(gh, c_out, h_out, job.cl.s ? job.cl.s : "");
-		nerrors = job.g.nerrors + g.nerrors;
-	}
+	nerrors = job.g.nerrors + g.nerrors;
 
 	sb_free(&job.cl);
 	if (job.g.doc)

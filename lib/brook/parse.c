@@ -613,6 +613,16 @@ static void run(parse_ctx *c, ast_sender *s, size_t *next)
 	files_end(c);
 }
 
+/* A parsed document's members before "decls", with FILES (taken). */
+static json_t *parsed_head(json_t *files)
+{
+	json_t *doc = json_object();
+	json_object_set_new(doc, "brast", json_integer(BRAST_VERSION));
+	json_object_set_new(doc, "stage", json_string("parsed"));
+	json_object_set_new(doc, "files", files);
+	return doc;
+}
+
 json_t *parse_text(const char *text, size_t len, const char *name,
 	const parse_options *o, diag_ctx *d)
 {
@@ -621,10 +631,7 @@ json_t *parse_text(const char *text, size_t len, const char *name,
 	run(&c, NULL, NULL);
 	json_t *doc = NULL;
 	if (c.errors == 0) {
-		doc = json_object();
-		json_object_set_new(doc, "brast", json_integer(BRAST_VERSION));
-		json_object_set_new(doc, "stage", json_string("parsed"));
-		json_object_set_new(doc, "files", json_incref(c.files));
+		doc = parsed_head(json_incref(c.files));
 		json_object_set_new(doc, "decls", json_incref(c.decls));
 	}
 	ctx_free(&c);
@@ -677,10 +684,7 @@ json_t *parse_send(const char *text, size_t len, const char *name,
 	json_t *doc = NULL;
 
 	name = name ? name : "<stdin>";
-	json_t *head = json_object();
-	json_object_set_new(head, "brast", json_integer(BRAST_VERSION));
-	json_object_set_new(head, "stage", json_string("parsed"));
-	json_object_set_new(head, "files", files_ahead(text, len, name, o));
+	json_t *head = parsed_head(files_ahead(text, len, name, o));
 	util_pipe_grow(fd);
 	ctx_init(&c, text, len, name, o, d);
 	ast_sender *s = ast_send_begin(&b, fd, head);
