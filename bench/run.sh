@@ -12,8 +12,8 @@
 #   --out      where results go (default: --bin's folder): raw.txt (every
 #              result line), results-HOST.csv, table.md, ratios.png
 #   --repeat   run each program K times, interleaving the versions, and
-#              keep the median run (default 1; BENCH_REPEAT); startup and
-#              chain run at least 9 times
+#              keep the median run (default 1; BENCH_REPEAT); startup
+#              runs at least 9 times, chain at least 21
 #   --only     only these cases
 #   --no-cpu   skip the CPU rows (the CPU backend against plain C)
 #   --no-opencl  skip the OpenCL rows (the CPU backend alone, as when
@@ -168,8 +168,11 @@ echo "== bench: profile $profile, $threads threads, repeat $repeat, $(uptime | s
 	[ "$k" -gt "$cap" ] && k=$cap
 	# startup and chain: processes that time a few ms of host work, whose
 	# medians a busy host moves by tens of percent (RESULTS.md): never
-	# fewer than 9 runs of each version, interleaved
-	case $name in startup|chain) [ "$k" -lt 9 ] && k=9 ;; esac
+	# fewer than 9 runs of each version, interleaved; the chain 21, as
+	# on a GPU host a whole process, raw or Brook, runs its launches at
+	# one of two rates 1.5 times apart (RESULTS.md, 2026-11-26 16:21)
+	case $name in startup) [ "$k" -lt 9 ] && k=9 ;; esac
+	case $name in chain) [ "$k" -lt 21 ] && k=21 ;; esac
 	# startup: a first run fills the program caches, then each run is a
 	# fresh process
 	if [ "$name" = startup ]; then

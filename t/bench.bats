@@ -148,6 +148,26 @@ build_c() {
 	[ "$(grep -c 'backend=opencl' "$work/bin/raw.txt")" -eq 2 ]
 }
 
+@test "run.sh: the chain runs 21 times each version and startup 9, whatever --repeat says" {
+	mkdir "$work/bin"
+	# stand-ins that count their runs and print a result line
+	for p in brook-chain brook-startup bench-opencl; do
+		cat >"$work/bin/$p" <<-EOF
+		#!/bin/sh
+		c=\${1:-x}; [ "$p" = bench-opencl ] || c=$p
+		echo "\$c" >>"$work/runs"
+		echo "case=\${c#brook-} size=1 impl=x backend=opencl device=\"-\" runs=1 median_ms=1 min_ms=1 gbs=0 gflops=0 ok=1"
+		EOF
+		chmod +x "$work/bin/$p"
+	done
+	"$bench/run.sh" --bin "$work/bin" --only chain,startup --no-cpu --repeat 3 > /dev/null
+	[ "$(grep -cx brook-chain "$work/runs")" -eq 21 ]
+	[ "$(grep -cx chain "$work/runs")" -eq 21 ]
+	# startup: one more run each, untimed, fills the program caches
+	[ "$(grep -cx brook-startup "$work/runs")" -eq 10 ]
+	[ "$(grep -cx startup "$work/runs")" -eq 10 ]
+}
+
 @test "run.sh --profile gpu: rowsum once a run and 16 times a run" {
 	mkdir "$work/bin"
 	"$bench/run.sh" --profile gpu --bin "$work/bin" --only rowsum --no-cpu > /dev/null
@@ -227,7 +247,8 @@ probe_rejects() {
 	run "$work/probe" 256
 	[ "$status" -eq 0 ]
 	! grep -q WRONG <<<"$output" || false
-	[ "$(grep -c ' round [0-9]: ms=.* us/launch=' <<<"$output")" -eq 22 ]
+	[ "$(grep -c ' round [0-9]: ms=.* us/launch=' <<<"$output")" -eq 34 ]
+	grep -q '^args3 setargs  *round 3: ms=' <<<"$output"
 	grep -q '^all +xfer +pool  *round 5: ms=' <<<"$output"
 	probe_rejects 1000 N
 }

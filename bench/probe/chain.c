@@ -12,6 +12,12 @@
  *   flush      clFlush after 1, 2, 4, ... 64 launches, then every 64
  *   lock       a mutex taken and released around every launch
  *   all        all of the above
+ *   args6      the raw chain's kernel with the four by-value arguments
+ *              a generated kernel adds: a view (76 bytes, as libbrt's
+ *              32-bit brt_view) for each buffer, the domain and the
+ *              offset (int4 each)
+ *   args3      the same four in one struct argument
+ *   args6 setargs, args3 setargs   with both buffers set every launch
  *
  * and then, for the rest of the run, two things a runtime's process has
  * that the raw chain's has not, each measured with the raw chain and with
@@ -41,9 +47,17 @@ static const char *src =
 "__kernel void inc(__global const float *a, __global float *b)\n"
 "{ size_t i = get_global_id(0); b[i] = a[i] + 1.0f; }\n"
 "__kernel void inc4(__global const float4 *a, __global float4 *b, long n4)\n"
-"{ size_t i = get_global_id(0); if (i < n4) b[i] = a[i] + 1.0f; }\n";
+"{ size_t i = get_global_id(0); if (i < n4) b[i] = a[i] + 1.0f; }\n"
+"typedef struct view { int d[4], p[4], base, rank, map; float lo[4], st[4]; } view;\n"
+"__kernel void inc6(__global const float *a, const view av,\n"
+"	__global float *b, const view bv, const int4 dom, const int4 off)\n"
+"{ size_t i = get_global_id(0); b[bv.base + i] = a[av.base + i] + 1.0f; }\n"
+"typedef struct meta { view av, bv; int dom[4], off[4]; } meta;\n"
+"__kernel void inc3(__global const float *a, __global float *b,\n"
+"	const meta m)\n"
+"{ size_t i = get_global_id(0); b[m.bv.base + i] = a[m.av.base + i] + 1.0f; }\n";
 
-enum { LOCAL = 1, SETARGS = 2, FLUSH = 4, LOCK = 8 };
+enum { LOCAL = 1, SETARGS = 2, FLUSH = 4, LOCK = 8, ARGS6 = 16, ARGS3 = 32 };
 
 static const struct {
 	const char *name;
@@ -52,6 +66,9 @@ static const struct {
 	{ "raw", 0 }, { "local", LOCAL }, { "setargs", SETARGS },
 	{ "flush", FLUSH }, { "lock", LOCK },
 	{ "all", LOCAL | SETARGS | FLUSH | LOCK },
+	{ "args6", ARGS6 }, { "args3", ARGS3 },
+	{ "args6 setargs", ARGS6 | SETARGS },
+	{ "args3 setargs", ARGS3 | SETARGS },
 };
 
 static cl_context ctx;
@@ -88,7 +105,8 @@ static double chain(unsigned what, cl_kernel *k)
 		if (what & SETARGS) {
 			kj = k[2];
 			probe_set(kj, 0, sizeof buf[0], &buf[j % 2]);
-			probe_set(kj, 1, sizeof buf[0], &buf[1 - j % 2]);
+			probe_set(kj, what & ARGS6 ? 2 : 1, sizeof buf[0],
+				&buf[1 - j % 2]);
 		}
 		if ((err = clEnqueueNDRangeKernel(q, kj, 1, NULL, &g,
 			what & LOCAL ? &l : NULL, 0, NULL, NULL)))
@@ -141,6 +159,32 @@ int main(int argc, char **argv)
 		probe_set(vec[i], 2, sizeof n4, &n4);
 	}
 	probe_set(vec[2], 2, sizeof n4, &n4);
+	/* views of N floats from element 0, the domain N x 1 x 1 x 1 */
+	struct { cl_int d[4], p[4], base, rank, map; cl_float lo[4], st[4]; }
+		view = { { (cl_int)n, 1, 1, 1 }, { 1, (cl_int)n, (cl_int)n,
+		(cl_int)n }, 0, 1, 0, { 0 }, { 0 } };
+	struct { cl_int v[2][19]; cl_int dom[4], off[4]; } meta;
+	cl_int dom[4] = { (cl_int)n, 1, 1, 1 }, off[4] = { 0 };
+	cl_kernel k6[3], k3[3];
+	memset(&meta, 0, sizeof meta);
+	memcpy(meta.v[0], &view, sizeof view);
+	memcpy(meta.v[1], &view, sizeof view);
+	memcpy(meta.dom, dom, sizeof dom);
+	for (int i = 0; i < 3; i++) {
+		k6[i] = probe_kernel(prog, "inc6");
+		k3[i] = probe_kernel(prog, "inc3");
+		probe_set(k6[i], 1, sizeof view, &view);
+		probe_set(k6[i], 3, sizeof view, &view);
+		probe_set(k6[i], 4, sizeof dom, dom);
+		probe_set(k6[i], 5, sizeof off, off);
+		probe_set(k3[i], 2, sizeof meta, &meta);
+		if (i < 2) {
+			probe_set(k6[i], 0, sizeof buf[0], &buf[i]);
+			probe_set(k6[i], 2, sizeof buf[0], &buf[1 - i]);
+			probe_set(k3[i], 0, sizeof buf[0], &buf[i]);
+			probe_set(k3[i], 1, sizeof buf[0], &buf[1 - i]);
+		}
+	}
 	/* every chain adds LAUNCHES to buf[0] */
 	double chains = 0;
 	cl_command_queue q2 = NULL;
@@ -174,8 +218,9 @@ int main(int argc, char **argv)
 				FLUSH | LOCK))
 				continue;	/* raw and all only */
 			for (int r = -1; r < RUNS; r++) {
-				double ms = chain(what, what & LOCAL ? vec
-					: plain);
+				double ms = chain(what, what & ARGS6 ? k6
+					: what & ARGS3 ? k3 : what & LOCAL
+					? vec : plain);
 				if (r >= 0)
 					t[r] = ms;
 			}
