@@ -34,6 +34,7 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "guide 1.8: scatter with domainOffset/domainSize" { run_program scatter; }
 @test "guide 1.8: domainOffset without domainSize runs to the end" { run_program domain_offset; }
 @test "spec 4.1.2-4.1.3: reductions to scalars and streams" { run_program reduce; }
+@test "reductions over long consecutive runs, every operator, rows of 36 and 37" { run_program reduce_runs; }
 @test "BrookGPU: iterator streams" { run_program iter; }
 @test "guide 1.17.8: sum_2d with shared memory and syncGroup" { run_program sum_2d; }
 @test "guide 1.17: thread groups in 1D and 2D" { run_program group; }

@@ -1333,18 +1333,88 @@ static void cpu_merge(gen_ctx *g, strbuf *b, const json_t *fn,
 	reduce_call(b, fn, x, pa, ind);
 }
 
-/* cl_reduce_vector's loop over the vectors of a packed, aligned block,
- * when COND (NULL: always), up to its body; vector_tail closes it. */
-static void vector_head(strbuf *b, const char *V, const char *cond)
+/* cl_reduce_vector's test of a packed, aligned block, when COND (NULL:
+ * always); vector_loop then opens its loop over the vectors, up to its
+ * body, and vector_tail closes both. */
+static void vector_head(strbuf *b, const char *cond)
 {
 	sb_printf(b, "\tif (brg_fast%s%s && ((brg_st + brg_lo) & 3) == 0) {\n"
 		"\t\tconst BRG_L brg_q = (brg_st + brg_lo) / 4, brg_nq = "
 		"(brg_hi - brg_lo) / 4;\n"
 		"\t\tconst BRG_L brg_r = brg_hi - brg_lo - 4 * brg_nq;\n"
-		"\t\tfor (brg_j = brg_l; brg_j < brg_nq; brg_j += brg_L) {\n"
+		"\t\tbrg_j = brg_l;\n", cond ? " && " : "", cond ? cond : "");
+}
+
+static void vector_loop(strbuf *b, const char *V)
+{
+	sb_printf(b, "\t\tfor (; brg_j < brg_nq; brg_j += brg_L) {\n"
 		"\t\t\tconst %s brg_v = ((__global const %s *)brg_in)"
-		"[brg_q + brg_j];\n", cond ? " && " : "", cond ? cond : "", V,
-		V);
+		"[brg_q + brg_j];\n", V, V);
+}
+
+/* OpenCL, a work-group of one work-item (a CPU device's, reduce.c): the
+ * work-item's block is consecutive, and with one accumulator each fold
+ * would wait for the one before. Eight accumulators, element i of the
+ * block into accumulator i % 8, two vectors a step, then merged as a
+ * tree, as the CPU backend's cpu_fold_packed does (the same order for a
+ * block folded whole); the loop after it takes the last vector, if any.
+ * A reduce variable's accumulators start from the identity and take
+ * every element through the body, merged by the operator; a reduce
+ * function's start from the first eight elements. */
+static void cl_reduce_runs(gen_ctx *g, strbuf *b, const json_t *fn,
+	const json_t *el, const char *op, const char *V)
+{
+	char x[32], a[32];
+	int k;
+
+	sb_puts(b, "\t\tif (brg_L == 1 && brg_nq >= 4) {\n\t\t\t");
+	gen_type(g, GEN_CL, b, el, NULL);
+	sb_puts(b, " brg_a[8];\n\t\t\tint brg_w;\n");
+	if (op) {
+		sb_puts(b, "\t\t\tfor (brg_k = 0; brg_k < 8; brg_k++) {\n");
+		reduce_identity(g, GEN_CL, b, el, op, "brg_a[brg_k]",
+			"\t\t\t\t");
+		sb_puts(b, "\t\t\t}\n\t\t\tbrg_j = 0;\n");
+	} else {
+		sb_printf(b, "\t\t\tfor (brg_k = 0; brg_k < 2; brg_k++) {\n"
+			"\t\t\t\tconst %s brg_v = ((__global const %s *)"
+			"brg_in)[brg_q + brg_k];\n"
+			"\t\t\t\tbrg_a[4 * brg_k] = brg_v.x;\n"
+			"\t\t\t\tbrg_a[4 * brg_k + 1] = brg_v.y;\n"
+			"\t\t\t\tbrg_a[4 * brg_k + 2] = brg_v.z;\n"
+			"\t\t\t\tbrg_a[4 * brg_k + 3] = brg_v.w;\n"
+			"\t\t\t}\n\t\t\tbrg_j = 2;\n", V, V);
+	}
+	sb_printf(b, "\t\t\tfor (; brg_j + 2 <= brg_nq; brg_j += 2) {\n"
+		"\t\t\t\tconst %s brg_v = ((__global const %s *)brg_in)"
+		"[brg_q + brg_j];\n"
+		"\t\t\t\tconst %s brg_u = ((__global const %s *)brg_in)"
+		"[brg_q + brg_j + 1];\n", V, V, V, V);
+	for (k = 0; k < 8; k++) {
+		snprintf(x, sizeof x, "brg_%c.%c", k < 4 ? 'v' : 'u',
+			comp[k % 4]);
+		snprintf(a, sizeof a, "&brg_a[%d]", k);
+		reduce_call(b, fn, x, a, "\t\t\t\t");
+	}
+	sb_puts(b, "\t\t\t}\n\t\t\tfor (brg_w = 1; brg_w < 8; brg_w *= 2)\n"
+		"\t\t\t\tfor (brg_k = 0; brg_k < 8; brg_k += 2 * brg_w)"
+		" {\n");
+	if (op)
+		reduce_combine(g, b, el, op, "brg_a[brg_k]",
+			"brg_a[brg_k + brg_w]", "\t\t\t\t\t");
+	else
+		reduce_call(b, fn, "brg_a[brg_k + brg_w]", "&brg_a[brg_k]",
+			"\t\t\t\t\t");
+	sb_puts(b, "\t\t\t\t}\n");
+	if (op)
+		reduce_combine(g, b, el, op, "brg_acc", "brg_a[0]",
+			"\t\t\t");
+	else {
+		sb_puts(b, "\t\t\tif (!brg_have) {\n\t\t\t\tbrg_acc = "
+			"brg_a[0];\n\t\t\t\tbrg_have = 1;\n\t\t\t} else\n");
+		reduce_call(b, fn, "brg_a[0]", "&brg_acc", "\t\t\t\t");
+	}
+	sb_puts(b, "\t\t}\n");
 }
 
 static void vector_tail(strbuf *b)
@@ -1373,7 +1443,8 @@ static void cl_reduce_vector(gen_ctx *g, strbuf *b, const json_t *fn,
 	if (op) {
 		/* a reduce variable's partial results (map 4): its operator,
 		   a vector at a time */
-		vector_head(b, V, "brg_vin.map == 4");
+		vector_head(b, "brg_vin.map == 4");
+		vector_loop(b, V);
 		for (k = 0; k < 4; k++) {
 			snprintf(x, sizeof x, "brg_v.%c", comp[k]);
 			reduce_combine(g, b, el, op, "brg_acc", x, "\t\t\t");
@@ -1381,7 +1452,9 @@ static void cl_reduce_vector(gen_ctx *g, strbuf *b, const json_t *fn,
 		vector_tail(b);
 	}
 	/* a reduce function combines its partial results by its body */
-	vector_head(b, V, op ? "brg_vin.map != 4" : NULL);
+	vector_head(b, op ? "brg_vin.map != 4" : NULL);
+	cl_reduce_runs(g, b, fn, el, op, V);
+	vector_loop(b, V);
 	if (op) {
 		/* each element through the body, which may test it */
 		for (k = 0; k < 4; k++) {

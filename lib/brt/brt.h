@@ -475,7 +475,9 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  *     size dom.xyz rounded up to multiples of it (dom.w is 1); work-items
  *     outside dom must not write, and must still reach every barrier.
  *   REDUCE: a one-dimensional NDRange of nout * chunks work-groups of
- *     get_local_size(0) work-items, a power of two and at most 256. Group g
+ *     get_local_size(0) work-items, a power of two and at most 256 (1 on
+ *     a CPU device, whose work-item then folds its share in order of
+ *     its elements, the kernel's fastest way there). Group g
  *     serves output
  *     element o = g / chunks, whose coordinates are o over vin.dims[i] /
  *     block[i] (x fastest) and whose block is the input box

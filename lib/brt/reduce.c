@@ -310,10 +310,15 @@ static void red_ocl(red *R)
 	}
 	/* a CPU device (PoCL) runs a work-group's work-items in turn on one
 	 * thread, each striding through its block as a GPU's would in
-	 * step: there, groups of 64 and 64 of them a compute unit (PoCL on
-	 * 2 cores, 2^24 floats to a host scalar, medians of 15: 12.97 ms
-	 * with 8 groups of 256, 3.25-3.38 so; hand-written 3.13-3.14) */
-	size_t most = d->cpu ? 64 : 256;
+	 * step, re-reading each cache line once a work-item: there, groups
+	 * of one work-item, 64 of them a compute unit, each folding its
+	 * share in order (gen_entry.c, cl_reduce_runs). PoCL on 2 cores,
+	 * 2^24 floats to a host scalar: 12.97 ms with 8 groups of 256,
+	 * 3.2-3.6 with 128 groups of 64 (rows of 4,096, rowsum: 5.8-5.9);
+	 * in eight alternating rounds, 128 groups of one work-item with one
+	 * accumulator 2.31-2.44 (rowsum 2.32-2.39, one round of each 1.3),
+	 * with eight 1.88-2.02 (rowsum 1.89-2.18) */
+	size_t most = d->cpu ? 1 : 256;
 	size_t lsz = pow2_below(ck->wgsize < most ? ck->wgsize : most);
 	/* a small block, such as a row of a partial reduction, to fewer
 	 * work-items: at least 64 elements each (16 vector loads), for more
