@@ -462,6 +462,13 @@ rt_error() {
 	# other options: compiled again, not taken from the cache
 	grep -q '^brt: compiled: rt.br for .*, options ".*-DBRT_TEST_OPTION"' \
 		"$RT/opt1.log"
+	# a CPU device's programs are built with -DBRG_CPU, the user's after
+	if grep -q "^brt: compiled: rt.br for \(pthread\|cpu\)-" "$RT/opt0.log"; then
+		grep -q '^brt: compiled: rt.br for .*, options "-DBRG_CPU"' \
+			"$RT/opt0.log"
+		grep -q '^brt: compiled: rt.br for .*, options "-DBRG_CPU -DBRT_TEST_OPTION"' \
+			"$RT/opt1.log"
+	fi
 	BRT_CL_OPTIONS=-DBRT_TEST_OPTION BRT_LOG_FILE=$RT/opt2.log \
 		"$RT/basic" > /dev/null
 	grep -q "^brt: cache hit: rt.br for " "$RT/opt2.log"
@@ -476,7 +483,7 @@ rt_error() {
 		grep -qF "CL_INVALID_BUILD_OPTIONS" "$RT/opt3.log"
 	grep -qF "Kernel Execution: Failed to create Program rt.br for" \
 		"$RT/opt3.log"
-	grep -qF -- 'options "-no-such-option-at-all"' "$RT/opt3.log"
+	grep -q -- 'options "\(-DBRG_CPU \)\?-no-such-option-at-all"' "$RT/opt3.log"
 }
 
 @test "program cache: the second run compiles nothing (BRT_LOG_FILE, BRT_CACHE_DIR)" {

@@ -477,7 +477,8 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  *   REDUCE: a one-dimensional NDRange of nout * chunks work-groups of
  *     get_local_size(0) work-items, a power of two and at most 256 (1 on
  *     a CPU device, whose work-item then folds its share in order of
- *     its elements, the kernel's fastest way there). Group g
+ *     its elements, the kernel's fastest way there; the runtime builds
+ *     a CPU device's programs with -DBRG_CPU). Group g
  *     serves output
  *     element o = g / chunks, whose coordinates are o over vin.dims[i] /
  *     block[i] (x fastest) and whose block is the input box

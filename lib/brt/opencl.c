@@ -78,8 +78,9 @@ static int type_rank(cl_device_type t)
 }
 
 /* The build options of device D's programs (brt.3, "OpenCL build
- * options"): NVIDIA's compiler (cl_nv_compiler_options) may give each
- * work-item up to 128 registers, then BRT_CL_OPTIONS. Left alone, it
+ * options"): -DBRG_CPU on a CPU device, for the code that only such a
+ * device runs (brt.h); NVIDIA's compiler (cl_nv_compiler_options) may
+ * give each work-item up to 128 registers; then BRT_CL_OPTIONS. Left alone, it
  * held nbody's kernel to 32 registers, two loads in flight instead of
  * four (H100, 65,536 bodies: 6.75 ms; 4.42 with the option; the
  * hand-written kernel 5.19). The guide's optimized_matmult at 2048 and
@@ -101,6 +102,11 @@ static void device_options(brt_cl *cl, cl_device_id id, brt_device *d)
 				"-cl-nv-maxrregcount=128");
 	}
 	free(ext);
+	if (d->cpu) {
+		size_t k = strlen(d->options);
+		snprintf(d->options + k, sizeof d->options - k, "%s-DBRG_CPU",
+			k ? " " : "");
+	}
 	if (user && *user) {
 		size_t k = strlen(d->options);
 		snprintf(d->options + k, sizeof d->options - k, "%s%s",
