@@ -109,6 +109,11 @@ json_t *chk_id_expr(chk_ctx *c, json_t *e)
 	long long id = chk_node_id(target);
 	if (id)
 		json_object_set_new_nocheck(e, "ref", json_integer(id));
+	/* a function named in a parameter's size, as in kernel void k(float
+	 * t[k]): its type holds its parameters' sizes, this one too, and
+	 * would hold itself (a cycle of references, never freed) */
+	if (s->kind == SYM_FUNC && c->in_params)
+		return chk_unknown(c, e);
 	/* brookgpu: global memory is not accessible inside kernels */
 	if (c->kern && s->global && s->kind == SYM_VAR)
 		chk_err(c, e, "E-kernel-global",

@@ -110,6 +110,8 @@ typedef struct chk_ctx {
 	json_t *fnode;
 	int kern;		/* inside a kernel or reduce function */
 	int saw_return;
+	int in_params;		/* in the sizes of a function's parameters:
+				   see chk_id_expr */
 } chk_ctx;
 
 /* ty_name for a message; freed by the caller. */

@@ -308,7 +308,9 @@ static void declare_params(chk_ctx *c, json_t *f, int kernel)
 		json_t *t = chk_decl_type(c, p, "type");
 		unsigned q = param_quals(p);
 		chk_give_id(c, p);
+		c->in_params++;
 		chk_walk_sizes(c, ast_get(p, "type"));
+		c->in_params--;
 		if (!kernel && (q & (CHK_Q_OUT | CHK_Q_REDUCE)))
 			chk_err(c, p, q & CHK_Q_OUT ? "E-out-qualifier" :
 				"E-reduce-qualifier", "%s qualifier allowed only for kernel "
