@@ -80,13 +80,14 @@ static int type_rank(cl_device_type t)
 /* The build options of device D's programs (brt.3, "OpenCL build
  * options"): -DBRG_CPU on a CPU device, for the code that only such a
  * device runs (brt.h); NVIDIA's compiler (cl_nv_compiler_options) may
- * give each work-item up to 128 registers; then BRT_CL_OPTIONS. Left alone, it
- * held nbody's kernel to 32 registers, two loads in flight instead of
- * four (H100, 65,536 bodies: 6.75 ms; 4.42 with the option; the
- * hand-written kernel 5.19). The guide's optimized_matmult at 2048 and
- * 4096, by the cap: none 0.85 and 6.69 ms, 64: 0.90 and 7.03, 80: 1.18
- * and 7.42, 96: 0.83 and 6.52, 128: 0.74 and 5.71, 255: 1.13 and 10.8;
- * the other bench cases alike with each. */
+ * give each work-item up to 128 registers; then BRT_CL_OPTIONS. Left
+ * alone, NVIDIA's compiler held nbody's kernel to 32 registers, two
+ * loads in flight instead of four (H100, 65,536 bodies: 6.75 ms; 4.42
+ * with the option; the hand-written kernel 5.19). The guide's
+ * optimized_matmult at 2048 and 4096, by the cap: none 0.85 and 6.69
+ * ms, 64: 0.90 and 7.03, 80: 1.18 and 7.42, 96: 0.83 and 6.52, 128:
+ * 0.74 and 5.71, 255: 1.13 and 10.8; the other bench cases alike with
+ * each. */
 static void device_options(brt_cl *cl, cl_device_id id, brt_device *d)
 {
 	size_t n = 0;
