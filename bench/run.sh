@@ -171,8 +171,10 @@ echo "== bench: profile $profile, $threads threads, repeat $repeat, $(uptime | s
 	# fewer than 9 runs of each version, interleaved; the chain 21, as
 	# on a GPU host a whole process, raw or Brook, runs its launches at
 	# one of two rates 1.5 times apart (RESULTS.md, 2026-11-26 16:21)
-	case $name in startup) [ "$k" -lt 9 ] && k=9 ;; esac
-	case $name in chain) [ "$k" -lt 21 ] && k=21 ;; esac
+	case $name in
+	startup) [ "$k" -lt 9 ] && k=9 ;;
+	chain) [ "$k" -lt 21 ] && k=21 ;;
+	esac
 	# startup: a first run fills the program caches, then each run is a
 	# fresh process
 	if [ "$name" = startup ]; then

@@ -717,8 +717,8 @@ static void cl_packed_lanes(gen_ctx *g, strbuf *b, const json_t *fn)
 	 * work-items, one copy without the unaligned views nor the last
 	 * points, which it vectorizes. With the bound test's own (above),
 	 * out = in + 1 on PoCL: 4,096 floats 16,604 -> 3,068 instructions
-	 * a launch (callgrind; hand-written 1,152), 2^22 floats 0.47 ->
-	 * 0.26 ms (hand-written 0.25) */
+	 * a launch (callgrind; hand-written 1,152), the bench's chain of
+	 * 1,000 launches 3.19 -> 2.48 ms (bench/RESULTS.md, 15:26) */
 	sb_puts(b, "\tif ((brg_al && 4 * brg_s == brg_n) || (brg_al && 4 * "
 		"brg_j + 3 < brg_n)) {\n");
 	json_array_foreach(params, i, p) {
@@ -848,8 +848,9 @@ static void cl_map_grid(gen_ctx *g, strbuf *b, const json_t *fn, int exact)
  * backend's packed path does (interior_rows), its interior through
  * K__bodyin in a loop whose loads are contiguous. Such a device runs a
  * work-group's work-items in turn, and does not vectorize K__grid's
- * test at every point (PoCL, 4,096 x 4,096 stencil: 22 ms with K__gridx,
- * 4.1-5.0 with a row a work-item; hand-written 6.4-7.6). */
+ * test at every point (PoCL, 4,096 x 4,096 stencil: 21.5 ms with
+ * K__gridx, 4.1 with a row a work-item; hand-written 7.2;
+ * bench/RESULTS.md, 15:26). */
 static void cl_map_rows(gen_ctx *g, strbuf *b, const json_t *fn)
 {
 	cl_map_head(g, b, fn, "", "__rows");
@@ -1356,8 +1357,8 @@ static void vector_loop(strbuf *b, const char *V)
  * work-item's block is consecutive, and with one accumulator each fold
  * would wait for the one before. Eight accumulators, element i of the
  * block into accumulator i % 8, two vectors a step, then merged as a
- * tree, as the CPU backend's cpu_fold_packed does (the same order for a
- * block folded whole); the loop after it takes the last vector, if any.
+ * tree, as the CPU backend's cpu_fold_packed does; the loop after it
+ * takes the last vector, if any, and the scalar loop the last elements.
  * A reduce variable's accumulators start from the identity and take
  * every element through the body, merged by the operator; a reduce
  * function's start from the first eight elements. Only in a CPU device's

@@ -88,6 +88,14 @@ static int type_rank(cl_device_type t)
  * ms, 64: 0.90 and 7.03, 80: 1.18 and 7.42, 96: 0.83 and 6.52, 128:
  * 0.74 and 5.71, 255: 1.13 and 10.8; the other bench cases alike with
  * each. */
+/* OPT after D's build options, a space between */
+static void add_option(brt_device *d, const char *opt)
+{
+	size_t k = strlen(d->options);
+	snprintf(d->options + k, sizeof d->options - k, "%s%s", k ? " " : "",
+		opt);
+}
+
 static void device_options(brt_cl *cl, cl_device_id id, brt_device *d)
 {
 	size_t n = 0;
@@ -99,20 +107,13 @@ static void device_options(brt_cl *cl, cl_device_id id, brt_device *d)
 		== CL_SUCCESS) {
 		ext[n] = '\0';
 		if (strstr(ext, "cl_nv_compiler_options"))
-			snprintf(d->options, sizeof d->options,
-				"-cl-nv-maxrregcount=128");
+			add_option(d, "-cl-nv-maxrregcount=128");
 	}
 	free(ext);
-	if (d->cpu) {
-		size_t k = strlen(d->options);
-		snprintf(d->options + k, sizeof d->options - k, "%s-DBRG_CPU",
-			k ? " " : "");
-	}
-	if (user && *user) {
-		size_t k = strlen(d->options);
-		snprintf(d->options + k, sizeof d->options - k, "%s%s",
-			k ? " " : "", user);
-	}
+	if (d->cpu)
+		add_option(d, "-DBRG_CPU");
+	if (user && *user)
+		add_option(d, user);
 }
 
 /* A device's record from what the driver tells of it; no context yet

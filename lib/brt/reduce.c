@@ -310,9 +310,9 @@ static void red_ocl(red *R)
 	}
 	/* a CPU device (PoCL) runs a work-group's work-items in turn on one
 	 * thread, each striding through its block as a GPU's would in
-	 * step, re-reading each cache line once a work-item: there, groups
-	 * of one work-item, 64 of them a compute unit, each folding its
-	 * share in order (gen_entry.c, cl_reduce_runs). PoCL on 2 cores,
+	 * step, so that four of them read each cache line in turn: there,
+	 * groups of one work-item, 64 of them a compute unit, each folding
+	 * its share in order (gen_entry.c, cl_reduce_runs). PoCL on 2 cores,
 	 * 2^24 floats to a host scalar: 12.97 ms with 8 groups of 256,
 	 * 3.2-3.6 with 128 groups of 64 (rows of 4,096, rowsum: 5.8-5.9);
 	 * in eight alternating rounds, 128 groups of one work-item with one
