@@ -302,6 +302,46 @@ BR
 	grep -qxF '			i0 = i0 - (float)brg_trip;' keep.cl
 }
 
+@test "brgen: a group kernel's scalars and vectors are a local array of structs on a CPU device where its local memory holds them" {
+	brpp "$top_srcdir/t/run/group_locals.br" | brparse | brcheck |
+		brgen --target=opencl > gl.cl
+	sed -n '/^__kernel .* void brk_mix(/,/^#undef BRG_LV$/p' gl.cl > mix.cl
+	# 112 bytes a work-item (float3 and int4 aligned to 16, double to 8,
+	# char packed) times 16, and the shared 64
+	grep -qxF '#if defined(BRG_CPU) && BRG_LOCAL_MEM >= 1856' mix.cl
+	sed -n '/^	__local struct {$/,/^	} brg_lv\[16\];$/p' mix.cl |
+		sed '1d;$d' | tr -d '\t' | tr '\n' ' ' > fields
+	[ "$(cat fields)" = "int4 g; int t; uint u; float f; float2 f2; float3 f3; double d; int4 i4; char ch; int k; " ]
+	grep -qxF '	const int brg_lid = (int)(get_local_id(0) + 4 * (get_local_id(1) + 2 * get_local_id(2)));' mix.cl
+	# the same variables private where it does not; a bool and an array
+	# are private either way
+	sed -n '/^#else$/,/^#endif$/p' mix.cl | grep -c ';$' | grep -qx 10
+	grep -qxF '	int odd;' mix.cl
+	grep -qxF '	float w[2];' mix.cl
+	grep -qF 'BRG_LV(f3) = BRG_LV(f3) + (float3)(' mix.cl
+	! grep -q 'BRG_LV(odd)\|BRG_LV(w)' mix.cl || false
+	# each kernel's macro ends with it: shift's 48 bytes times 8 and 32
+	[ "$(grep -c '^#undef BRG_LV$' gl.cl)" -eq 2 ]
+	grep -qxF '#if defined(BRG_CPU) && BRG_LOCAL_MEM >= 416' gl.cl
+	# a shared array of structs: its size is not brgen's to tell, and
+	# the variables stay private
+	cat > st.br <<'BR'
+typedef struct pair { float a; float b; } pair;
+Attribute[GroupSize(8, 1, 1)]
+kernel void st(float a<>, out float c[])
+{
+	shared pair s[8];
+	float x = a;
+	s[1 * instanceInGroup().x + 0].a = x;
+	syncGroup();
+	c[instance().x] = s[(instanceInGroup().x + 1) % 8].a + x;
+}
+BR
+	brpp st.br | brparse | brcheck | brgen --target=opencl > st.cl
+	grep -qxF '	float x;' st.cl
+	! grep -q 'BRG_LV\|brg_lv' st.cl || false
+}
+
 @test "brgen: a group-uniform loop runs the group's threads inside it on the CPU; a phase dividing the thread id splits its thread loop (gen_group.c)" {
 	brpp "$top_srcdir/t/run/group_uniform.br" | brparse | brcheck |
 		brgen -o gu

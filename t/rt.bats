@@ -462,11 +462,12 @@ rt_error() {
 	# other options: compiled again, not taken from the cache
 	grep -q '^brt: compiled: rt.br for .*, options ".*-DBRT_TEST_OPTION"' \
 		"$RT/opt1.log"
-	# a CPU device's programs are built with -DBRG_CPU, the user's after
+	# a CPU device's programs are built with -DBRG_CPU and its local
+	# memory's size, the user's options after
 	if grep -q "^brt: compiled: rt.br for \(pthread\|cpu\)-" "$RT/opt0.log"; then
-		grep -q '^brt: compiled: rt.br for .*, options "-DBRG_CPU"' \
+		grep -q '^brt: compiled: rt.br for .*, options "-DBRG_CPU -DBRG_LOCAL_MEM=[1-9][0-9]*"' \
 			"$RT/opt0.log"
-		grep -q '^brt: compiled: rt.br for .*, options "-DBRG_CPU -DBRT_TEST_OPTION"' \
+		grep -q '^brt: compiled: rt.br for .*, options "-DBRG_CPU -DBRG_LOCAL_MEM=[1-9][0-9]* -DBRT_TEST_OPTION"' \
 			"$RT/opt1.log"
 	fi
 	BRT_CL_OPTIONS=-DBRT_TEST_OPTION BRT_LOG_FILE=$RT/opt2.log \
@@ -483,7 +484,7 @@ rt_error() {
 		grep -qF "CL_INVALID_BUILD_OPTIONS" "$RT/opt3.log"
 	grep -qF "Kernel Execution: Failed to create Program rt.br for" \
 		"$RT/opt3.log"
-	grep -q -- 'options "\(-DBRG_CPU \)\?-no-such-option-at-all"' "$RT/opt3.log"
+	grep -q -- 'options "\(-DBRG_CPU -DBRG_LOCAL_MEM=[0-9]* \)\?-no-such-option-at-all"' "$RT/opt3.log"
 }
 
 @test "program cache: the second run compiles nothing (BRT_LOG_FILE, BRT_CACHE_DIR)" {

@@ -38,6 +38,15 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "BrookGPU: iterator streams" { run_program iter; }
 @test "guide 1.17.8: sum_2d with shared memory and syncGroup" { run_program sum_2d; }
 @test "guide 1.17: thread groups in 1D and 2D" { run_program group; }
+@test "group kernels' variables of every type across syncGroup() (local memory on a CPU OpenCL device)" { run_program group_locals; }
+@test "group kernels' variables private on a CPU OpenCL device whose local memory is too small (BRG_LOCAL_MEM=0)" {
+	brook_build "$top_srcdir/t/run/group_locals.br" group_locals
+	# the later definition is the one the build takes
+	BRT_CL_OPTIONS=-DBRG_LOCAL_MEM=0 BRT_RUNTIME=opencl BRT_CACHE_DIR=$PWD/c \
+		BRT_LOG_FILE=$PWD/u.log ./group_locals > u.actual
+	diff_golden "$top_srcdir/t/run/group_locals.out" u.actual
+	grep -q 'options ".*-DBRG_LOCAL_MEM=0"' u.log
+}
 @test "guide 1.7.1: domain() substreams as inputs and outputs" { run_program domain; }
 @test "spec 4.3: subkernels, multiple outputs" { run_program subkernel; }
 @test "spec 2: streams of structs" { run_program struct; }

@@ -967,44 +967,118 @@ static void set_name(json_t *names, const json_t *decl, const char *fmt,
 	json_object_set_new(names, k, json_string(v));
 }
 
-/* Top-level locals of a group kernel live across phases: declared before
- * the first phase (per thread on the CPU). */
-static void hoisted_decls(gen_ctx *g, gen_target t, strbuf *b,
-	const json_t *blk, json_t *names, long nthreads, const char *ind,
-	const gen_gplan *plan)
+/* The bytes of a scalar or vector of type T in OpenCL C (a 3-vector as
+ * four), with alignment as much; else 0. */
+static long arith_bytes(gen_ctx *g, const json_t *t)
+{
+	const char *s;
+
+	t = gen_resolve(g, t);
+	if (!ty_is_arith(t) || !(s = ty_scalar(t)) || ty_streq(s, "bool"))
+		return 0;
+	return ty_scalar_bits(s) / 8 * (ty_ncomp(t) == 3 ? 4 : ty_ncomp(t));
+}
+
+/* The bytes of shared variable V: a scalar, vector, or array of them
+ * with literal sizes; else 0. */
+static long shared_bytes(gen_ctx *g, const json_t *t)
+{
+	const json_t *sz;
+	long e;
+
+	t = gen_resolve(g, t);
+	if (!ty_is_array(t))
+		return arith_bytes(g, t);
+	sz = ast_get(t, "size");
+	e = shared_bytes(g, ast_get(t, "of"));
+	if (!ast_is(sz, "int") || ast_int(sz, "value") <= 0 ||
+			ast_int(sz, "value") > (1L << 24) || e > (1L << 24))
+		return 0;
+	return e * (long)ast_int(sz, "value");
+}
+
+/* OpenCL: the local memory of group kernel FN's shared variables, or -1
+ * where one has no size shared_bytes knows. */
+static long shared_total(gen_ctx *g, const json_t *fn)
 {
 	size_t i, j;
 	json_t *it, *v;
+	long sum = 0, n;
 
-	ast_array_foreach(ast_arr(blk, "items"), i, it) {
-		if (gen_is_sync_loop(it)) {
-			/* the body of a loop with syncGroup() is phases too */
-			const json_t *body = ast_get(it, "body");
-			if (ast_is(body, "block"))
-				hoisted_decls(g, t, b, body, names, nthreads,
-					ind, plan);
-			continue;
-		}
+	ast_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it) {
 		if (!ast_is(it, "decl"))
 			continue;
 		ast_array_foreach(ast_arr(it, "vars"), j, v) {
-			char nm[160];
-			const char *name = ast_str(v, "name");
-			if (gen_has_qual(v, "shared") ||
-					gen_gplan_local(plan, v))
-				continue;	/* a uniform loop's (gen_group.c) */
-			if (t == GEN_CPU) {
-				snprintf(nm, sizeof nm, "%s[%ld]", name,
-					nthreads);
-				set_name(names, v, "%s[brg_t]", name);
-			} else {
-				snprintf(nm, sizeof nm, "%s", name);
-			}
-			sb_puts(b, ind);
-			gen_type(g, t, b, ast_get(v, "type"), nm);
-			sb_puts(b, ";\n");
+			if (!gen_has_qual(v, "shared"))
+				continue;
+			if (!(n = shared_bytes(g, ast_get(v, "type"))))
+				return -1;
+			sum += n;
 		}
 	}
+	return sum;
+}
+
+/* Top-level locals of a group kernel live across phases: declared before
+ * the first phase (per thread on the CPU, an array of N, but for a
+ * uniform loop's of PLAN). On OpenCL, where a CPU device's build has room
+ * in its local memory (-DBRG_CPU -DBRG_LOCAL_MEM=bytes, opencl.c), its
+ * scalars and vectors are fields of a local array of structs, one a
+ * work-item, named BRG_LV(x): such a device runs a group's work-items in
+ * turn between barriers, and PoCL keeps a private variable that lives
+ * across one in an array of its own, N elements, so that with 256
+ * work-items a work-item's sixteen float4 accumulators of
+ * bench/br/matmult_reg.br fell 4 KB apart, in one set of the L1 cache
+ * (bench/RESULTS.md, 17:07): at 1024, 193-197 ms, with the structs 31-36
+ * (hand-written 81-82; bench/RESULTS.md, 19:00). */
+static int hoisted_decls(gen_ctx *g, gen_target t, strbuf *b,
+	const json_t *fn, json_t *names, long n, const char *ind,
+	const gen_gplan *plan, const long gs[3])
+{
+	json_t *vars = json_array(), *v;
+	strbuf lv = {0}, priv = {0};
+	long size = 0, align = 1, sh = t == GEN_CL ? shared_total(g, fn) : -1;
+	size_t i;
+
+	gen_hoisted(ast_get(fn, "body"), vars);
+	json_array_foreach(vars, i, v) {
+		char nm[160];
+		const char *name = ast_str(v, "name");
+		long e = sh >= 0 ? arith_bytes(g, ast_get(v, "type")) : 0;
+		if (gen_gplan_local(plan, v))
+			continue;	/* a uniform loop's (gen_group.c) */
+		if (t == GEN_CPU) {
+			snprintf(nm, sizeof nm, "%s[%ld]", name, n);
+			set_name(names, v, "%s[brg_t]", name);
+		} else {
+			snprintf(nm, sizeof nm, "%s", name);
+		}
+		if (e) {
+			size = (size + e - 1) / e * e + e;
+			align = e > align ? e : align;
+			set_name(names, v, "BRG_LV(%s)", name);
+			sb_puts(&lv, "\t\t");
+			gen_type(g, t, &lv, ast_get(v, "type"), nm);
+			sb_puts(&lv, ";\n");
+		}
+		sb_puts(e ? &priv : b, ind);
+		gen_type(g, t, e ? &priv : b, ast_get(v, "type"), nm);
+		sb_puts(e ? &priv : b, ";\n");
+	}
+	json_decref(vars);
+	if (size) {
+		size = (size + align - 1) / align * align;
+		sb_printf(b, "#if defined(BRG_CPU) && BRG_LOCAL_MEM >= %ld\n"
+			"\t__local struct {\n%s\t} brg_lv[%ld];\n"
+			"\tconst int brg_lid = (int)(get_local_id(0) + %ld * "
+			"(get_local_id(1) + %ld * get_local_id(2)));\n"
+			"#define BRG_LV(x) brg_lv[brg_lid].x\n#else\n%s"
+			"#define BRG_LV(x) x\n#endif\n", size * n + sh,
+			lv.s, n, gs[0], gs[1], priv.s);
+	}
+	sb_free(&lv);
+	sb_free(&priv);
+	return size > 0;
 }
 
 static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
@@ -1015,6 +1089,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	gen_fn f;
 	json_t *p;
 	size_t i;
+	int lvs;
 
 	gen_group_size(g, fn, gs);
 	n = gs[0] * gs[1] * gs[2];
@@ -1057,8 +1132,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 			sb_puts(b, ";\n");
 			set_name(f.names, p, "%s_e", ast_str(p, "name"));
 		}
-		hoisted_decls(g, t, b, ast_get(fn, "body"), f.names, n, "\t",
-			NULL);
+		lvs = hoisted_decls(g, t, b, fn, f.names, n, "\t", NULL, gs);
 		if (f.ret_flag)
 			sb_puts(b, "\tint brg_ret = 0;\n");
 		f.depth = 1;
@@ -1066,7 +1140,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 			"if (brg_act && !brg_ret) {\n" : "if (brg_act) {\n",
 			"}\n", "barrier(CLK_LOCAL_MEM_FENCE | "
 			"CLK_GLOBAL_MEM_FENCE);\n");
-		sb_puts(b, "}\n\n");
+		sb_puts(b, lvs ? "}\n#undef BRG_LV\n\n" : "}\n\n");
 		json_decref(f.names);
 		return;
 	}
@@ -1100,8 +1174,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	if (!g->o || !g->o->checked)
 		f.gplan = gen_gplan_new(g, fn, n, gs[1] == 1 && gs[2] == 1 ?
 			gs[0] : 0);
-	hoisted_decls(g, t, b, ast_get(fn, "body"), f.names, n, "\t\t",
-		f.gplan);
+	hoisted_decls(g, t, b, fn, f.names, n, "\t\t", f.gplan, gs);
 	sb_printf(b,
 		"\t\tfor (brg_t = 0; brg_t < %ld; brg_t++) {\n"
 		"\t\t\tconst BRG_L brg_x = brg_g %% brg_gd[0] * brg_gs[0] + "

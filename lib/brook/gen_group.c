@@ -353,9 +353,8 @@ static int iter_local(gen_gplan *p, const json_t *s, const json_t *d)
 	return ok;
 }
 
-/* The hoisted variables (those of the phases, gen_entry.c) of BLK, into
- * OUT, as gen_entry.c's hoisted_decls walks them. */
-static void hoisted(const json_t *blk, json_t *out)
+/* gen_int.h; gen_entry.c declares these variables */
+void gen_hoisted(const json_t *blk, json_t *out)
 {
 	size_t i, j;
 	json_t *it, *v;
@@ -363,7 +362,7 @@ static void hoisted(const json_t *blk, json_t *out)
 	ast_array_foreach(ast_arr(blk, "items"), i, it) {
 		if (gen_is_sync_loop(it)) {
 			if (ast_is(ast_get(it, "body"), "block"))
-				hoisted(ast_get(it, "body"), out);
+				gen_hoisted(ast_get(it, "body"), out);
 			continue;
 		}
 		if (!ast_is(it, "decl"))
@@ -534,7 +533,7 @@ gen_gplan *gen_gplan_new(gen_ctx *g, const json_t *fn, long n, long gs0)
 	p->locals = json_object();
 	p->remat = json_object();
 	vars = json_array();
-	hoisted(ast_get(fn, "body"), vars);
+	gen_hoisted(ast_get(fn, "body"), vars);
 	p->vars = json_object();
 	{
 		size_t i;
@@ -874,7 +873,7 @@ int gen_group_loop(gen_fn *f, strbuf *b, const json_t *s)
 	json_object_set_new(f->names, k, json_string(uname));
 	f->depth = d + 4;
 	vars = json_array();
-	hoisted(ast_get(f->fn, "body"), vars);
+	gen_hoisted(ast_get(f->fn, "body"), vars);
 	copies = json_object();
 	json_array_foreach(vars, i, it)
 		if (it != v && refs(g, s, it) && !gen_gplan_local(p, it) &&

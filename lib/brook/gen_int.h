@@ -224,6 +224,10 @@ int gen_is_sync_stmt(const json_t *s);
 void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
 	const char *thread_loop_open, const char *thread_loop_close,
 	const char *barrier);
+/* The top-level locals of group kernel body BLK, those of its loops with
+ * syncGroup() included (they live across phases), shared ones left out,
+ * appended to OUT (gen_group.c). */
+void gen_hoisted(const json_t *blk, json_t *out);
 
 /* --- gen_group.c: uniform loops of a group kernel on the CPU ---------- */
 typedef struct gen_gplan gen_gplan;

@@ -474,6 +474,9 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  *   GROUP: a three-dimensional NDRange, local size = GroupSize, global
  *     size dom.xyz rounded up to multiples of it (dom.w is 1); work-items
  *     outside dom must not write, and must still reach every barrier.
+ *     A CPU device's programs are built with -DBRG_CPU and
+ *     -DBRG_LOCAL_MEM=<its CL_DEVICE_LOCAL_MEM_SIZE>: where that holds
+ *     them, a group kernel's variables are in local memory.
  *   REDUCE: a one-dimensional NDRange of nout * chunks work-groups of
  *     get_local_size(0) work-items, a power of two and at most 256 (1 on
  *     a CPU device, whose work-item then folds its share in order of

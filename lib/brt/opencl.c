@@ -110,8 +110,17 @@ static void device_options(brt_cl *cl, cl_device_id id, brt_device *d)
 			add_option(d, "-cl-nv-maxrregcount=128");
 	}
 	free(ext);
-	if (d->cpu)
+	if (d->cpu) {
+		cl_ulong local = 0;
+		char opt[64];
 		add_option(d, "-DBRG_CPU");
+		if (cl->clGetDeviceInfo(id, CL_DEVICE_LOCAL_MEM_SIZE,
+			sizeof local, &local, NULL) == CL_SUCCESS && local) {
+			snprintf(opt, sizeof opt, "-DBRG_LOCAL_MEM=%llu",
+				(unsigned long long)local);
+			add_option(d, opt);
+		}
+	}
 	if (user && *user)
 		add_option(d, user);
 }
