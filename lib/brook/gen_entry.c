@@ -1030,7 +1030,7 @@ static long shared_total(gen_ctx *g, const json_t *fn)
  * work-items a work-item's sixteen float4 accumulators of
  * bench/br/matmult_reg.br fell 4 KB apart, in one set of the L1 cache
  * (bench/RESULTS.md, 17:07): at 1024, 193-197 ms, with the structs 31-36
- * (hand-written 81-82; bench/RESULTS.md, 19:00). */
+ * (hand-written 81-82; bench/RESULTS.md, 18:36). */
 static int hoisted_decls(gen_ctx *g, gen_target t, strbuf *b,
 	const json_t *fn, json_t *names, long n, const char *ind,
 	const gen_gplan *plan, const long gs[3])
