@@ -337,9 +337,9 @@ static void declare_params(chk_ctx *c, json_t *f, int kernel)
 }
 
 /* The code brgen writes names a kernel's stream or array parameter P's
- * view, element, buffer and position P_v, P_e, P_p and P__idx, and its
- * own variables brg_...: a parameter or local of the kernel so named
- * would clash with them there (brgen.1, "Names"). */
+ * view, element, buffer and position P_v, P_e, P_p and P__idx, its own
+ * variables brg_... and its macros BRG_...: a parameter or local of the
+ * kernel so named would clash with them there (brgen.1, "Names"). */
 void chk_generated_name(chk_ctx *c, const json_t *at, const char *name)
 {
 	static const char *const sfx[] = { "_v", "_e", "_p", "__idx" };
@@ -348,9 +348,9 @@ void chk_generated_name(chk_ctx *c, const json_t *at, const char *name)
 
 	if (!c->kern || !c->fnode || !name)
 		return;
-	if (strncmp(name, "brg_", 4) == 0) {
+	if (strncmp(name, "brg_", 4) == 0 || strncmp(name, "BRG_", 4) == 0) {
 		chk_err(c, at, "E-generated-name", "\"%s\": names beginning "
-			"with brg_ are the generated code's", name);
+			"with %.4s are the generated code's", name, name);
 		return;
 	}
 	params = ast_arr(ast_get(c->fnode, "type"), "params");
