@@ -1011,9 +1011,9 @@ static long shared_total(gen_ctx *g, const json_t *fn)
 		ast_array_foreach(ast_arr(it, "vars"), j, v) {
 			if (!gen_has_qual(v, "shared"))
 				continue;
-			if (!(n = shared_bytes(g, ast_get(v, "type"))))
+			if (!(n = shared_bytes(g, ast_get(v, "type"))) ||
+					(sum += n) > (1L << 40))
 				return -1;
-			sum += n;
 		}
 	}
 	return sum;
@@ -1041,10 +1041,22 @@ static int hoisted_decls(gen_ctx *g, gen_target t, strbuf *b,
 	size_t i;
 
 	gen_hoisted(ast_get(fn, "body"), vars);
+	/* the struct's bytes, with OpenCL's alignment of each field */
+	json_array_foreach(vars, i, v) {
+		long e = sh >= 0 ? arith_bytes(g, ast_get(v, "type")) : 0;
+		if (e && !gen_gplan_local(plan, v)) {
+			size = (size + e - 1) / e * e + e;
+			align = e > align ? e : align;
+		}
+	}
+	size = (size + align - 1) / align * align;
+	/* sizes past any device's local memory: private, without overflow */
+	if (n > (1L << 20) || size > (1L << 20))
+		size = 0;
 	json_array_foreach(vars, i, v) {
 		char nm[160];
 		const char *name = ast_str(v, "name");
-		long e = sh >= 0 ? arith_bytes(g, ast_get(v, "type")) : 0;
+		int field = size && arith_bytes(g, ast_get(v, "type"));
 		if (gen_gplan_local(plan, v))
 			continue;	/* a uniform loop's (gen_group.c) */
 		if (t == GEN_CPU) {
@@ -1053,21 +1065,18 @@ static int hoisted_decls(gen_ctx *g, gen_target t, strbuf *b,
 		} else {
 			snprintf(nm, sizeof nm, "%s", name);
 		}
-		if (e) {
-			size = (size + e - 1) / e * e + e;
-			align = e > align ? e : align;
+		if (field) {
 			set_name(names, v, "BRG_LV(%s)", name);
 			sb_puts(&lv, "\t\t");
 			gen_type(g, t, &lv, ast_get(v, "type"), nm);
 			sb_puts(&lv, ";\n");
 		}
-		sb_puts(e ? &priv : b, ind);
-		gen_type(g, t, e ? &priv : b, ast_get(v, "type"), nm);
-		sb_puts(e ? &priv : b, ";\n");
+		sb_puts(field ? &priv : b, ind);
+		gen_type(g, t, field ? &priv : b, ast_get(v, "type"), nm);
+		sb_puts(field ? &priv : b, ";\n");
 	}
 	json_decref(vars);
-	if (size) {
-		size = (size + align - 1) / align * align;
+	if (size)
 		sb_printf(b, "#if defined(BRG_CPU) && BRG_LOCAL_MEM >= %ld\n"
 			"\t__local struct {\n%s\t} brg_lv[%ld];\n"
 			"\tconst int brg_lid = (int)(get_local_id(0) + %ld * "
@@ -1075,7 +1084,6 @@ static int hoisted_decls(gen_ctx *g, gen_target t, strbuf *b,
 			"#define BRG_LV(x) brg_lv[brg_lid].x\n#else\n%s"
 			"#define BRG_LV(x) x\n#endif\n", size * n + sh,
 			lv.s, n, gs[0], gs[1], priv.s);
-	}
 	sb_free(&lv);
 	sb_free(&priv);
 	return size > 0;
