@@ -340,6 +340,21 @@ BR
 	brpp st.br | brparse | brcheck | brgen --target=opencl > st.cl
 	grep -qxF '	float x;' st.cl
 	! grep -q 'BRG_LV\|brg_lv' st.cl || false
+	# a group of more than 2^20 work-items: private too
+	cat > big.br <<'BR'
+Attribute[GroupSize(1024, 1024, 2)]
+kernel void big(float a<>, out float c[])
+{
+	shared float s[2097152];
+	float x = a;
+	s[1 * instanceInGroup().x + 0] = x;
+	syncGroup();
+	c[instance().x] = s[(instanceInGroup().x + 1) % 8] + x;
+}
+BR
+	brpp big.br | brparse | brcheck | brgen --target=opencl > big.cl
+	grep -qxF '	float x;' big.cl
+	! grep -q 'BRG_LV\|brg_lv' big.cl || false
 }
 
 @test "brgen: a group-uniform loop runs the group's threads inside it on the CPU; a phase dividing the thread id splits its thread loop (gen_group.c)" {
@@ -486,13 +501,16 @@ brgen_both() {
 	taskset -c 0,1 true 2>/dev/null || skip "processors 0 and 1 are not both ours"
 	"$top_srcdir/bench/gen-big.sh" 16 > big.br
 	brpp big.br | brparse | brcheck > big.ast
-	taskset -c 0,1 strace -f -e trace=sched_setaffinity -o two.txt \
+	# a file a thread (-ff): no call split by another thread's lines
+	taskset -c 0,1 strace -ff -e trace=sched_setaffinity -o two \
 		brgen -j 2 -o out big.ast
 	# one call, by the first thread, for the second: one processor of
 	# the two (start_beside leaves out the one it runs on)
-	[ "$(grep -c 'sched_setaffinity(' two.txt)" -eq 1 ]
-	local re='^([0-9]+) +sched_setaffinity\(([0-9]+), [0-9]+, \[[01]\]\) = 0$'
-	[[ "$(grep 'sched_setaffinity(' two.txt)" =~ $re ]]
+	local calls
+	calls=$(grep -H 'sched_setaffinity(' two.*)
+	[ "$(printf '%s\n' "$calls" | grep -c .)" -eq 1 ]
+	local re='^two\.([0-9]+):sched_setaffinity\(([0-9]+), [0-9]+, \[[01]\]\) += 0$'
+	[[ "$calls" =~ $re ]]
 	[ "${BASH_REMATCH[1]}" != "${BASH_REMATCH[2]}" ]
 	taskset -c 0,1 strace -f -e trace=sched_setaffinity -o one.txt \
 		brgen -j 1 -o out big.ast
