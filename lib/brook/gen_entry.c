@@ -979,8 +979,8 @@ static long arith_bytes(gen_ctx *g, const json_t *t)
 	return ty_scalar_bits(s) / 8 * (ty_ncomp(t) == 3 ? 4 : ty_ncomp(t));
 }
 
-/* The bytes of shared variable V: a scalar, vector, or array of them
- * with literal sizes; else 0. */
+/* The bytes of a shared variable of type T: a scalar, vector, or array
+ * of them with literal sizes; else 0. */
 static long shared_bytes(gen_ctx *g, const json_t *t)
 {
 	const json_t *sz;
