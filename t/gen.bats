@@ -302,6 +302,38 @@ BR
 	grep -qxF '			i0 = i0 - (float)brg_trip;' keep.cl
 }
 
+@test "brgen: K__packed takes an input or output stream's buffer alone, and one struct of the number of points and their bases (brt.h)" {
+	cat > pk.br <<'BR'
+kernel void pk(float a<>, float g[], float k, out float b<>)
+{
+	b = a * k + g[1];
+}
+BR
+	brpp pk.br | brparse | brcheck | brgen --target=opencl > pk.cl
+	# the mark libbrt looks for
+	grep -qxF 'typedef struct brg_pv {' pk.cl
+	sed -n '/^typedef struct brg_pp_pk {$/,/^	const BRG_L brg_n = brg_p.n;$/p' pk.cl > head.cl
+	cat > want.cl <<'CL'
+typedef struct brg_pp_pk {
+	BRG_L n, base[2];
+} brg_pp_pk;
+
+__kernel void pk__packed(
+	__global const float *a,
+	__global const float *g, const brt_view g_v,
+	const float k,
+	__global float *b,
+	const brg_pp_pk brg_p)
+{
+	const brg_pv a_v = { brg_p.base[0] };
+	const brg_pv b_v = { brg_p.base[1] };
+	const BRG_L brg_n = brg_p.n;
+CL
+	diff want.cl head.cl
+	# K itself keeps its views, domain and offset
+	grep -qF 'const BRG_L4 brg_dom, const BRG_L4 brg_off)' pk.cl
+}
+
 @test "brgen: a group kernel's scalars and vectors are a local array of structs on a CPU device where its local memory holds them" {
 	brpp "$top_srcdir/t/run/group_locals.br" | brparse | brcheck |
 		brgen --target=opencl > gl.cl

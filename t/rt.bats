@@ -50,6 +50,15 @@ rt_error() {
 	rt_golden basic
 }
 
+@test "K__packed of a program that does not declare brg_pv takes K's parameters (brt.h)" {
+	rt_build basic
+	BRT_RUNTIME=opencl BRT_LOG_FILE=$RT/pk.log "$RT/basic" > "$RT/pk.out"
+	grep -q "runtime: 1 OpenCL devices" "$RT/pk.log" ||
+		skip "no OpenCL device"
+	diff_golden "$top_srcdir/t/rt/basic.out" "$RT/pk.out"
+	grep -q '^brt: kernel: scale__packed for ' "$RT/pk.log"
+}
+
 @test "implicit resize: the spec's copy examples, 2D as in BrookGPU" {
 	rt_golden resize
 	BRT_LOG_FILE=$RT/resize.log "$RT/resize" > /dev/null

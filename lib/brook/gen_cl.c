@@ -101,7 +101,9 @@ static void cl_types(gen_ctx *g, strbuf *b)
  * builds that variant of the program and passes 32-bit views, domains and
  * sizes when every buffer of a launch has fewer than 2^31 elements, so
  * that index arithmetic is 32-bit (64-bit multiplies and conversions cost
- * several instructions each on GPUs). */
+ * several instructions each on GPUs). brg_pv is what K__packed keeps of
+ * a stream's view, its base (gen_entry.c; libbrt takes the declaration
+ * for the mark of K__packed's parameters, brt.h). */
 static const char cl_view[] =
 	"#ifdef BRG_I32\n"
 	"#define BRG_L int\n#define BRG_L4 int4\n#define BRG_LMAX 2147483647\n"
@@ -119,7 +121,8 @@ static const char cl_view[] =
 	"\tint map;\n"
 	"\tfloat lo[4];\n"
 	"\tfloat step[4];\n"
-	"} brt_view;\n";
+	"} brt_view;\n"
+	"typedef struct brg_pv {\n\tBRG_L base;\n} brg_pv;\n";
 
 void gen_cl_program(gen_ctx *g, strbuf *b)
 {

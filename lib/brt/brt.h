@@ -432,9 +432,16 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  *                 of the kernel's own parameters), with records set, one
  *                 more parameter after off:
  *                 __global brt_records *rec
- *                 and optionally K__packed, K__grid, K__gridx or
- *                 K__rows with the same parameters (Launch geometry,
- *                 below)
+ *                 and optionally K__grid, K__gridx or K__rows with the
+ *                 same parameters, and K__packed (Launch geometry,
+ *                 below): in a program whose source declares
+ *                 "typedef struct brg_pv {" (brgen's), K__packed(PARGS,
+ *                 const P p) with records set, rec after p, where PARGS
+ *                 is ARGS but that an IN or OUT stream passes its buffer
+ *                 alone, and P is long[1 + m] (int in the 32-bit
+ *                 variant): the number of points, then the base of each
+ *                 of the m IN and OUT streams in order (a 0 when m is
+ *                 0); in another program, K's parameters
  *   GROUP:        same; launched with local size = GroupSize
  *   REDUCE:       __kernel void K__reduce(__global const T *in,
  *                     const brt_view vin, __global T *out, const long nout,
@@ -456,7 +463,7 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  *     number of points does nothing; else its coordinates are i over dom,
  *     x fastest, and indexof/instance() is those plus off.
  *   MAP, SCATTER, when every IN and OUT view is BRT_MAP_SAME and the
- *     program has one of these entries (same parameters as K):
+ *     program has one of these entries (parameters above):
  *     K__packed: a one-dimensional NDRange of s = ceil(n / 4) work-items
  *       (n the number of points) rounded up; work-item j < s runs four
  *       points, which ones is the kernel's choice (points j + k * s, or

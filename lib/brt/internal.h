@@ -75,6 +75,7 @@ typedef struct brt_clkernel {
 	int want32;		/* ... and whether 32-bit indices were asked */
 	int i32;		/* from the 32-bit variant of the program: views,
 				   domains and sizes are passed as 32-bit */
+	int pk;			/* the program's brt_clprog.pk */
 	cl_kernel kernel;	/* NULL: a K__packed or K__grid the program
 				   lacks (looked up once) */
 	size_t wgsize;		/* CL_KERNEL_WORK_GROUP_SIZE */
@@ -89,6 +90,7 @@ typedef struct brt_clprog {
 	struct brt_clprog *next;
 	const brt_program *prog;	/* key, with i32 */
 	int i32;		/* built with -DBRG_I32 (brt.h) */
+	int pk;			/* its K__packed takes bases, not views (brt.h) */
 	cl_program program;	/* NULL: the build failed, log in blog */
 	char *blog;
 } brt_clprog;
@@ -299,8 +301,8 @@ brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int entry,
 /* Whether an index space of N elements (a buffer, a domain) suits the
  * 32-bit variant: N below 2^31 with room to round a launch up. */
 int brt_ocl_fits32(int64_t n);
-/* Argument I: a view, or N (1 or 4) indices as long / long4, each in the
- * width of CK's variant. */
+/* Argument I: a view, or N indices as long, long4 or an array of N
+ * (K__packed's brg_p), each in the width of CK's variant. */
 int brt_ocl_setview(brt_clkernel *ck, unsigned i, const brt_view *v,
 	brt_str *msg);
 int brt_ocl_setidx(brt_clkernel *ck, unsigned i, const int64_t *v,

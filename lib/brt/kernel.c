@@ -674,6 +674,17 @@ static void run_ocl(brt_launch *L)
 	}
 	unsigned n = 0;
 	int bad = 0;
+	/* K__packed of brgen's since brg_pv: an input or output stream's
+	   buffer alone, then the number of points and their bases (brt.h) */
+	int pk = ck->entry == BRT_ENTRY_PACKED && ck->pk;
+	int64_t pks[16], *pkv = pks;
+	unsigned npk = 1;
+	if (pk && k->nargs >= 16 && !(pkv = malloc((k->nargs + 1)
+			* sizeof *pkv))) {
+		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to run "
+			"kernel (out of host memory)");
+		goto out;
+	}
 	for (unsigned i = 0; i < k->nargs && !bad; i++) {
 		const brt_argdesc *a = &k->args[i];
 		if (a->kind == BRT_ARG_VALUE) {
@@ -682,12 +693,23 @@ static void run_ocl(brt_launch *L)
 			continue;
 		}
 		brt_stream *s = L->args[i].s;
-		bad = brt_ocl_setmem(ck, n++, s->reg.buf, &msg)
-			|| brt_ocl_setview(ck, n++, &L->views[i], &msg);
+		bad = brt_ocl_setmem(ck, n++, s->reg.buf, &msg);
+		if (pk && (a->kind == BRT_ARG_IN || a->kind == BRT_ARG_OUT))
+			pkv[npk++] = L->views[i].base;
+		else if (!bad)
+			bad = brt_ocl_setview(ck, n++, &L->views[i], &msg);
 	}
-	if (!bad)
+	if (!bad && pk) {
+		pkv[0] = L->dom[0] * L->dom[1] * L->dom[2] * L->dom[3];
+		if (npk == 1)
+			pkv[npk++] = 0;	/* brgen's one base at least */
+		bad = brt_ocl_setidx(ck, n++, pkv, npk, &msg);
+	} else if (!bad) {
 		bad = brt_ocl_setidx(ck, n++, L->dom, 4, &msg)
 			|| brt_ocl_setidx(ck, n++, L->off, 4, &msg);
+	}
+	if (pkv != pks)
+		free(pkv);
 	cl_mem rec = NULL;
 	brt_recslot *slot = NULL;
 	if (!bad && k->records && !k->nsites)	/* read later: no wait */

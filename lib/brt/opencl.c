@@ -1103,17 +1103,22 @@ int brt_ocl_sync(brt_buffer *b, int wait)
 }
 
 /* --- kernel objects ------------------------------------------------------ */
+/* Whether program P's source has MARK. */
+static int has_mark(const brt_program *p, const char *mark)
+{
+	size_t n = p->length ? p->length : strlen(p->source);
+	size_t m = strlen(mark);
+	for (size_t i = 0; i + m <= n; i++)
+		if (p->source[i] == mark[0] && !memcmp(p->source + i, mark, m))
+			return 1;
+	return 0;
+}
+
 /* Whether program P has a 32-bit variant: its source declares brt_view
  * under BRG_I32 (brgen's since 32-bit indices; brt.h). */
 static int has_i32(const brt_program *p)
 {
-	static const char mark[] = "#ifdef BRG_I32";
-	size_t n = p->length ? p->length : strlen(p->source);
-	size_t m = sizeof mark - 1;
-	for (size_t i = 0; i + m <= n; i++)
-		if (p->source[i] == '#' && !memcmp(p->source + i, mark, m))
-			return 1;
-	return 0;
+	return has_mark(p, "#ifdef BRG_I32");
 }
 
 int brt_ocl_fits32(int64_t n)
@@ -1164,6 +1169,8 @@ brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int entry,
 		}
 		p->prog = k->program;
 		p->i32 = i32;
+		/* K__packed's parameters (brt.h): brgen's since brg_pv */
+		p->pk = has_mark(k->program, "typedef struct brg_pv {");
 		p->program = brt_cache_build(d, k->program, i32, &p->blog);
 		p->next = d->progs;
 		d->progs = p;
@@ -1217,6 +1224,7 @@ brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int entry,
 	ck->entry = entry;
 	ck->want32 = want32;
 	ck->i32 = i32;
+	ck->pk = p->pk;
 	ck->kernel = kern;
 	ck->nset = nargs;
 	ck->wgsize = 1;
@@ -1320,9 +1328,27 @@ int brt_ocl_setmem(brt_clkernel *ck, unsigned i, const brt_buffer *b,
 int brt_ocl_setidx(brt_clkernel *ck, unsigned i, const int64_t *v,
 	unsigned n, brt_str *msg)
 {
-	cl_long l[4];
-	cl_int s[4];
-	for (unsigned k = 0; k < n && k < 4; k++) {
+	cl_long l[16];
+	cl_int s[16];
+	if (n > 16) {
+		/* K__packed of more than 15 streams */
+		size_t w = ck->i32 ? sizeof *s : sizeof *l;
+		unsigned char *a = malloc(n * w);
+		if (!a) {
+			brt_str_printf(msg, "argument %u: out of host memory",
+				i);
+			return -1;
+		}
+		for (unsigned k = 0; k < n; k++) {
+			cl_long x = v[k];
+			cl_int y = (cl_int)v[k];
+			memcpy(a + k * w, ck->i32 ? (void *)&y : (void *)&x, w);
+		}
+		int r = brt_ocl_setarg(ck, i, n * w, a, 0, msg);
+		free(a);
+		return r;
+	}
+	for (unsigned k = 0; k < n; k++) {
 		l[k] = v[k];
 		s[k] = (cl_int)v[k];
 	}

@@ -82,6 +82,17 @@ static const char rt_source[] = RT_CL_PRELUDE
 "  const long4 dom, const long4 off) {\n"
 "  RT_POINT b[rt_at(b_v, dom, i)] = k * a[rt_at(a_v, dom, i)];\n"
 "}\n"
+/* its K__packed: this source does not declare brg_pv, so K's parameters
+ * (brt.h), four points a work-item, j + k * s */
+"__kernel void scale__packed(__global float *a, const brt_view a_v,\n"
+"  const float k, __global float *b, const brt_view b_v,\n"
+"  const long4 dom, const long4 off) {\n"
+"  long n = dom.x * dom.y * dom.z * dom.w, s = (n + 3) / 4;\n"
+"  long j = get_global_id(0);\n"
+"  for (int q = 0; q < 4 && j < s; q++)\n"
+"    if (j + q * s < n)\n"
+"      b[b_v.base + j + q * s] = k * a[a_v.base + j + q * s];\n"
+"}\n"
 /* kernel void add3(float3 a<>, float3 k, out float3 b<>) */
 "__kernel void add3(__global float *a, const brt_view a_v,\n"
 "  const float3 k, __global float *b, const brt_view b_v,\n"
