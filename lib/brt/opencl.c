@@ -1328,33 +1328,29 @@ int brt_ocl_setmem(brt_clkernel *ck, unsigned i, const brt_buffer *b,
 int brt_ocl_setidx(brt_clkernel *ck, unsigned i, const int64_t *v,
 	unsigned n, brt_str *msg)
 {
-	cl_long l[16];
-	cl_int s[16];
-	if (n > 16) {
-		/* K__packed of more than 15 streams */
-		size_t w = ck->i32 ? sizeof *s : sizeof *l;
-		unsigned char *a = malloc(n * w);
-		if (!a) {
-			brt_str_printf(msg, "argument %u: out of host memory",
-				i);
-			return -1;
-		}
-		for (unsigned k = 0; k < n; k++) {
-			cl_long x = v[k];
-			cl_int y = (cl_int)v[k];
-			memcpy(a + k * w, ck->i32 ? (void *)&y : (void *)&x, w);
-		}
-		int r = brt_ocl_setarg(ck, i, n * w, a, 0, msg);
-		free(a);
-		return r;
-	}
-	for (unsigned k = 0; k < n; k++) {
-		l[k] = v[k];
-		s[k] = (cl_int)v[k];
+	cl_long lb[16], *l = lb;
+	cl_int sb[16], *s = sb;
+	size_t w = ck->i32 ? sizeof *s : sizeof *l;
+	void *a = n <= 16 ? (ck->i32 ? (void *)sb : (void *)lb)
+		: malloc(n * w);	/* K__packed of more than 15 streams */
+	if (!a) {
+		brt_str_printf(msg, "argument %u: out of host memory", i);
+		return -1;
 	}
 	if (ck->i32)
-		return brt_ocl_setarg(ck, i, n * sizeof *s, s, 0, msg);
-	return brt_ocl_setarg(ck, i, n * sizeof *l, l, 0, msg);
+		s = a;
+	else
+		l = a;
+	for (unsigned k = 0; k < n; k++) {
+		if (ck->i32)
+			s[k] = (cl_int)v[k];
+		else
+			l[k] = v[k];
+	}
+	int r = brt_ocl_setarg(ck, i, n * w, a, 0, msg);
+	if (a != (void *)sb && a != (void *)lb)
+		free(a);
+	return r;
 }
 
 void brt_ocl_touch(brt_buffer *b, cl_event ev)
