@@ -308,11 +308,16 @@ kernel void pk(float a<>, float g[], float k, out float b<>)
 {
 	b = a * k + g[1];
 }
+kernel void pk3(float3 a<>, float2 c<>, out float3 b<>)
+{
+	b = a + float3(c.x, c.y, 0.0f);
+}
 BR
 	brpp pk.br | brparse | brcheck | brgen --target=opencl > pk.cl
-	# the mark libbrt looks for
+	# the marks libbrt looks for
 	grep -qxF 'typedef struct brg_pv {' pk.cl
-	sed -n '/^typedef struct brg_pp_pk {$/,/^	const BRG_L brg_n = brg_p.n;$/p' pk.cl > head.cl
+	grep -qxF '#define BRG_PACK1 1' pk.cl
+	sed -n '/^typedef struct brg_pp_pk {$/,/^	const BRG_L brg_j = /p' pk.cl > head.cl
 	cat > want.cl <<'CL'
 typedef struct brg_pp_pk {
 	BRG_L n, base[2];
@@ -325,13 +330,38 @@ __kernel void pk__packed(
 	__global float *b,
 	const brg_pp_pk brg_p)
 {
+	const BRG_L brg_n = brg_p.n;
+#if defined(BRG_CPU) && !defined(BRG_PACK4)
+	if ((BRG_L)get_global_size(0) >= brg_n) {
+		const BRG_L brg_i = get_global_id(0);
+		if ((BRG_L)get_global_size(0) != brg_n && brg_i >= brg_n)
+			return;
+		a += brg_p.base[0];
+		const brg_pv a_v = { 0 };
+		b += brg_p.base[1];
+		const brg_pv b_v = { 0 };
+		const brg_ctx brg_cx = brg_noctx();
+		const float a_e = a[a_v.base + brg_i];
+		float b_e;
+		pk__body(a_e, g, g_v, k, &b_e, brg_cx);
+		b[b_v.base + brg_i] = b_e;
+		return;
+	}
+#endif
 	const brg_pv a_v = { brg_p.base[0] };
 	const brg_pv b_v = { brg_p.base[1] };
-	const BRG_L brg_n = brg_p.n;
+	const BRG_L brg_j = get_global_id(0), brg_s = (brg_n + 3) / 4;
 CL
 	diff want.cl head.cl
 	# K itself keeps its views, domain and offset
 	grep -qF 'const BRG_L4 brg_dom, const BRG_L4 brg_off)' pk.cl
+	# a 3-vector's buffer is of its scalars: its pointer stays, its view
+	# has the base; a 2-vector's pointer steps by elements
+	sed -n '/^__kernel void pk3__packed(/,/^#endif$/p' pk.cl > pk3.cl
+	grep -qxF '		const brg_pv a_v = { brg_p.base[0] };' pk3.cl
+	grep -qxF '		c += brg_p.base[1];' pk3.cl
+	grep -qxF '		const brg_pv b_v = { brg_p.base[2] };' pk3.cl
+	! grep -q 'a += \|b += ' pk3.cl || false
 }
 
 @test "brgen: a group kernel's scalars and vectors are a local array of structs on a CPU device where its local memory holds them" {

@@ -57,7 +57,26 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "spec 4.1.2-4.1.3: double min/max, partial reductions of <100,200>" { run_program spec_reduce; }
 @test "spec 2, 4.1.2: reductions of structs; a reduce function reading a constant" { run_program reduce_more; }
 @test "one reduce kernel called again with other inputs, targets, sizes and constants" { run_program reduce_again; }
-@test "a kernel launched back and forth between streams, then on others" { run_program pingpong; }
+@test "a kernel launched back and forth between streams, then on others" {
+	run_program pingpong
+	# OpenCL: a kernel object for each of the first four sets of
+	# buffers, then the least recently used one takes the next set
+	BRT_RUNTIME=opencl BRT_CACHE_DIR= BRT_LOG_FILE=pp.log ./pingpong >/dev/null
+	grep -q "runtime: 1 OpenCL devices" pp.log || skip "no OpenCL device"
+	for n in 2 3 4; do
+		grep -q "^brt: kernel: brk_step__packed, object $n\$" pp.log
+	done
+	! grep -q "object 5" pp.log || false
+}
+@test "K__packed four points a work-item on a CPU OpenCL device too (BRT_CL_OPTIONS=-DBRG_PACK4)" {
+	for p in packed_lanes launch pingpong many_streams scatter_nostream; do
+		brook_build "$top_srcdir/t/run/$p.br" $p
+		BRT_CL_OPTIONS=-DBRG_PACK4 BRT_RUNTIME=opencl \
+			BRT_CACHE_DIR=$PWD/c BRT_LOG_FILE=$PWD/$p.log ./$p > $p.actual
+		diff_golden "$top_srcdir/t/run/$p.out" $p.actual
+		grep -q 'options ".*-DBRG_PACK4"' $p.log
+	done
+}
 @test "BrookGPU: kernel k with a float3 and a gather; stream shape resize" { run_program brookgpu; }
 @test "K&R host functions, _Complex, float4 a(...), void reduce" { run_program knr_complex; }
 @test "CPU backend: the packed path and the general one agree" { run_program packed; }

@@ -103,7 +103,9 @@ static void cl_types(gen_ctx *g, strbuf *b)
  * that index arithmetic is 32-bit (64-bit multiplies and conversions cost
  * several instructions each on GPUs). brg_pv is what K__packed keeps of
  * a stream's view, its base (gen_entry.c; libbrt takes the declaration
- * for the mark of K__packed's parameters, brt.h). */
+ * for the mark of K__packed's parameters, brt.h). BRG_PACK1 marks a
+ * program whose K__packed runs one point a work-item where the NDRange
+ * has a work-item for each point (brt.h, "Launch geometry"). */
 static const char cl_view[] =
 	"#ifdef BRG_I32\n"
 	"#define BRG_L int\n#define BRG_L4 int4\n#define BRG_LMAX 2147483647\n"
@@ -122,7 +124,8 @@ static const char cl_view[] =
 	"\tfloat lo[4];\n"
 	"\tfloat step[4];\n"
 	"} brt_view;\n"
-	"typedef struct brg_pv {\n\tBRG_L base;\n} brg_pv;\n";
+	"typedef struct brg_pv {\n\tBRG_L base;\n} brg_pv;\n"
+	"#define BRG_PACK1 1\n";
 
 void gen_cl_program(gen_ctx *g, strbuf *b)
 {

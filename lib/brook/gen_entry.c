@@ -698,12 +698,40 @@ static void cl_packed_head(gen_ctx *g, strbuf *b, const json_t *fn)
 	sb_printf(b, ",\n\tconst brg_pp_%s brg_p", cln);
 	rec_param(g, GEN_CL, b, fn);
 	sb_puts(b, ")\n{\n");
-	k = 0;
-	json_array_foreach(params, i, p)
-		if (is_stream_param(p))
-			sb_printf(b, "\tconst brg_pv %s_v = { brg_p.base[%d] };\n",
-				ast_str(p, "name"), k++);
 	cl_unpack_values(g, b, fn);
+	sb_puts(b, "\tconst BRG_L brg_n = brg_p.n;\n");
+}
+
+/* K__packed's view of each input and output stream, its base. With
+ * SHIFT (the one-point path), a stream whose buffer pointer steps by
+ * elements starts its pointer at the base instead, and its view at 0: the
+ * index of point i is then i alone, which a CPU device's compiler
+ * vectorizes over the work-items as it does a hand-written kernel's
+ * (PoCL, a test kernel of out = in + 1 over 4,096 floats, one point a
+ * work-item: 2,256 instructions a launch with the base added to an int
+ * index, 1,344 from the moved pointer; hand-written 1,152; callgrind). */
+static void cl_packed_views(gen_ctx *g, strbuf *b, const json_t *fn,
+	const char *ind, int shift)
+{
+	json_t *params = params_of(fn);
+	json_t *p;
+	size_t i;
+	int k = 0;
+
+	json_array_foreach(params, i, p) {
+		const char *name = ast_str(p, "name");
+		const json_t *el;
+		if (!is_stream_param(p))
+			continue;
+		el = gen_resolve(g, gen_elem(g, ast_get(p, "type")));
+		if (shift && gen_scalar(el) && ty_ncomp(el) != 3)
+			sb_printf(b, "%s%s += brg_p.base[%d];\n%sconst brg_pv "
+				"%s_v = { 0 };\n", ind, name, k, ind, name);
+		else
+			sb_printf(b, "%sconst brg_pv %s_v = { brg_p.base[%d] };"
+				"\n", ind, name, k);
+		k++;
+	}
 }
 
 /* The OpenCL vector of four scalars S when brgen moves them as one
@@ -796,8 +824,9 @@ static void cl_packed_lanes(gen_ctx *g, strbuf *b, const json_t *fn)
 
 /* OpenCL: K__packed, for a kernel that does not read its position,
  * launched by libbrt when every stream is packed in the domain's shape
- * (BRT_MAP_SAME; brt.h, "Launch geometry"): work-item j of ceil(n / 4)
- * takes four of the n points, as a hand-written kernel does. With every
+ * (BRT_MAP_SAME; brt.h, "Launch geometry"): on a CPU device, work-item
+ * i takes point i; elsewhere work-item j of ceil(n / 4) takes four of
+ * the n points, as a hand-written kernel does. With every
  * stream a 4-byte scalar whose base is a multiple of 4, points 4j to 4j +
  * 3 through vector loads and stores (the last work-item one at a time);
  * else points j, j + s, j + 2s, j + 3s (s = ceil(n / 4)), so that
@@ -811,8 +840,24 @@ static void cl_map_packed(gen_ctx *g, strbuf *b, const json_t *fn)
 	const char *sep = "";
 
 	cl_packed_head(g, b, fn);
-	sb_puts(b, "\tconst BRG_L brg_n = brg_p.n;\n"
-		"\tconst BRG_L brg_j = get_global_id(0), brg_s = (brg_n + 3) "
+	/* one point a work-item where the NDRange has a work-item for each
+	 * point, as libbrt launches it on a CPU device (brt.h), whose
+	 * compiler vectorizes the loop over the work-items better than
+	 * four points' lanes (PoCL, the bench's chain, out = in + 1 over
+	 * 4,096 floats: 3,032 instructions a launch in four lanes, 1,776 at
+	 * one point, the hand-written kernel 1,152; callgrind). The first
+	 * test is the launch's, as in cl_packed_lanes. BRG_PACK4 (brt.3)
+	 * keeps four. */
+	sb_puts(b, "#if defined(BRG_CPU) && !defined(BRG_PACK4)\n"
+		"\tif ((BRG_L)get_global_size(0) >= brg_n) {\n"
+		"\t\tconst BRG_L brg_i = get_global_id(0);\n"
+		"\t\tif ((BRG_L)get_global_size(0) != brg_n && brg_i >= brg_n)"
+		"\n\t\t\treturn;\n");
+	cl_packed_views(g, b, fn, "\t\t", 1);
+	map_point(g, GEN_CL, b, fn, "\t\t", GEN_PACKED);
+	sb_puts(b, "\t\treturn;\n\t}\n#endif\n");
+	cl_packed_views(g, b, fn, "\t", 0);
+	sb_puts(b, "\tconst BRG_L brg_j = get_global_id(0), brg_s = (brg_n + 3) "
 		"/ 4;\n\tint brg_k;\n\tconst int brg_al = ");
 	if (lanes) {
 		sb_puts(b, "((");

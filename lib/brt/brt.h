@@ -467,7 +467,12 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  *     K__packed: a one-dimensional NDRange of s = ceil(n / 4) work-items
  *       (n the number of points) rounded up; work-item j < s runs four
  *       points, which ones is the kernel's choice (points j + k * s, or
- *       4j + k), each point once;
+ *       4j + k), each point once. In a program whose source has
+ *       "#define BRG_PACK1 " (brgen's), K__packed also takes an NDRange
+ *       of n work-items rounded up, work-item i < n running point i
+ *       (a kernel tells the two by get_global_size(0) >= n); the
+ *       runtime launches it so on a CPU device, unless BRT_CL_OPTIONS
+ *       has -DBRG_PACK4;
  *     K__grid (dom.w 1): a three-dimensional NDRange over dom.xyz, each
  *       rounded up to the local size; work-item (x, y, z) inside dom runs
  *       the point with those coordinates.

@@ -68,6 +68,20 @@ typedef struct brt_pool brt_pool;
 enum { BRT_ENTRY_MAIN, BRT_ENTRY_REDUCE, BRT_ENTRY_PACKED, BRT_ENTRY_GRID,
 	BRT_ENTRY_REDUCE2, BRT_ENTRY_GRIDX, BRT_ENTRY_ROWS };
 
+/* One kernel object of an entry with the arguments last set on it. */
+typedef struct brt_clinst {
+	cl_kernel kernel;
+	unsigned char (*last)[128];	/* last value of each argument */
+	size_t *lastsize;
+	uint64_t used;		/* brt_clkernel.clock at its last launch */
+} brt_clinst;
+
+/* An entry keeps up to BRT_CL_INSTS kernel objects, each with its own
+ * arguments: a launch takes the one whose buffers are already set
+ * (brt_ocl_pick), so kernels called in turn on a few sets of streams,
+ * as an iterative program's ping-pong, set no buffer again. */
+enum { BRT_CL_INSTS = 4 };
+
 typedef struct brt_clkernel {
 	struct brt_clkernel *next;
 	const brt_kernel *k;	/* key: the descriptor ... */
@@ -75,15 +89,20 @@ typedef struct brt_clkernel {
 	int want32;		/* ... and whether 32-bit indices were asked */
 	int i32;		/* from the 32-bit variant of the program: views,
 				   domains and sizes are passed as 32-bit */
-	int pk;			/* the program's brt_clprog.pk */
-	cl_kernel kernel;	/* NULL: a K__packed or K__grid the program
-				   lacks (looked up once) */
+	int pk;			/* the program's brt_clprog.pk ... */
+	int pk1;		/* ... and pk1 */
+	cl_kernel kernel;	/* the object of the instance in use (cur); NULL:
+				   a K__packed or K__grid the program lacks
+				   (looked up once) */
 	size_t wgsize;		/* CL_KERNEL_WORK_GROUP_SIZE */
-	unsigned nset;
-	unsigned char (*last)[128];	/* last value of each argument */
+	unsigned nset;		/* the kernel's number of arguments */
+	unsigned ninst, cur;	/* instances made, the one in use */
+	brt_clinst inst[BRT_CL_INSTS];
+	uint64_t clock;		/* launches picked (brt_ocl_pick) */
+	cl_program program;	/* where more instances come from ... */
+	char *name;		/* ... by this name */
 	struct brt_buffer *part, *target;	/* K__reduce: temporaries kept
 					   for the next call (reduce.c) */
-	size_t *lastsize;
 } brt_clkernel;
 
 typedef struct brt_clprog {
@@ -91,6 +110,8 @@ typedef struct brt_clprog {
 	const brt_program *prog;	/* key, with i32 */
 	int i32;		/* built with -DBRG_I32 (brt.h) */
 	int pk;			/* its K__packed takes bases, not views (brt.h) */
+	int pk1;		/* its K__packed may run one point a work-item
+				   (BRG_PACK1, brt.h) */
 	cl_program program;	/* NULL: the build failed, log in blog */
 	char *blog;
 } brt_clprog;
@@ -129,6 +150,8 @@ struct brt_device {
 	cl_command_queue queue;	/* kernels */
 	cl_command_queue xfer;	/* transfers */
 	int gpu, cpu;		/* CL_DEVICE_TYPE_GPU, _CPU */
+	int pack1;		/* K__packed with BRG_PACK1 runs one point a
+				   work-item here (brt.h) */
 	struct brt_stage *stages;	/* pinned staging buffers */
 	size_t staged;		/* their bytes */
 	pthread_mutex_t stage_lock;
@@ -307,6 +330,10 @@ int brt_ocl_setview(brt_clkernel *ck, unsigned i, const brt_view *v,
 	brt_str *msg);
 int brt_ocl_setidx(brt_clkernel *ck, unsigned i, const int64_t *v,
 	unsigned n, brt_str *msg);
+/* Makes current the instance of CK (brt_clinst) whose arguments IDX[0..N)
+ * hold buffers BUFS, else a new one or the least recently used one. */
+void brt_ocl_pick(brt_clkernel *ck, const unsigned *idx,
+	const brt_buffer *const *bufs, unsigned n);
 /* Argument I: B's cl_mem (NULL for no buffer), set only when it changed. */
 int brt_ocl_setmem(brt_clkernel *ck, unsigned i, const brt_buffer *b,
 	brt_str *msg);

@@ -604,7 +604,9 @@ static unsigned geometry(const brt_launch *L, const brt_clkernel *ck,
 	}
 	size_t total = (size_t)(L->dom[0] * L->dom[1] * L->dom[2]
 		* L->dom[3]);
-	if (ck->entry == BRT_ENTRY_PACKED)
+	/* K__packed: four points a work-item, or one on a CPU device where
+	   the program allows it (brt.h; gen_entry.c has the figures) */
+	if (ck->entry == BRT_ENTRY_PACKED && !(L->dev->pack1 && ck->pk1))
 		total = (total + 3) / 4;
 	local[0] = most;
 	global[0] = (total + local[0] - 1) / local[0] * local[0];
@@ -685,6 +687,23 @@ static void run_ocl(brt_launch *L)
 			"kernel (out of host memory)");
 		goto out;
 	}
+	/* the kernel object whose buffers are set already (brt_ocl_pick):
+	   the arguments' positions as the loop below sets them */
+	unsigned pidx[16];
+	const brt_buffer *pbuf[16];
+	unsigned np = 0;
+	for (unsigned i = 0, at = 0; i < k->nargs && np < 16; i++) {
+		const brt_argdesc *a = &k->args[i];
+		if (a->kind == BRT_ARG_VALUE) {
+			at++;
+			continue;
+		}
+		pidx[np] = at;
+		pbuf[np++] = L->args[i].s->reg.buf;
+		at += pk && (a->kind == BRT_ARG_IN || a->kind == BRT_ARG_OUT)
+			? 1 : 2;
+	}
+	brt_ocl_pick(ck, pidx, pbuf, np);
 	for (unsigned i = 0; i < k->nargs && !bad; i++) {
 		const brt_argdesc *a = &k->args[i];
 		if (a->kind == BRT_ARG_VALUE) {

@@ -123,6 +123,9 @@ static void device_options(brt_cl *cl, cl_device_id id, brt_device *d)
 	}
 	if (user && *user)
 		add_option(d, user);
+	/* K__packed one point a work-item on such a device, unless
+	   BRT_CL_OPTIONS asks for four (brt.h, brt.3) */
+	d->pack1 = d->cpu && !(user && strstr(user, "-DBRG_PACK4"));
 }
 
 /* A device's record from what the driver tells of it; no context yet
@@ -372,6 +375,42 @@ static void profile_dump(brt_cl *cl, brt_device *d)
 	d->nprof = 0;
 }
 
+/* Instance I of CK takes kernel object KERN (released on failure) and
+ * room for its arguments' last values. */
+static int inst_init(brt_clkernel *ck, unsigned i, cl_kernel kern)
+{
+	brt_clinst *x = &ck->inst[i];
+	memset(x, 0, sizeof *x);
+	x->kernel = kern;
+	if (ck->nset) {
+		x->last = calloc(ck->nset, sizeof *x->last);
+		x->lastsize = calloc(ck->nset, sizeof *x->lastsize);
+		if (!x->last || !x->lastsize) {
+			free(x->last);
+			free(x->lastsize);
+			memset(x, 0, sizeof *x);
+			brt_rt()->cl.clReleaseKernel(kern);
+			return -1;
+		}
+	}
+	if (i == ck->cur)
+		ck->kernel = kern;
+	return 0;
+}
+
+/* Releases CK with its kernel objects. */
+static void clkernel_free(brt_cl *cl, brt_clkernel *ck)
+{
+	for (unsigned i = 0; i < BRT_CL_INSTS; i++) {
+		if (ck->inst[i].kernel)
+			cl->clReleaseKernel(ck->inst[i].kernel);
+		free(ck->inst[i].last);
+		free(ck->inst[i].lastsize);
+	}
+	free(ck->name);
+	free(ck);
+}
+
 void brt_ocl_shutdown(brt_runtime *rt, brt_device *d)
 {
 	brt_cl *cl = &rt->cl;
@@ -392,11 +431,7 @@ void brt_ocl_shutdown(brt_runtime *rt, brt_device *d)
 			cl->clReleaseMemObject(t->mem);
 			free(t);
 		}
-		if (k->kernel)
-			cl->clReleaseKernel(k->kernel);
-		free(k->last);
-		free(k->lastsize);
-		free(k);
+		clkernel_free(cl, k);
 	}
 	for (brt_clprog *p = d->progs, *next; p; p = next) {
 		next = p->next;
@@ -1171,6 +1206,7 @@ brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int entry,
 		p->i32 = i32;
 		/* K__packed's parameters (brt.h): brgen's since brg_pv */
 		p->pk = has_mark(k->program, "typedef struct brg_pv {");
+		p->pk1 = p->pk && has_mark(k->program, "#define BRG_PACK1 ");
 		p->program = brt_cache_build(d, k->program, i32, &p->blog);
 		p->next = d->progs;
 		d->progs = p;
@@ -1206,27 +1242,27 @@ brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int entry,
 	brt_clkernel *ck = calloc(1, sizeof *ck);
 	cl_uint nargs = 0;
 	cl->clGetKernelInfo(kern, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
-	if (ck && nargs) {
-		ck->last = calloc(nargs, sizeof *ck->last);
-		ck->lastsize = calloc(nargs, sizeof *ck->lastsize);
-	}
-	if (!ck || (nargs && (!ck->last || !ck->lastsize))) {
-		if (ck) {
-			free(ck->last);
-			free(ck->lastsize);
-		}
-		free(ck);
+	int bad = !ck || !(ck->name = strdup(name));
+	if (bad)
 		cl->clReleaseKernel(kern);
+	else {
+		ck->nset = nargs;
+		bad = inst_init(ck, 0, kern);
+	}
+	if (bad) {
+		if (ck)
+			clkernel_free(cl, ck);
 		brt_str_printf(msg, "Kernel Execution: out of memory");
 		return NULL;
 	}
+	ck->ninst = 1;
+	ck->program = p->program;
 	ck->k = k;
 	ck->entry = entry;
 	ck->want32 = want32;
 	ck->i32 = i32;
 	ck->pk = p->pk;
-	ck->kernel = kern;
-	ck->nset = nargs;
+	ck->pk1 = p->pk1;
 	ck->wgsize = 1;
 	cl->clGetKernelWorkGroupInfo(kern, d->id, CL_KERNEL_WORK_GROUP_SIZE,
 		sizeof ck->wgsize, &ck->wgsize, NULL);
@@ -1245,23 +1281,100 @@ static int set_cached(brt_clkernel *ck, unsigned i, const void *key,
 	size_t keysize, size_t size, const void *value, brt_str *msg)
 {
 	brt_cl *cl = &brt_rt()->cl;
-	int cache = key && keysize <= sizeof ck->last[0] && i < ck->nset;
-	if (cache && ck->lastsize[i] == keysize
-	    && !memcmp(ck->last[i], key, keysize))
+	brt_clinst *x = &ck->inst[ck->cur];
+	int cache = key && keysize <= sizeof x->last[0] && i < ck->nset;
+	if (cache && x->lastsize[i] == keysize
+	    && !memcmp(x->last[i], key, keysize))
 		return 0;
-	cl_int err = cl->clSetKernelArg(ck->kernel, i, size, value);
+	cl_int err = cl->clSetKernelArg(x->kernel, i, size, value);
 	if (err != CL_SUCCESS) {
 		brt_str_printf(msg, "argument %u: %s", i, brt_cl_error(err));
 		if (i < ck->nset)
-			ck->lastsize[i] = 0;
+			x->lastsize[i] = 0;
 		return -1;
 	}
 	if (i < ck->nset) {
-		ck->lastsize[i] = cache ? keysize : 0;
+		x->lastsize[i] = cache ? keysize : 0;
 		if (cache)
-			memcpy(ck->last[i], key, keysize);
+			memcpy(x->last[i], key, keysize);
 	}
 	return 0;
+}
+
+/* brt_ocl_setmem's key: the buffer and its serial, as a buffer freed and
+ * another made at the same address must be set again. */
+typedef struct mem_key {
+	cl_mem m;
+	uint64_t serial;
+} mem_key;
+
+static mem_key key_of(const brt_buffer *b)
+{
+	mem_key key;
+	memset(&key, 0, sizeof key);
+	key.m = b ? b->mem : NULL;
+	key.serial = b ? b->serial : 0;
+	return key;
+}
+
+/* Whether instance J of CK holds buffer B in argument I. */
+static int inst_holds(const brt_clkernel *ck, unsigned j, unsigned i,
+	const brt_buffer *b)
+{
+	const brt_clinst *x = &ck->inst[j];
+	mem_key have, key = key_of(b);
+	if (i >= ck->nset || x->lastsize[i] != sizeof have)
+		return 0;
+	memcpy(&have, x->last[i], sizeof have);
+	return have.m == key.m && have.serial == key.serial;
+}
+
+/* Whether instance J of CK holds every buffer BUFS[a] in argument
+ * IDX[a]. */
+static int inst_match(const brt_clkernel *ck, unsigned j, const unsigned *idx,
+	const brt_buffer *const *bufs, unsigned n)
+{
+	for (unsigned a = 0; a < n; a++)
+		if (!inst_holds(ck, j, idx[a], bufs[a]))
+			return 0;
+	return 1;
+}
+
+void brt_ocl_pick(brt_clkernel *ck, const unsigned *idx,
+	const brt_buffer *const *bufs, unsigned n)
+{
+	unsigned pick = ck->cur;
+	if (!inst_match(ck, pick, idx, bufs, n)) {
+		unsigned lru = pick;
+		int found = 0;
+		for (unsigned j = 0; j < ck->ninst && !found; j++) {
+			if (j == ck->cur)
+				continue;
+			found = inst_match(ck, j, idx, bufs, n);
+			if (found)
+				pick = j;
+			else if (ck->inst[j].used < ck->inst[lru].used)
+				lru = j;
+		}
+		if (!found && ck->ninst < BRT_CL_INSTS) {
+			/* a kernel object more; where it cannot be made,
+			   the one least recently used takes these
+			   arguments */
+			cl_int err;
+			cl_kernel kern = brt_rt()->cl.clCreateKernel(
+				ck->program, ck->name, &err);
+			if (kern && !inst_init(ck, ck->ninst, kern)) {
+				lru = ck->ninst++;
+				brt_log("kernel: %s, object %u", ck->name,
+					ck->ninst);
+			}
+		}
+		if (!found)
+			pick = lru;
+		ck->cur = pick;
+		ck->kernel = ck->inst[pick].kernel;
+	}
+	ck->inst[pick].used = ++ck->clock;
 }
 
 /* Sets argument I unless it already holds VALUE. Buffer arguments (cl_mem)
@@ -1316,12 +1429,7 @@ int brt_ocl_setview(brt_clkernel *ck, unsigned i, const brt_view *v,
 int brt_ocl_setmem(brt_clkernel *ck, unsigned i, const brt_buffer *b,
 	brt_str *msg)
 {
-	/* keyed by the buffer and its serial: a buffer freed and another
-	 * made at the same address is set again */
-	struct { cl_mem m; uint64_t serial; } key;
-	memset(&key, 0, sizeof key);
-	key.m = b ? b->mem : NULL;
-	key.serial = b ? b->serial : 0;
+	mem_key key = key_of(b);
 	return set_cached(ck, i, &key, sizeof key, sizeof key.m, &key.m, msg);
 }
 

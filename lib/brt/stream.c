@@ -102,16 +102,23 @@ int brt_region_contig(const brt_region *r)
 
 void brt_region_view(const brt_region *r, unsigned rank, brt_view *v)
 {
+	/* brt_region_base and brt_region_contig over one pitch: a view a
+	   stream a launch */
+	int64_t want = 1;
+	int contig = 1;
 	memset(v, 0, sizeof *v);
 	brt_region_pitch(r, v->pitch);
 	for (unsigned i = 0; i < 4; i++) {
 		v->dims[i] = r->dims[i];
-		if (i >= rank)
-			v->pitch[i] = 0;
+		v->base += r->origin[i] * v->pitch[i];
+		if (r->dims[i] > 1 && v->pitch[i] != want)
+			contig = 0;
+		want *= r->dims[i];
 	}
-	v->base = brt_region_base(r);
+	for (unsigned i = rank; i < 4; i++)
+		v->pitch[i] = 0;
 	v->rank = (int32_t)rank;
-	v->map = brt_region_contig(r) ? BRT_MAP_SAME : BRT_MAP_STRIDED;
+	v->map = contig ? BRT_MAP_SAME : BRT_MAP_STRIDED;
 }
 
 static void host_pitch(const int64_t dims[4], int64_t pitch[4])
