@@ -68,6 +68,13 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 	done
 	! grep -q "object 5" pp.log || false
 }
+@test "OpenCL: a kernel launched on the same streams keeps one kernel object" {
+	run_program sum
+	BRT_RUNTIME=opencl BRT_CACHE_DIR= BRT_LOG_FILE=sum.log ./sum >/dev/null
+	grep -q "runtime: 1 OpenCL devices" sum.log || skip "no OpenCL device"
+	grep -q "^brt: kernel: .* for " sum.log
+	! grep -q ", object " sum.log || false
+}
 @test "K__packed four points a work-item on a CPU OpenCL device too (BRT_CL_OPTIONS=-DBRG_PACK4)" {
 	for p in packed_lanes launch pingpong many_streams scatter_nostream; do
 		brook_build "$top_srcdir/t/run/$p.br" $p

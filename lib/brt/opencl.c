@@ -1344,7 +1344,8 @@ void brt_ocl_pick(brt_clkernel *ck, const unsigned *idx,
 	const brt_buffer *const *bufs, unsigned n)
 {
 	unsigned pick = ck->cur;
-	if (!inst_match(ck, pick, idx, bufs, n)) {
+	/* an object not launched yet takes the first buffers it is given */
+	if (ck->inst[pick].used && !inst_match(ck, pick, idx, bufs, n)) {
 		unsigned lru = pick;
 		int found = 0;
 		for (unsigned j = 0; j < ck->ninst && !found; j++) {
