@@ -91,13 +91,12 @@ typedef struct brt_clkernel {
 				   domains and sizes are passed as 32-bit */
 	int pk;			/* the program's brt_clprog.pk ... */
 	int pk1;		/* ... and pk1 */
-	cl_kernel kernel;	/* the object of the instance in use (cur); NULL:
-				   a K__packed or K__grid the program lacks
-				   (looked up once) */
 	size_t wgsize;		/* CL_KERNEL_WORK_GROUP_SIZE */
 	unsigned nset;		/* the kernel's number of arguments */
 	unsigned ninst, cur;	/* instances made, the one in use */
-	brt_clinst inst[BRT_CL_INSTS];
+	brt_clinst inst[BRT_CL_INSTS];	/* inst[0].kernel NULL: a K__packed
+					   or K__grid the program lacks
+					   (looked up once) */
 	uint64_t clock;		/* launches picked (brt_ocl_pick) */
 	cl_program program;	/* where more instances come from ... */
 	char *name;		/* ... by this name */

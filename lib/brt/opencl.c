@@ -393,8 +393,6 @@ static int inst_init(brt_clkernel *ck, unsigned i, cl_kernel kern)
 			return -1;
 		}
 	}
-	if (i == ck->cur)
-		ck->kernel = kern;
 	return 0;
 }
 
@@ -1183,7 +1181,7 @@ brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int entry,
 				ck->next = d->kernels;
 				d->kernels = ck;
 			}
-			return ck->kernel ? ck : NULL;
+			return ck->inst[0].kernel ? ck : NULL;
 		}
 	if (!k->program || !k->program->source) {
 		brt_str_printf(msg, "Kernel Execution: Failed to create Program "
@@ -1361,9 +1359,8 @@ void brt_ocl_pick(brt_clkernel *ck, const unsigned *idx,
 			/* a kernel object more; where it cannot be made,
 			   the one least recently used takes these
 			   arguments */
-			cl_int err;
 			cl_kernel kern = brt_rt()->cl.clCreateKernel(
-				ck->program, ck->name, &err);
+				ck->program, ck->name, NULL);
 			if (kern && !inst_init(ck, ck->ninst, kern)) {
 				lru = ck->ninst++;
 				brt_log("kernel: %s, object %u", ck->name,
@@ -1373,7 +1370,6 @@ void brt_ocl_pick(brt_clkernel *ck, const unsigned *idx,
 		if (!found)
 			pick = lru;
 		ck->cur = pick;
-		ck->kernel = ck->inst[pick].kernel;
 	}
 	ck->inst[pick].used = ++ck->clock;
 }
@@ -1495,7 +1491,8 @@ int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 		brt_str_printf(msg, "the device was lost (BRT_FAIL_LAUNCH)");
 		return -1;
 	}
-	cl_int err = cl->clEnqueueNDRangeKernel(d->queue, ck->kernel, dims, NULL,
+	cl_int err = cl->clEnqueueNDRangeKernel(d->queue,
+		ck->inst[ck->cur].kernel, dims, NULL,
 		global, local, w ? w->n : 0, w && w->n ? w->ev : NULL,
 		evp || record ? ev : NULL);
 	brt_ocl_waits_done(w);

@@ -71,13 +71,31 @@ void brt_region_pitch(const brt_region *r, int64_t pitch[4])
 		pitch[i] = pitch[i - 1] * r->root[i - 1];
 }
 
-int64_t brt_region_base(const brt_region *r)
+/* brt_region_base and brt_region_contig with R's PITCH worked out. */
+static int64_t base_at(const brt_region *r, const int64_t pitch[4])
 {
-	int64_t pitch[4], base = 0;
-	brt_region_pitch(r, pitch);
+	int64_t base = 0;
 	for (int i = 0; i < 4; i++)
 		base += r->origin[i] * pitch[i];
 	return base;
+}
+
+static int contig_at(const brt_region *r, const int64_t pitch[4])
+{
+	int64_t want = 1;
+	for (int i = 0; i < 4; i++) {
+		if (r->dims[i] > 1 && pitch[i] != want)
+			return 0;
+		want *= r->dims[i];
+	}
+	return 1;
+}
+
+int64_t brt_region_base(const brt_region *r)
+{
+	int64_t pitch[4];
+	brt_region_pitch(r, pitch);
+	return base_at(r, pitch);
 }
 
 int brt_region_packed(const brt_region *r)
@@ -90,35 +108,24 @@ int brt_region_packed(const brt_region *r)
 
 int brt_region_contig(const brt_region *r)
 {
-	int64_t pitch[4], want = 1;
+	int64_t pitch[4];
 	brt_region_pitch(r, pitch);
-	for (int i = 0; i < 4; i++) {
-		if (r->dims[i] > 1 && pitch[i] != want)
-			return 0;
-		want *= r->dims[i];
-	}
-	return 1;
+	return contig_at(r, pitch);
 }
 
+/* one pitch for the base and the test: a view a stream a launch */
 void brt_region_view(const brt_region *r, unsigned rank, brt_view *v)
 {
-	/* brt_region_base and brt_region_contig over one pitch: a view a
-	   stream a launch */
-	int64_t want = 1;
-	int contig = 1;
 	memset(v, 0, sizeof *v);
 	brt_region_pitch(r, v->pitch);
+	v->base = base_at(r, v->pitch);
+	v->map = contig_at(r, v->pitch) ? BRT_MAP_SAME : BRT_MAP_STRIDED;
 	for (unsigned i = 0; i < 4; i++) {
 		v->dims[i] = r->dims[i];
-		v->base += r->origin[i] * v->pitch[i];
-		if (r->dims[i] > 1 && v->pitch[i] != want)
-			contig = 0;
-		want *= r->dims[i];
+		if (i >= rank)
+			v->pitch[i] = 0;
 	}
-	for (unsigned i = rank; i < 4; i++)
-		v->pitch[i] = 0;
 	v->rank = (int32_t)rank;
-	v->map = contig ? BRT_MAP_SAME : BRT_MAP_STRIDED;
 }
 
 static void host_pitch(const int64_t dims[4], int64_t pitch[4])
