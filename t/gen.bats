@@ -448,9 +448,9 @@ BR
 	[ "$(grep -cF 'for (k[brg_t] = 0; k[brg_t] < 8; k[brg_t]++)' gu.c)" -eq 2 ]
 	grep -qF 'brg_full0 &= (brg_act[brg_t] && !brg_ret[brg_t]) != 0;' gu.c
 	# tiles: float4 variables of a step, without per-thread arrays, read
-	# from shared memory component by component
-	grep -qF 'a0 = float4_(As[(int64_t)((brg_t1) * 4 + brg_u2)].x, As[(int64_t)((brg_t1) * 4 + brg_u2)].y, As[(int64_t)((brg_t1) * 4 + brg_u2)].z, As[(int64_t)((brg_t1) * 4 + brg_u2)].w);' gu.c
-	grep -qF 'b1 = float4_(Bs[(int64_t)(brg_u2 * 16 + (brg_t0) + 8)].x,' gu.c
+	# from shared memory component by component (an array per component)
+	grep -qF 'a0 = float4_(brg_soa_As_x[(int64_t)((brg_t1) * 4 + brg_u2)], brg_soa_As_y[(int64_t)((brg_t1) * 4 + brg_u2)], brg_soa_As_z[(int64_t)((brg_t1) * 4 + brg_u2)], brg_soa_As_w[(int64_t)((brg_t1) * 4 + brg_u2)]);' gu.c
+	grep -qF 'b1 = float4_(brg_soa_Bs_x[(int64_t)(brg_u2 * 16 + (brg_t0) + 8)],' gu.c
 	! grep -qF 'float4 a0[' gu.c || false
 	# flat: a per-thread vector copied in and out of the step (t is
 	# only read: copied in)
@@ -499,9 +499,38 @@ BR
 	$BROOK_CC -std=c99 -O3 -I"$top_srcdir/lib/brt" -fopt-info-vec-optimized \
 		-c gu.c -o gu.o 2> vec.txt
 	local line
-	line=$(grep -nF 'a0 = float4_(As[(int64_t)((brg_t1) * 4 + brg_u2)].x' gu.c | head -1)
+	line=$(grep -nF 'a0 = float4_(brg_soa_As_x[(int64_t)((brg_t1) * 4 + brg_u2)]' gu.c | head -1)
 	line=${line%%:*}
 	vectorized_in vec.txt $((line - 12)) "$line"
+}
+
+@test "brgen: on the CPU a shared array of vectors is an array per component where each use allows it (gen_group.c, gen_soa_plan)" {
+	brpp "$top_srcdir/t/run/group_soa.br" | brparse | brcheck |
+		brgen -o gs
+	sed -n '/^static void soa__cpu/,/^}/p' gs.c > soa.c
+	sed -n '/^static void aos__cpu/,/^}/p' gs.c > aos.c
+	# soa: float4, int2 and float3 (three arrays, no w)
+	grep -qxF '		float brg_soa_s_w[16];' soa.c
+	grep -qxF '		int brg_soa_q_y[16];' soa.c
+	grep -qxF '		float brg_soa_r_z[16];' soa.c
+	! grep -q 'brg_soa_r_w\|float4 s\[' soa.c || false
+	# a whole element stored: the value once, then each component
+	grep -qF 'do { float4 brg_sv = brg_add_float4(a_e[brg_t], a_e[brg_t]); brg_soa_s_x[(int64_t)(1 * brg_ing.x + 0)] = brg_sv.x; brg_soa_s_y[(int64_t)(1 * brg_ing.x + 0)] = brg_sv.y;' soa.c
+	grep -qF 'do { float3 brg_sv = brg_swz_float4_zyx(a_e[brg_t]);' soa.c
+	# one component written by =, += and ++; read by a swizzle of two
+	grep -qF 'brg_soa_q_y[(int64_t)(1 * brg_ing.x + 0)] += 3;' soa.c
+	grep -qF 'brg_soa_q_x[(int64_t)(1 * brg_ing.x + 0)]++;' soa.c
+	grep -qF 'float2_(brg_soa_s_w[(int64_t)(((brg_ing.x) * 3 + brg_u0) % 8)], brg_soa_s_z[(int64_t)(((brg_ing.x) * 3 + brg_u0) % 8)])' soa.c
+	grep -qF 'w[brg_t] = float3_(brg_soa_r_x[(int64_t)(((brg_ing.x) + 5) % 8)], brg_soa_r_y[' soa.c
+	# aos: a whole element stepped by +=, a swizzle of two as a target,
+	# an index with a side effect keep the array of structs
+	grep -qxF '		float4 s[16];' aos.c
+	grep -qxF '		float2 t[16];' aos.c
+	grep -qxF '		float4 u[16];' aos.c
+	! grep -q brg_soa aos.c || false
+	# OpenCL's code does not change
+	[ "$(grep -c '__local float4 s\[16\];' gs.c)" -eq 2 ]
+	! grep -q 'brg_soa.*\\n' gs.c || false
 }
 
 @test "a kernel with a loop is marked .loops = 1 (the CPU backend shares its small domains among threads)" {

@@ -1017,9 +1017,31 @@ void gen_group_size(gen_ctx *g, const json_t *fn, long gs[3])
 	}
 }
 
-/* Shared arrays (guide 1.17.2): top-level "shared" declarations. */
-static void shared_decls(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
+/* A shared array of vectors kept by components (gen_group.c,
+ * gen_soa_plan): one array of scalars per component, of V's dimensions. */
+static void soa_decl(gen_ctx *g, gen_target t, strbuf *b, const json_t *v,
 	const char *ind)
+{
+	const json_t *ty = gen_resolve(g, ast_get(v, "type"));
+	const json_t *el = gen_elem(g, ty);
+	strbuf dims = { 0 };
+	int c;
+
+	for (; ty_streq(ty_kind(ty), "array"); ty = gen_resolve(g,
+			ast_get(ty, "of")))
+		sb_printf(&dims, "[%lld]", ast_int(ast_get(ty, "size"),
+			"value"));
+	for (c = 0; c < ty_ncomp(el); c++)
+		sb_printf(b, "%s%s brg_soa_%s_%c%s;\n", ind,
+			gen_arith_name(t, gen_scalar(el), 1), ast_str(v, "name"),
+			"xyzw"[c], dims.s ? dims.s : "");
+	sb_free(&dims);
+}
+
+/* Shared arrays (guide 1.17.2): top-level "shared" declarations; those of
+ * SOA by components. */
+static void shared_decls(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
+	const char *ind, const json_t *soa)
 {
 	size_t i, j;
 	json_t *it, *v;
@@ -1030,6 +1052,10 @@ static void shared_decls(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 		ast_array_foreach(ast_arr(it, "vars"), j, v) {
 			if (!gen_has_qual(v, "shared"))
 				continue;
+			if (gen_soa_is(soa, v)) {
+				soa_decl(g, t, b, v, ind);
+				continue;
+			}
 			sb_printf(b, "%s%s", ind, t == GEN_CL ? "__local " : "");
 			gen_type(g, t, b, ast_get(v, "type"), ast_str(v,
 				"name"));
@@ -1196,7 +1222,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 			"reqd_work_group_size(%ld, %ld, %ld))) ", gs[0], gs[1],
 			gs[2]);
 		cl_map_head(g, b, fn, attr, "");
-		shared_decls(g, t, b, fn, "\t");
+		shared_decls(g, t, b, fn, "\t", NULL);
 		sb_printf(b,
 			"\tconst BRG_L brg_x = get_global_id(0), "
 			"brg_y = get_global_id(1), brg_z = get_global_id(2);\n"
@@ -1247,7 +1273,8 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		"brg_gs[brg_k];\n"
 		"\tfor (brg_g = brg_b; brg_g < brg_e; brg_g++) {\n",
 		gs[0], gs[1], gs[2]);
-	shared_decls(g, t, b, fn, "\t\t");
+	f.soa = gen_soa_plan(g, fn);
+	shared_decls(g, t, b, fn, "\t\t", f.soa);
 	sb_printf(b, "\t\tint brg_act[%ld];\n\t\tBRG_L brg_ti[%ld];\n"
 		"\t\tint brg_t;\n", n, n);
 	if (f.ret_flag)
@@ -1310,6 +1337,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	}
 	sb_puts(b, "\t}\n}\n\n");
 	gen_gplan_free(f.gplan);
+	json_decref(f.soa);
 	json_decref(f.names);
 }
 

@@ -137,6 +137,8 @@ typedef struct gen_fn {
 	long tsplit;		/* ... whose thread loop is split by this */
 	json_t *gin;		/* ... "%p" of the gather coordinates known
 				   to lie inside their arrays */
+	json_t *soa;		/* ... its shared arrays kept by components
+				   (gen_soa_plan), else NULL */
 } gen_fn;
 
 /* --- gen_kcode.c: the table of --checked accesses (brt.h, brt_site) ---- */
@@ -252,6 +254,11 @@ int gen_group_segment(gen_fn *f, strbuf *b, const json_t *items, size_t lo,
 	size_t hi);
 /* 1 when gather coordinate COORD is known to lie inside its array */
 int gen_group_inside(const gen_fn *f, const json_t *coord);
+/* The shared arrays of vectors of group kernel FN that the CPU keeps as
+ * one array per component, brg_soa_NAME_x ... ("id" -> true; NULL when
+ * none), and whether declaration D is one of SET's. */
+json_t *gen_soa_plan(gen_ctx *g, const json_t *fn);
+int gen_soa_is(const json_t *set, const json_t *d);
 /* A statement of a phase (gen_kcode.c): a declaration gives its variable
  * its value (it is declared per thread before the phases). */
 void gen_phase_stmt(gen_fn *f, strbuf *b, const json_t *s);

@@ -1972,6 +1972,97 @@ static void print_swizzle(gen_fn *f, strbuf *b, const json_t *e)
 	sb_printf(b, ".%s", letters);
 }
 
+/* ---- shared arrays kept by components (gen_group.c, gen_soa_plan) ---- */
+
+/* The shared array by components that full index chain E indexes, its
+ * indices into IDX (slowest first) and their number into N; else NULL. */
+static const json_t *soa_chain(gen_fn *f, const json_t *e,
+	const json_t **idx, int *n)
+{
+	const json_t *base, *d;
+
+	e = strip(e);
+	if (!f->soa || !ast_is(e, "index"))
+		return NULL;
+	base = index_base(e, idx, n);
+	d = ast_is(base, "id") ? gen_decl(f->g, base) : NULL;
+	return gen_soa_is(f->soa, d) && gen_rank(f->g, ast_get(d, "type")) ==
+		*n ? d : NULL;
+}
+
+/* Component C of the element of D at IDX[0..N). */
+static void soa_comp(gen_fn *f, strbuf *b, const json_t *d,
+	const json_t **idx, int n, int c)
+{
+	int k;
+
+	sb_printf(b, "brg_soa_%s_%c", ast_str(d, "name"), comp[c & 3]);
+	for (k = 0; k < n; k++) {
+		sb_putc(b, '[');
+		idx_scalar(f, b, idx[k]);
+		sb_putc(b, ']');
+	}
+}
+
+/* E, an element of a shared array by components or a swizzle of one:
+ * its component, or the vector of its components. */
+static int soa_expr(gen_fn *f, strbuf *b, const json_t *e)
+{
+	const json_t *idx[8], *d, *el, *sw = NULL;
+	int n, m, c;
+
+	if (ast_is(e, "member") && json_is_array(ast_get(e, "swizzle"))) {
+		sw = ast_get(e, "swizzle");
+		d = soa_chain(f, ast_get(e, "e"), idx, &n);
+	} else {
+		d = ast_is(e, "index") ? soa_chain(f, e, idx, &n) : NULL;
+	}
+	if (!d)
+		return 0;
+	el = gen_elem(f->g, ast_get(d, "type"));
+	m = sw ? (int)json_array_size(sw) : ty_ncomp(el);
+	if (sw && m == 1) {
+		soa_comp(f, b, d, idx, n, (int)json_integer_value(
+			json_array_get(sw, 0)));
+		return 1;
+	}
+	sb_printf(b, "%s_(", gen_arith_name(f->t, gen_scalar(el), m));
+	for (c = 0; c < m; c++) {
+		if (c)
+			sb_puts(b, ", ");
+		soa_comp(f, b, d, idx, n, sw ? (int)json_integer_value(
+			json_array_get(sw, (size_t)c)) : c);
+	}
+	sb_putc(b, ')');
+	return 1;
+}
+
+/* Statement expression E, when it is a plain assignment of a whole
+ * element of a shared array by components: the value once, then its
+ * components. */
+static int soa_store(gen_fn *f, strbuf *b, const json_t *e)
+{
+	const json_t *idx[8], *d, *el;
+	int n, c;
+
+	e = strip(e);
+	if (!f->soa || !ast_is(e, "assign") || !ty_streq(ast_str(e, "op"),
+			"=") || !(d = soa_chain(f, ast_get(e, "l"), idx, &n)))
+		return 0;
+	el = gen_elem(f->g, ast_get(d, "type"));
+	sb_puts(b, "do { ");
+	gen_type(f->g, f->t, b, el, "brg_sv");
+	sb_puts(b, " = ");
+	gen_kconv(f, b, ast_get(e, "r"), el);
+	sb_puts(b, "; ");
+	for (c = 0; c < ty_ncomp(el); c++) {
+		soa_comp(f, b, d, idx, n, c);
+		sb_printf(b, " = brg_sv.%c; ", comp[c]);
+	}
+	sb_puts(b, "} while (0)");
+	return 1;
+}
+
 static const json_t *callee(gen_fn *f, const json_t *e)
 {
 	return gen_decl(f->g, strip(ast_get(e, "fn")));
@@ -2314,6 +2405,8 @@ void gen_kexpr(gen_fn *f, strbuf *b, const json_t *e)
 
 	if (f->g->aff && interior_expr(f, b, e))
 		return;
+	if (f->soa && soa_expr(f, b, e))
+		return;
 	if (f->tloop && gen_group_expr(f, b, e))
 		return;
 	if (ty_streq(k, "id")) {
@@ -2625,7 +2718,7 @@ void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
 		const json_t *u = f->shadow ? sh_update(f, s, f->shadow) : NULL;
 		if (u && f->sh_fast && !f->sh_keepf) {
 			sh_step(f, b, u, "");	/* the integers alone */
-		} else {
+		} else if (u || !soa_store(f, b, ast_get(s, "e"))) {
 			gen_kexpr(f, b, ast_get(s, "e"));
 			if (u)
 				sh_step(f, b, u, ", ");
