@@ -144,6 +144,7 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 @test "guide 1.17.7: syncGroup() in a loop with a group-uniform condition" { run_program group_loop; }
 @test "guide 1.17: return in a GroupSize kernel, before, between and inside syncGroup() phases" { run_program group_return; }
 @test "guide 1.17.7: loops with group-uniform bounds inside phases, others, returns, 2D groups" { run_program group_uniform; }
+@test "guide 1.17: variables set once from instance(), the same in a group or not, in the gathers of GroupSize kernels' phases, clamped at both ends" { run_program group_once; }
 @test "guide 1.17.2: shared arrays of vectors read and written whole, by swizzles and by components (an array per component on the CPU), and uses that keep structs" { run_program group_soa; }
 
 @test "brt.h: the 32-bit index variant and BRT_INDEX64's 64-bit one agree" {

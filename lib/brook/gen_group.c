@@ -32,8 +32,9 @@
  *     nothing outside the loop reads, is a variable of the thread's
  *     iteration (C's scalar, not the per-thread array of the phases);
  *   - a variable set once, where it is declared at the top of the kernel,
- *     to an expression of instanceInGroup().x, constants and value
- *     parameters, is printed as that expression;
+ *     to an expression of instanceInGroup().x, constants, value
+ *     parameters and variables set once before it (each thread's copy),
+ *     is printed as that expression;
  *   - in a one-dimensional group, instanceInGroup().x / C and % C, for
  *     the smallest such C that divides the group size, come from a thread
  *     loop split in two, t = t1 * C + t0: t1 and t0 (and for a multiple
@@ -44,7 +45,9 @@
  *     no thread returned), the thread loop tests no mask.
  * A phase (or a piece of one between uniform loops) that divides the
  * thread id by a constant gets the same split thread loop, in the same
- * order, and may read its gathers without clamps (gen_group_segment).
+ * order, and may read its gathers without clamps, and the variables of
+ * their coordinates as the group's value where every thread holds the
+ * same (gen_group_segment).
  * The OpenCL code of group kernels does not change. */
 #include "config.h"
 
@@ -69,6 +72,11 @@ struct gen_gplan {
 	json_t *locals;		/* "id" -> true: variables of an iteration */
 	json_t *remat;		/* "id" -> the var node of a variable
 				   printed as its initializer */
+	json_t *once;		/* "id" -> true: the kernel's top-level
+				   int variables set where declared and
+				   never written again */
+	json_t *rematv;		/* "id" -> true: those of remat whose
+				   initializer reads some of once */
 	json_t *vars;		/* "id" -> true: the variables of the
 				   phases (per thread) */
 	int nprinted;		/* for the names of loop variables */
@@ -460,8 +468,10 @@ static int is_thread_x(const gen_gplan *p, const json_t *e)
 }
 
 /* Whether E is an int expression of instanceInGroup().x, constants, value
- * parameters and variables already in P->remat. */
-static int thread_expr(const gen_gplan *p, const json_t *e)
+ * parameters and variables already in P->remat, and when ONCE, also of
+ * variables in P->once (each thread's copy, read where E is printed: it
+ * holds the value it had where E's variable was declared). */
+static int thread_expr(const gen_gplan *p, const json_t *e, int once)
 {
 	const char *k;
 
@@ -474,7 +484,9 @@ static int thread_expr(const gen_gplan *p, const json_t *e)
 		return 1;
 	if (ty_streq(k, "id")) {
 		const json_t *d = gen_decl(p->g, e);
-		return is_value_param(d) || in_set(p->remat, d);
+		/* without ONCE, not through a variable of rematv */
+		return is_value_param(d) || (in_set(p->remat, d) && (once ||
+			!in_set(p->rematv, d))) || (once && in_set(p->once, d));
 	}
 	if (ty_streq(k, "member"))
 		return is_thread_x(p, e);
@@ -483,14 +495,17 @@ static int thread_expr(const gen_gplan *p, const json_t *e)
 		return (ty_streq(op, "+") || ty_streq(op, "-") ||
 			ty_streq(op, "*") || ty_streq(op, "/") ||
 			ty_streq(op, "%")) &&
-			thread_expr(p, ast_get(e, "l")) &&
-			thread_expr(p, ast_get(e, "r"));
+			thread_expr(p, ast_get(e, "l"), once) &&
+			thread_expr(p, ast_get(e, "r"), once);
 	}
 	return 0;
 }
 
 /* The kernel's top-level int variables set where declared to a thread
- * expression and never written again. */
+ * expression and never written again; those set so to an expression of
+ * earlier such variables too (bc = x0 + tid % 32, x0 the corner of a
+ * group's tile: in a phase whose thread loop is split, x0 + brg_t0 steps
+ * by one from thread to thread). */
 static void plan_remat(gen_gplan *p)
 {
 	const json_t *body = ast_get(p->fn, "body");
@@ -508,11 +523,18 @@ static void plan_remat(gen_gplan *p)
 			if (!is_private(v) || !init || json_is_null(init) ||
 					!gen_scalar(ty) ||
 					!ty_streq(gen_scalar(ty), "int") ||
-					!thread_expr(p, init) ||
 					writes_decl(p->g, body, v))
 				continue;
 			id_key(k, v);
-			json_object_set_new(p->remat, k, json_incref(v));
+			if (thread_expr(p, init, 0)) {
+				json_object_set_new(p->remat, k,
+					json_incref(v));
+			} else if (thread_expr(p, init, 1)) {
+				json_object_set_new(p->remat, k,
+					json_incref(v));
+				json_object_set_new(p->rematv, k, json_true());
+			}
+			json_object_set_new(p->once, k, json_true());
 		}
 	}
 }
@@ -532,6 +554,8 @@ gen_gplan *gen_gplan_new(gen_ctx *g, const json_t *fn, long n, long gs0)
 	p->gs0 = gs0;
 	p->locals = json_object();
 	p->remat = json_object();
+	p->once = json_object();
+	p->rematv = json_object();
 	vars = json_array();
 	gen_hoisted(ast_get(fn, "body"), vars);
 	p->vars = json_object();
@@ -556,6 +580,8 @@ void gen_gplan_free(gen_gplan *p)
 		return;
 	json_decref(p->locals);
 	json_decref(p->remat);
+	json_decref(p->once);
+	json_decref(p->rematv);
 	json_decref(p->vars);
 	free(p);
 }
@@ -1010,7 +1036,8 @@ static int guardable(const gen_gplan *p, const json_t *items, size_t lo,
 		return is_thread_x(p, e);
 	if (ty_streq(k, "id")) {
 		const json_t *d = gen_decl(p->g, e);
-		if (is_value_param(d) || in_set(p->remat, d))
+		if ((is_value_param(d) || in_set(p->remat, d)) &&
+				!in_set(p->rematv, d))
 			return 1;
 		if (!in_set(p->vars, d))
 			return 0;
@@ -1019,10 +1046,14 @@ static int guardable(const gen_gplan *p, const json_t *items, size_t lo,
 			size_t j;
 			if (writes_decl(p->g, it, d))
 				return 0;
-			/* a declaration here gives it its value */
+			/* a declaration here gives it its value: one of
+			   rematv is printed as its initializer, which may
+			   still be computed before */
 			ast_array_foreach(ast_arr(it, "vars"), j, v)
 				if (v == d)
-					return 0;
+					return in_set(p->rematv, d) &&
+						guardable(p, items, lo, hi,
+						ast_get(d, "init"));
 		}
 		return 1;
 	}
@@ -1110,6 +1141,79 @@ int gen_group_inside(const gen_fn *f, const json_t *coord)
 	return f->gin && json_object_get(f->gin, k) != NULL;
 }
 
+/* The variables of the thread that the guarded coordinate E reads
+ * (through the variables printed as their value): ints the phase
+ * ITEMS[LO..HI) neither declares nor writes, each kept once in US (up to
+ * UNIF_MAX). Where they hold the same value in every thread, as a tile's
+ * corner or a loop's counter around a barrier do, the phase reads them
+ * as one value of the group: gcc then sees gathers that step by one from
+ * thread to thread, where with each thread's copy it reads element by
+ * element (bench/br/matmult_tiled.br's copy of a tile of B). */
+#define UNIF_MAX 8
+
+/* instance().x, .y, ...: a variable set to it differs in every thread */
+static int point_coord(const json_t *e)
+{
+	const json_t *c;
+
+	e = strip(e);
+	if (!ast_is(e, "member"))
+		return 0;
+	c = strip(ast_get(e, "e"));
+	return ast_is(c, "call") && ty_streq(ast_str(c, "builtin"),
+		"instance");
+}
+
+static void unif_vars(const gen_gplan *p, const json_t *items, size_t lo,
+	size_t hi, const json_t *e, const json_t **us, int *nu)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+	int k;
+
+	if (json_is_array(e)) {
+		json_array_foreach(e, i, v)
+			unif_vars(p, items, lo, hi, v, us, nu);
+		return;
+	}
+	if (!json_is_object(e))
+		return;
+	if (ast_is(e, "id")) {
+		const json_t *d = gen_decl(p->g, e);
+		const json_t *ty;
+		if (in_set(p->remat, d)) {
+			unif_vars(p, items, lo, hi, ast_get(d, "init"), us,
+				nu);
+			return;
+		}
+		ty = d ? gen_resolve(p->g, ast_get(d, "type")) : NULL;
+		if (!in_set(p->vars, d) || gen_gplan_local(p, d) ||
+				!gen_scalar(ty) ||
+				!ty_streq(gen_scalar(ty), "int") ||
+				*nu >= UNIF_MAX || point_coord(ast_get(d,
+				"init")))
+			return;
+		for (k = 0; k < *nu; k++)
+			if (us[k] == d)
+				return;
+		for (i = lo; i < hi; i++) {
+			const json_t *it = json_array_get(items, i), *w;
+			size_t j;
+			if (writes_decl(p->g, it, d))
+				return;
+			ast_array_foreach(ast_arr(it, "vars"), j, w)
+				if (w == d)
+					return;
+		}
+		us[(*nu)++] = d;
+		return;
+	}
+	json_object_foreach((json_t *)e, key, v)
+		if (!ty_streq(key, "ty"))
+			unif_vars(p, items, lo, hi, v, us, nu);
+}
+
 /* The statements ITEMS[LO..HI) for one thread. */
 static void phase_body(gen_fn *f, strbuf *b, const json_t *items, size_t lo,
 	size_t hi)
@@ -1120,14 +1224,77 @@ static void phase_body(gen_fn *f, strbuf *b, const json_t *items, size_t lo,
 		gen_phase_stmt(f, b, json_array_get(items, i));
 }
 
+/* Prints the tests of the guarded coordinates GS[0..NG) for one thread
+ * into G, each once. */
+static void guard_lines(gen_fn *f, strbuf *g, const guard *gs, int ng, int id,
+	int depth)
+{
+	json_t *gin = f->gin, *seen = json_object();
+	int i;
+
+	f->gin = NULL;
+	for (i = 0; i < ng; i++) {
+		strbuf c = { 0 };
+		sb_printf(&c, "brg_in%d &= (unsigned)(", id);
+		gen_kexpr(f, &c, gs[i].e);
+		sb_printf(&c, ") < (unsigned)(%s_v.dims[%d] < 2147483647 ? "
+			"%s_v.dims[%d] : 2147483647);\n", gs[i].param, gs[i].k,
+			gs[i].param, gs[i].k);
+		if (!json_object_get(seen, c.s)) {
+			json_object_set_new(seen, c.s, json_true());
+			gen_indent(g, depth);
+			sb_puts(g, c.s);
+		}
+		sb_free(&c);
+	}
+	json_decref(seen);
+	f->gin = gin;
+}
+
+/* Names US[0..NU) brg_w_NAME, the group's value, keeping their names in
+ * OLD; or (OLD given back) their names again. */
+static void unif_names(gen_fn *f, const json_t **us, int nu, json_t **old,
+	int on)
+{
+	int i;
+
+	for (i = 0; i < nu; i++) {
+		char k[32], nm[160];
+		id_key(k, us[i]);
+		if (on) {
+			old[i] = json_incref(json_object_get(f->names, k));
+			snprintf(nm, sizeof nm, "brg_w_%s", ast_str(us[i],
+				"name"));
+			json_object_set_new(f->names, k, json_string(nm));
+		} else {
+			json_object_set_new(f->names, k, old[i]);
+		}
+	}
+}
+
+/* "{" and the group's values of US[0..NU) */
+static void unif_open(strbuf *b, const json_t **us, int nu, int depth)
+{
+	int i;
+
+	sb_puts(b, "{\n");
+	for (i = 0; i < nu; i++) {
+		gen_indent(b, depth);
+		sb_printf(b, "const int brg_w_%s = %s[0];\n", ast_str(us[i],
+			"name"), ast_str(us[i], "name"));
+	}
+}
+
 int gen_group_segment(gen_fn *f, strbuf *b, const json_t *items, size_t lo,
 	size_t hi)
 {
 	gen_gplan *p = f->gplan;
 	guard gs[GUARD_MAX];
-	strbuf fast = { 0 }, slow = { 0 };
+	const json_t *us[UNIF_MAX];
+	json_t *old[UNIF_MAX];
+	strbuf fast = { 0 }, slow = { 0 }, fastu = { 0 }, g = { 0 }, gu = { 0 };
 	long t = 0;
-	int id, ng = 0, i, d = f->depth;
+	int id, ng = 0, nu = 0, i, d = f->depth;
 	size_t j;
 
 	if (!p || (f->g->o && f->g->o->checked))
@@ -1142,8 +1309,19 @@ int gen_group_segment(gen_fn *f, strbuf *b, const json_t *items, size_t lo,
 		return 0;
 	for (j = lo; j < hi; j++)
 		guards(p, items, lo, hi, json_array_get(items, j), gs, &ng);
+	for (i = 0; i < ng; i++)
+		unif_vars(p, items, lo, hi, gs[i].e, us, &nu);
+	/* only the per-thread arrays of gen_entry.c, NAME[brg_t] */
+	for (i = j = 0; i < nu; i++) {
+		char nm[160];
+		snprintf(nm, sizeof nm, "%s[brg_t]", ast_str(us[i], "name"));
+		if (strcmp(name_of(f, us[i]), nm) == 0)
+			us[j++] = us[i];
+	}
+	nu = (int)j;
 	id = p->nprinted++;
 
+	/* the bodies: clamped; unclamped; unclamped with US the group's */
 	f->tloop = 1;
 	f->tsplit = t;
 	f->depth = d + 3;
@@ -1156,12 +1334,22 @@ int gen_group_segment(gen_fn *f, strbuf *b, const json_t *items, size_t lo,
 			json_object_set_new(f->gin, k, json_true());
 		}
 		phase_body(f, &fast, items, lo, hi);
+		guard_lines(f, &g, gs, ng, id, d + 4);
+	}
+	if (nu) {
+		unif_names(f, us, nu, old, 1);
+		phase_body(f, &fastu, items, lo, hi);
+		guard_lines(f, &gu, gs, ng, id, d + 4);
+		unif_names(f, us, nu, old, 0);
 	}
 
 	gen_indent(b, d);
 	sb_puts(b, "{\n");
 	gen_indent(b, d + 1);
-	sb_printf(b, "int brg_full%d = 1, brg_in%d = 1;\n", id, id);
+	sb_printf(b, "int brg_full%d = 1, brg_in%d = 1", id, id);
+	if (nu)
+		sb_printf(b, ", brg_same%d = 1", id);
+	sb_puts(b, ";\n");
 	gen_indent(b, d + 1);
 	sb_puts(b, "int brg_t1, brg_t0;\n");
 	gen_indent(b, d + 1);
@@ -1169,35 +1357,42 @@ int gen_group_segment(gen_fn *f, strbuf *b, const json_t *items, size_t lo,
 	gen_indent(b, d + 2);
 	sb_printf(b, "brg_full%d &= (%s) != 0;\n", id, f->tmask);
 	f->depth = d + 2;
+	if (nu) {
+		/* the same value in every thread? */
+		gen_indent(b, d + 1);
+		sb_printf(b, "if (brg_full%d)\n", id);
+		gen_indent(b, d + 2);
+		sb_printf(b, "for (brg_t = 0; brg_t < %ld; brg_t++)\n", p->n);
+		gen_indent(b, d + 3);
+		sb_printf(b, "brg_same%d &= ", id);
+		for (i = 0; i < nu; i++)
+			sb_printf(b, "%s(%s == %s[0])", i ? " & " : "",
+				name_of(f, us[i]), ast_str(us[i], "name"));
+		sb_puts(b, ";\n");
+	}
 	if (ng) {
 		/* every thread's coordinates of the gathers, inside? (in
 		 * 32 bits, each test once: gcc vectorizes the loop) */
-		strbuf g = { 0 };
-		json_t *gin = f->gin, *seen = json_object();
-		f->gin = NULL;
-		for (i = 0; i < ng; i++) {
-			strbuf c = { 0 };
-			sb_printf(&c, "brg_in%d &= (unsigned)(", id);
-			gen_kexpr(f, &c, gs[i].e);
-			sb_printf(&c, ") < (unsigned)(%s_v.dims[%d] < "
-				"2147483647 ? %s_v.dims[%d] : 2147483647);\n",
-				gs[i].param, gs[i].k, gs[i].param, gs[i].k);
-			if (!json_object_get(seen, c.s)) {
-				json_object_set_new(seen, c.s, json_true());
-				gen_indent(&g, d + 4);
-				sb_puts(&g, c.s);
-			}
-			sb_free(&c);
-		}
-		json_decref(seen);
-		f->gin = gin;
 		gen_indent(b, d + 1);
+		if (nu) {
+			sb_printf(b, "if (brg_full%d && brg_same%d) ", id, id);
+			unif_open(b, us, nu, d + 2);
+			thread_loop(f, b, t, 0, gu.s);
+			gen_indent(b, d + 1);
+			sb_puts(b, "} else ");
+		}
 		sb_printf(b, "if (brg_full%d)\n", id);
-		f->depth = d + 2;
 		thread_loop(f, b, t, 0, g.s);
-		sb_free(&g);
 	}
 	gen_indent(b, d + 1);
+	if (nu) {
+		sb_printf(b, "if (brg_full%d && brg_in%d && brg_same%d) ", id, id,
+			id);
+		unif_open(b, us, nu, d + 2);
+		thread_loop(f, b, t, 0, fastu.s);
+		gen_indent(b, d + 1);
+		sb_puts(b, "} else ");
+	}
 	sb_printf(b, "if (brg_full%d && brg_in%d) {\n", id, id);
 	thread_loop(f, b, t, 0, ng ? fast.s : slow.s);
 	gen_indent(b, d + 1);
@@ -1214,6 +1409,9 @@ int gen_group_segment(gen_fn *f, strbuf *b, const json_t *items, size_t lo,
 	f->depth = d;
 	sb_free(&fast);
 	sb_free(&slow);
+	sb_free(&fastu);
+	sb_free(&g);
+	sb_free(&gu);
 	return 1;
 }
 
