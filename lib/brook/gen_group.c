@@ -703,7 +703,11 @@ int gen_group_expr(gen_fn *f, strbuf *b, const json_t *e)
 		return 0;
 	if (shared_vec(f, b, e))
 		return 1;
-	if (ast_is(e, "id") && in_set(p->remat, gen_decl(p->g, e))) {
+	/* one of rematv only in a phase's split loop, where its copy may
+	   not be set yet when the guards read it; in a uniform loop's steps
+	   its array's element costs less than its initializer */
+	if (ast_is(e, "id") && in_set(p->remat, gen_decl(p->g, e)) &&
+			(f->tseg || !in_set(p->rematv, gen_decl(p->g, e)))) {
 		const json_t *d = gen_decl(p->g, e);
 		sb_putc(b, '(');
 		gen_kconv(f, b, ast_get(d, "init"), gen_resolve(p->g,
@@ -1323,6 +1327,7 @@ int gen_group_segment(gen_fn *f, strbuf *b, const json_t *items, size_t lo,
 
 	/* the bodies: clamped; unclamped; unclamped with US the group's */
 	f->tloop = 1;
+	f->tseg = 1;
 	f->tsplit = t;
 	f->depth = d + 3;
 	phase_body(f, &slow, items, lo, hi);
@@ -1405,6 +1410,7 @@ int gen_group_segment(gen_fn *f, strbuf *b, const json_t *items, size_t lo,
 	json_decref(f->gin);
 	f->gin = NULL;
 	f->tloop = 0;
+	f->tseg = 0;
 	f->tsplit = 0;
 	f->depth = d;
 	sb_free(&fast);

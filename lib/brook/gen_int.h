@@ -134,6 +134,7 @@ typedef struct gen_fn {
 	const char *tmask;	/* ... the test of a thread that runs a phase */
 	const char *tprolog;	/* ... the lines that start a thread's phase */
 	int tloop;		/* ... printing a uniform loop's body */
+	int tseg;		/* ... or a phase's split thread loop */
 	long tsplit;		/* ... whose thread loop is split by this */
 	json_t *gin;		/* ... "%p" of the gather coordinates known
 				   to lie inside their arrays */
