@@ -696,6 +696,7 @@ static int shared_vec(gen_fn *f, strbuf *b, const json_t *e)
 int gen_group_expr(gen_fn *f, strbuf *b, const json_t *e)
 {
 	const gen_gplan *p = f->gplan;
+	const json_t *d;
 	long c, t = f->tsplit;
 	const char *op;
 
@@ -706,9 +707,8 @@ int gen_group_expr(gen_fn *f, strbuf *b, const json_t *e)
 	/* one of rematv only in a phase's split loop, where its copy may
 	   not be set yet when the guards read it; in a uniform loop's steps
 	   its array's element costs less than its initializer */
-	if (ast_is(e, "id") && in_set(p->remat, gen_decl(p->g, e)) &&
-			(f->tseg || !in_set(p->rematv, gen_decl(p->g, e)))) {
-		const json_t *d = gen_decl(p->g, e);
+	d = ast_is(e, "id") ? gen_decl(p->g, e) : NULL;
+	if (in_set(p->remat, d) && (f->tseg || !in_set(p->rematv, d))) {
 		sb_putc(b, '(');
 		gen_kconv(f, b, ast_get(d, "init"), gen_resolve(p->g,
 			ast_get(d, "type")));
@@ -1021,13 +1021,31 @@ typedef struct guard {
 	int k;			/* its axis (0 = x) */
 } guard;
 
+/* Whether the phase ITEMS[LO..HI) writes declaration D or declares it
+ * (a declaration there gives it its value). */
+static int set_in_phase(const gen_gplan *p, const json_t *items, size_t lo,
+	size_t hi, const json_t *d)
+{
+	size_t i, j;
+	json_t *v;
+
+	for (i = lo; i < hi; i++) {
+		const json_t *it = json_array_get(items, i);
+		if (writes_decl(p->g, it, d))
+			return 1;
+		ast_array_foreach(ast_arr(it, "vars"), j, v)
+			if (v == d)
+				return 1;
+	}
+	return 0;
+}
+
 /* Whether int expression E of the phase ITEMS[LO..HI) can be computed
  * before it (above). */
 static int guardable(const gen_gplan *p, const json_t *items, size_t lo,
 	size_t hi, const json_t *e)
 {
 	const char *k;
-	size_t i;
 
 	e = strip(e);
 	if (!gen_scalar(ast_get(e, "ty")) ||
@@ -1045,21 +1063,12 @@ static int guardable(const gen_gplan *p, const json_t *items, size_t lo,
 			return 1;
 		if (!in_set(p->vars, d))
 			return 0;
-		for (i = lo; i < hi; i++) {
-			const json_t *it = json_array_get(items, i), *v;
-			size_t j;
-			if (writes_decl(p->g, it, d))
-				return 0;
-			/* a declaration here gives it its value: one of
-			   rematv is printed as its initializer, which may
-			   still be computed before */
-			ast_array_foreach(ast_arr(it, "vars"), j, v)
-				if (v == d)
-					return in_set(p->rematv, d) &&
-						guardable(p, items, lo, hi,
-						ast_get(d, "init"));
-		}
-		return 1;
+		/* one of rematv, never written, is printed as its
+		   initializer, which may still be computed before the phase
+		   that declares it */
+		return !set_in_phase(p, items, lo, hi, d) ||
+			(in_set(p->rematv, d) && guardable(p, items, lo, hi,
+			ast_get(d, "init")));
 	}
 	if (ty_streq(k, "cast"))
 		return guardable(p, items, lo, hi, ast_get(e, "e"));
@@ -1201,16 +1210,8 @@ static void unif_vars(const gen_gplan *p, const json_t *items, size_t lo,
 		for (k = 0; k < *nu; k++)
 			if (us[k] == d)
 				return;
-		for (i = lo; i < hi; i++) {
-			const json_t *it = json_array_get(items, i), *w;
-			size_t j;
-			if (writes_decl(p->g, it, d))
-				return;
-			ast_array_foreach(ast_arr(it, "vars"), j, w)
-				if (w == d)
-					return;
-		}
-		us[(*nu)++] = d;
+		if (!set_in_phase(p, items, lo, hi, d))
+			us[(*nu)++] = d;
 		return;
 	}
 	json_object_foreach((json_t *)e, key, v)
