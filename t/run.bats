@@ -146,6 +146,9 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 @test "guide 1.17.7: loops with group-uniform bounds inside phases, others, returns, 2D groups" { run_program group_uniform; }
 @test "guide 1.17: variables set once from instance(), the same in a group or not, in the gathers of GroupSize kernels' phases, clamped at both ends" { run_program group_once; }
 @test "guide 1.17.2: shared arrays of vectors read and written whole, by swizzles and by components (an array per component on the CPU), and uses that keep structs" { run_program group_soa; }
+@test "guide 1.17: variables that are not set once (assigned again, changed for some threads, shadowed) beside ones that are, in GroupSize kernels' phases" { run_program group_reassign; }
+@test "guide 1.17.2: shared arrays of vectors read whole inside expressions and swizzled, float2 and int4 stepped by component, stored from the same array; a store in a for's init and two-component targets keep structs" { run_program group_soa_expr; }
+@test "guide 1.17: a GroupSize kernel of 4 x 1 groups over a 2D domain, set-once variables from instance().x and .y, 2D gathers past the edges" { run_program group_rows; }
 
 @test "brt.h: the 32-bit index variant and BRT_INDEX64's 64-bit one agree" {
 	local p
