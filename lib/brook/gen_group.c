@@ -526,13 +526,13 @@ static void plan_remat(gen_gplan *p)
 					writes_decl(p->g, body, v))
 				continue;
 			id_key(k, v);
-			if (thread_expr(p, init, 0)) {
+			/* thread_expr without ONCE accepts less than with */
+			if (thread_expr(p, init, 1)) {
 				json_object_set_new(p->remat, k,
 					json_incref(v));
-			} else if (thread_expr(p, init, 1)) {
-				json_object_set_new(p->remat, k,
-					json_incref(v));
-				json_object_set_new(p->rematv, k, json_true());
+				if (!thread_expr(p, init, 0))
+					json_object_set_new(p->rematv, k,
+						json_true());
 			}
 			json_object_set_new(p->once, k, json_true());
 		}
