@@ -14,6 +14,9 @@
 # cuBLAS: where a case has a "cublas" row (gpu.sh adds them for
 # matmult_tiled and matmult_reg), its Brook row also says whether it
 # reaches half of cuBLAS's speed (the stretch target).
+# chain: under the table, the mean of each version's process medians on
+# the OpenCL device and their ratio, as each process draws its launch
+# rate on a GPU host (README.md).
 # copy: a bandwidth case's GB/s over the copy case's GB/s of the
 # reference version on the same backend, in the same run; for a row of K
 # calls a run (NAME_xK), over copy_xK's.
@@ -91,6 +94,19 @@ function fmt(x, d) {
 	sortline[k, i] = line
 	if (field(line, "impl") == "opencl" && field(line, "device") != "-")
 		dev["opencl"] = field(line, "device")
+}
+
+# the mean of version K's successful runs' median_ms, or "" when none
+# succeeded; NOK is set to how many runs that is
+function mean_ms(k,    i, sum) {
+	nok = 0
+	sum = 0
+	for (i = 1; k in n && i <= n[k]; i++)
+		if (field(sortline[k, i], "ok") == "1") {
+			sum += sortms[k, i]
+			nok++
+		}
+	return nok ? sum / nok : ""
 }
 
 # the kept run of version K: its line, or "" when none succeeded
@@ -177,6 +193,18 @@ END {
 		}
 		if (r["opencl"] != "-" || r["cpu"] != "-")
 			printf("%s/%s %s %s\n", c, size, r["opencl"], r["cpu"]) > dat
+		# the chain on an OpenCL device: each process draws one of
+		# two launch rates on a GPU host (RESULTS.md), so the median
+		# of a few processes each way lands in either; the mean of
+		# the processes' medians is told beside it
+		if (c == "chain") {
+			cbm = mean_ms(c SUBSEP size SUBSEP "brook" SUBSEP "opencl")
+			cbn = nok
+			crm = mean_ms(c SUBSEP size SUBSEP "opencl" SUBSEP "opencl")
+			if (cbm != "" && crm != "" && cbm > 0)
+				chain = sprintf("chain on the OpenCL device, by the mean of each version's process medians (a process draws its launch rate): Brook %.3f ms of %d, raw OpenCL %.3f ms of %d, ratio %.3f", \
+					cbm, cbn, crm, nok, crm / cbm)
+		}
 		if (c == "startup") {
 			bo = pick(c SUBSEP size SUBSEP "brook" SUBSEP "opencl")
 			ho = pick(c SUBSEP size SUBSEP "opencl" SUBSEP "opencl")
@@ -195,4 +223,6 @@ END {
 		print "OpenCL device: " dev["opencl"]
 	if (startup != "")
 		print startup
+	if (chain != "")
+		print chain
 }

@@ -49,6 +49,28 @@ report() {
 	grep -q 'startup: .*15.0 ms.*met' "$work/table.md"
 }
 
+@test "report.awk: the chain's processes also by the mean of their medians" {
+	# three processes each way, one raw one timed out: the medians keep
+	# 7.0 and 4.6 ms, the means of the successful ones are 6.4 and 5.2
+	for m in 5.0:4.5 7.0:6.5 7.2:4.6 -:-; do
+		for v in brook:${m%%:*} opencl:${m##*:}; do
+			ms=${v#*:} ok=1
+			[ "$ms" = - ] && ms=0 ok=timeout-60s
+			[ "$v" = brook:- ] && continue
+			echo "case=chain size=64 impl=${v%%:*} backend=opencl device=\"d\" runs=20 median_ms=$ms min_ms=$ms gbs=1 gflops=0.1 ok=$ok"
+		done
+	done >"$work/raw.txt"
+	awk -v host=h -v date=d -v csv="$work/c.csv" -v dat="$work/c.dat" \
+		-f "$bench/report.awk" "$work/raw.txt" >"$work/table.md"
+	grep -q '^| chain | 64 | opencl | brook | 7.000 | .* | 0.657 | >= 0.83 MISSED |' "$work/table.md"
+	grep -q "^chain on the OpenCL device, by the mean of each version's process medians (a process draws its launch rate): Brook 6.400 ms of 3, raw OpenCL 5.200 ms of 3, ratio 0.813$" "$work/table.md"
+	# with no Brook process that succeeded, no such line
+	grep -v 'impl=brook' "$work/raw.txt" >"$work/raw2.txt"
+	awk -v host=h -v date=d -v csv="$work/c.csv" -v dat="$work/c.dat" \
+		-f "$bench/report.awk" "$work/raw2.txt" >"$work/table2.md"
+	! grep -q '^chain on the OpenCL device' "$work/table2.md"
+}
+
 @test "report.awk: a row of K calls a run (NAME_xK) is measured against copy_xK" {
 	report
 	# rowsum_x16 at 18 GB/s: 90% of copy_x16's 20, not of copy's 10
