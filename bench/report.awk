@@ -96,17 +96,16 @@ function fmt(x, d) {
 		dev["opencl"] = field(line, "device")
 }
 
-# the mean of version K's successful runs' median_ms, or "" when none
-# succeeded; NOK is set to how many runs that is
-function mean_ms(k,    i, sum) {
-	nok = 0
-	sum = 0
+# M["n"]: how many of version K's runs succeeded; M["mean"]: the mean of
+# their median_ms, or "" when none did
+function mean_ms(k, m,    i, sum) {
+	m["n"] = sum = 0
 	for (i = 1; k in n && i <= n[k]; i++)
 		if (field(sortline[k, i], "ok") == "1") {
 			sum += sortms[k, i]
-			nok++
+			m["n"]++
 		}
-	return nok ? sum / nok : ""
+	m["mean"] = m["n"] ? sum / m["n"] : ""
 }
 
 # the kept run of version K: its line, or "" when none succeeded
@@ -198,12 +197,11 @@ END {
 		# of a few processes each way lands in either; the mean of
 		# the processes' medians is told beside it
 		if (c == "chain") {
-			cbm = mean_ms(c SUBSEP size SUBSEP "brook" SUBSEP "opencl")
-			cbn = nok
-			crm = mean_ms(c SUBSEP size SUBSEP "opencl" SUBSEP "opencl")
-			if (cbm != "" && crm != "" && cbm > 0)
+			mean_ms(c SUBSEP size SUBSEP "brook" SUBSEP "opencl", chb)
+			mean_ms(c SUBSEP size SUBSEP "opencl" SUBSEP "opencl", chr)
+			if (chb["mean"] != "" && chr["mean"] != "" && chb["mean"] > 0)
 				chain = sprintf("chain on the OpenCL device, by the mean of each version's process medians (a process draws its launch rate): Brook %.3f ms of %d, raw OpenCL %.3f ms of %d, ratio %.3f", \
-					cbm, cbn, crm, nok, crm / cbm)
+					chb["mean"], chb["n"], chr["mean"], chr["n"], chr["mean"] / chb["mean"])
 		}
 		if (c == "startup") {
 			bo = pick(c SUBSEP size SUBSEP "brook" SUBSEP "opencl")
