@@ -527,6 +527,31 @@ ST="$top_srcdir/t/brrun/structs.br"
 	[[ "$output" == *"cpu"*"compute units"* ]]
 }
 
+@test "BRT_CPU_THREADS: the CPU backend's threads; any other value gives one per processor" {
+	BRT_CPU_THREADS=3 run brrun --list-devices
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" cpu 0  CPU (3 threads) (brook), "*", 3 compute units"* ]]
+	n=$(getconf _NPROCESSORS_ONLN)
+	for v in 0 -2 1025 abc 3x ""; do
+		BRT_CPU_THREADS=$v run brrun --list-devices
+		[[ "$output" == *" CPU ($n threads) (brook), "* ]]
+	done
+	# one thread and seven split a map and a reduction differently; both
+	# give the exact answers (the sums of integers stay under 2^24)
+	for t in 1 7; do
+		BRT_CPU_THREADS=$t run brrun --backend cpu "$SUM" sum a=iota \
+			b=ones c=@c$t.npy --shape a=1000x30
+		[ "$status" -eq 0 ]
+		BRT_CPU_THREADS=$t run brrun --backend cpu "$K" rsum a=iota \
+			r=@r$t.npy --shape a=5000 --shape r=1
+		[ "$status" -eq 0 ]
+	done
+	cmp c1.npy c7.npy
+	cmp r1.npy r7.npy
+	run brrun "$K" rsum a=@r7.npy r
+	[ "$output" = 1.24975e+07 ]
+}
+
 @test "--backend and --device pick the device; BRT_RUNTIME too" {
 	run brrun --backend cpu --device 0 "$SUM" sum a=1 b=2 c
 	[ "$output" = "3" ]

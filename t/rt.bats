@@ -496,7 +496,7 @@ rt_error() {
 	grep -q -- 'options "\(-DBRG_CPU -DBRG_LOCAL_MEM=[0-9]* \)\?-no-such-option-at-all"' "$RT/opt3.log"
 }
 
-@test "program cache: the second run compiles nothing (BRT_LOG_FILE, BRT_CACHE_DIR)" {
+@test "program cache: the second run compiles nothing (BRT_LOG_FILE, BRT_CACHE_DIR, XDG_CACHE_HOME)" {
 	rt_build basic
 	export BRT_CACHE_DIR=$RT/fresh-cache BRT_RUNTIME=opencl
 	rm -rf "$BRT_CACHE_DIR"
@@ -516,6 +516,16 @@ rt_error() {
 		> "$RT/fourth.out"
 	diff_golden "$top_srcdir/t/rt/basic.out" "$RT/fourth.out"
 	grep -q "^brt: cache: cannot create /proc/no/such" "$RT/fourth.log"
+	# unset: $XDG_CACHE_HOME/brook, else ~/.cache/brook
+	rm -rf "$RT/xdg" "$RT/home"
+	(unset BRT_CACHE_DIR; XDG_CACHE_HOME=$RT/xdg "$RT/basic" > /dev/null)
+	ls "$RT"/xdg/brook/*.bin
+	(unset BRT_CACHE_DIR XDG_CACHE_HOME; HOME=$RT/home "$RT/basic" \
+		> /dev/null)
+	ls "$RT"/home/.cache/brook/*.bin
+	(unset BRT_CACHE_DIR; XDG_CACHE_HOME= HOME=$RT/home \
+		BRT_LOG_FILE=$RT/fifth.log "$RT/basic" > /dev/null)
+	grep -q "^brt: cache hit: rt.br for " "$RT/fifth.log"
 }
 
 # PoCL itself is not valgrind-clean, so the ICD is hidden here
