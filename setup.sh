@@ -33,7 +33,7 @@ sudo=
 # pipe, and t/gen.bats where brgen starts its second thread.)
 packages="build-essential autoconf automake libtool pkg-config re2c lemon
 libjansson-dev ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers
-pocl-opencl-icd clinfo bats valgrind clang libclang-rt-dev strace"
+pocl-opencl-icd clinfo bats valgrind clang libclang-rt-dev strace groff-base"
 
 if [ $deps = yes ]; then
 	echo "== installing Debian packages"

@@ -273,6 +273,9 @@ ST="$top_srcdir/t/brrun/structs.br"
 	# 2-D: rows of elements of 3 numbers
 	both "$ST" scale 'x=[[[1,2,3],[4,5,6]],[[7,8,9],[0,0,0]]]' k=1 y
 	expect "1,3,4 4,6,7\n7,9,10 0,1,1"
+	# a struct without a tag (typedef struct { ... } Range)
+	both "$ST" clampr 'x=[-1,0.5,3]' 'r=[0,1]' y
+	expect "0 0.5 1"
 }
 
 @test "struct gathers and scatters, whole elements and fields" {

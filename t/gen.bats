@@ -111,6 +111,26 @@ setup() {
 	grep -A3 'if (!brg_fast) {' sum.cl | grep -q 'brg_coords(brg_o, brg_od, brg_oc);'
 }
 
+@test "every diagnostic ID of brgen and brrun is in its man page" {
+	local id missing=0
+	for id in $(grep -oh '"E-gen-[a-z0-9-]*"' "$top_srcdir"/lib/brook/gen*.c |
+			tr -d '"' | sort -u); do
+		grep -q -- "$(echo "$id" | sed 's/-/\\\\-/g')" \
+			"$top_srcdir/man/brgen.1" || {
+			echo "$id not in man/brgen.1"; missing=1; }
+	done
+	for id in $(grep -oh '"E-run-[a-z0-9-]*"' "$top_srcdir"/lib/brook/run*.c \
+			"$top_srcdir"/cmd/brrun/*.c | tr -d '"' | sort -u); do
+		grep -q -- "$(echo "$id" | sed 's/-/\\\\-/g')" \
+			"$top_srcdir/man/brrun.1" || {
+			echo "$id not in man/brrun.1"; missing=1; }
+	done
+	[ "$missing" = 0 ]
+	# the patterns find the IDs
+	[ "$(grep -oh '"E-gen-[a-z0-9-]*"' "$top_srcdir"/lib/brook/gen*.c |
+		sort -u | wc -l)" -gt 20 ]
+}
+
 @test "brgen refuses an AST that is not checked (status 1)" {
 	run brgen -o out "$top_srcdir/t/gen/unchecked.ast"
 	[ "$status" -eq 1 ]
@@ -121,6 +141,7 @@ setup() {
 @test "brgen refuses an AST of another version (status 2)" {
 	run brgen -o out "$top_srcdir/t/gen/version.ast"
 	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown version"*"[brast-version]"* ]]
 	[ ! -f out.c ]
 }
 
@@ -160,6 +181,33 @@ setup() {
 	run brgen -o ns ns.ast
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"nested_sync.br:6:"*"[E-gen-sync-nested]"* ]]
+}
+
+@test "a loop with syncGroup() declaring its own variable is refused [E-gen-sync-loop]" {
+	brpp "$top_srcdir/t/gen/sync_loop.br" | brparse | brcheck > sl.ast
+	run brgen -o sl sl.ast
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"sync_loop.br:8:2: error: a loop with syncGroup() declares its variable before the loop [E-gen-sync-loop]"* ]]
+	[ ! -f sl.c ]
+}
+
+@test "host code brgen cannot translate [E-gen-stream-op, E-gen-iter]" {
+	brpp "$top_srcdir/t/gen/host_refused.br" | brparse | brcheck > hr.ast
+	run brgen -o hr hr.ast
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"host_refused.br:8:2: error: streamGatherOp(stream, index, array, op) takes a stream of scalar indices; brgen supports STREAM_GATHER_FETCH [E-gen-stream-op]"* ]]
+	brpp "$top_srcdir/t/gen/iter_noinit.br" | brparse | brcheck > it.ast
+	run brgen -o it it.ast
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"iter_noinit.br:4:13: error: an iterator stream needs an initializer iter(start, end) [E-gen-iter]"* ]]
+	[ ! -f hr.c ] && [ ! -f it.c ]
+}
+
+@test "a struct constant argument with an array field of 9 dimensions [E-gen-struct-value]" {
+	brpp "$top_srcdir/t/gen/deep_array.br" | brparse | brcheck > da.ast
+	run brgen -o da da.ast
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"deep_array.br:3:24: error: field 'v': a struct constant argument of this field's type is not supported on OpenCL [E-gen-struct-value]"* ]]
 }
 
 @test "brgen --checked reports a gather outside its array" {

@@ -796,3 +796,20 @@ no_partial() {
 	grep -q 'BRT_CHECK' "$top_srcdir/man/brt.3"
 	grep -q 'BRT_CHECK' "$top_srcdir/man/brgen.1"
 }
+
+@test "man pages: groff formats each without a warning, and none holds a control character" {
+	local f bad=0
+	for f in "$top_srcdir"/man/*.[1-9]; do
+		# tabs and newlines only (a stray \f once became a form feed)
+		if LC_ALL=C grep -n "$(printf '[\001-\010\013-\037\177]')" "$f"; then
+			echo "$f: a control character"; bad=1
+		fi
+	done
+	command -v groff > /dev/null || skip "no groff"
+	for f in "$top_srcdir"/man/*.[1-9]; do
+		# every warning but 'break' (a long word that cannot be adjusted)
+		out=$(LC_ALL=C.UTF-8 groff -man -ww -Wbreak -z "$f" 2>&1)
+		[ -z "$out" ] || { echo "$f: $out"; bad=1; }
+	done
+	[ "$bad" = 0 ]
+}

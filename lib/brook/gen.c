@@ -135,6 +135,27 @@ static unsigned sites_under(const char *key, unsigned want)
 	return want;
 }
 
+/* An anonymous struct or union (typedef struct { ... } P;) takes a tag
+ * made of where it is defined, brg_sFILE_LINE_COL: the generated code
+ * names struct types by their tags (struct TAG, brg_pk_TAG, brg_ld_TAG),
+ * and every copy of the definition in the AST has the same "at". The
+ * brg_ prefix is the generated code's (brcheck, E-generated-name), so no
+ * tag of the program's can be the same. Returns the new tag, or NULL. */
+static json_t *anon_tag(const json_t *n, const json_t *at)
+{
+	char name[64];
+
+	if (json_array_size(at) != 3)
+		return NULL;
+	snprintf(name, sizeof name, "brg_s%" JSON_INTEGER_FORMAT "_%"
+		JSON_INTEGER_FORMAT "_%" JSON_INTEGER_FORMAT,
+		json_integer_value(json_array_get(at, 0)),
+		json_integer_value(json_array_get(at, 1)),
+		json_integer_value(json_array_get(at, 2)));
+	json_object_set_new((json_t *)n, "tag", json_string(name));
+	return json_object_get(n, "tag");
+}
+
 /* Records every node with an "id" (brcheck numbers declarations) and the
  * struct and union tags defined with their fields, a node before the
  * nodes inside it, and collects into S the sites of WANT (the sites of
@@ -148,7 +169,8 @@ static void index_node(gen_ctx *g, const json_t *n, gen_sites *s,
 	unsigned want, unsigned body)
 {
 	if (json_is_object(n)) {
-		json_t *id = NULL, *kind = NULL, *tag = NULL, *kids[16];
+		json_t *id = NULL, *kind = NULL, *tag = NULL, *at = NULL;
+		json_t *kids[16];
 		unsigned char kwant[16];
 		size_t nkids = 0, i;
 		int fields = 0, more = 0;
@@ -161,8 +183,10 @@ static void index_node(gen_ctx *g, const json_t *n, gen_sites *s,
 			 * and a call to strcmp costs more than the test */
 			switch (key[0]) {
 			case 'a':
-				if (key[1] == 't' && key[2] == '\0')
+				if (key[1] == 't' && key[2] == '\0') {
+					at = v;
 					continue;
+				}
 				break;
 			case 'b':
 				if (body && ty_streq(key, "body"))
@@ -190,6 +214,8 @@ static void index_node(gen_ctx *g, const json_t *n, gen_sites *s,
 				more = 1;
 			}
 		}
+		if (fields && !json_string_length(tag))
+			tag = anon_tag(n, at);
 		if (fields && json_string_length(tag))
 			json_object_set(g->tags, json_string_value(tag),
 				(json_t *)n);

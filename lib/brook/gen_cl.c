@@ -62,6 +62,28 @@ static void cl_struct_body(gen_ctx *g, strbuf *b, const json_t *ty)
 	sb_puts(b, "}");
 }
 
+/* The structs and unions defined inside TY's fields (struct { struct {
+ * ... } range; } or struct outer { struct inner { ... } in[2]; }), the
+ * innermost first, each as a definition of its own: OpenCL C, as C, gives
+ * them file scope, and the generated code names them by their tags
+ * (anonymous ones have theirs from brgen, gen.c). */
+static void cl_nested_defs(gen_ctx *g, strbuf *b, const json_t *ty)
+{
+	size_t i;
+	json_t *f;
+
+	ast_array_foreach(ast_arr(ty, "fields"), i, f) {
+		const json_t *ft = ast_get(f, "type");
+		while (ty_streq(ty_kind(ft), "array"))
+			ft = ast_get(ft, "of");
+		if (!ast_get(ft, "fields"))
+			continue;
+		cl_nested_defs(g, b, ft);
+		cl_struct_body(g, b, ft);
+		sb_puts(b, ";\n");
+	}
+}
+
 /* Top-level struct definitions and typedefs, in source order, that kernel
  * code can use. */
 static void cl_types(gen_ctx *g, strbuf *b)
@@ -75,15 +97,21 @@ static void cl_types(gen_ctx *g, strbuf *b)
 		if (!ast_is(d, "decl"))
 			continue;
 		if (ty_streq(ast_str(d, "storage"), "typedef")) {
+			/* the body once, with the first name that OpenCL
+			   can have (typedef struct { ... } *PP, P;) */
+			int body = has_body && cl_representable(g, ty, 0);
 			ast_array_foreach(ast_arr(d, "vars"), j, v) {
 				if (!cl_representable(g, ast_get(v, "type"), 0))
 					continue;
-				sb_puts(b, "typedef ");
-				if (has_body && j == 0) {
+				if (body) {
+					body = 0;
+					cl_nested_defs(g, b, ty);
+					sb_puts(b, "typedef ");
 					cl_struct_body(g, b, ty);
 					sb_printf(b, " %s;\n",
 						ast_str(v, "name"));
 				} else {
+					sb_puts(b, "typedef ");
 					gen_type(g, GEN_CL, b, ast_get(v,
 						"type"), ast_str(v, "name"));
 					sb_puts(b, ";\n");
@@ -91,6 +119,7 @@ static void cl_types(gen_ctx *g, strbuf *b)
 			}
 		} else if (has_body && json_array_size(ast_arr(d, "vars")) ==
 				0 && cl_representable(g, ty, 0)) {
+			cl_nested_defs(g, b, ty);
 			cl_struct_body(g, b, ty);
 			sb_puts(b, ";\n");
 		}
@@ -249,6 +278,59 @@ static void field_access(gen_ctx *g, strbuf *b, const json_t *ty,
 	}
 }
 
+/* An array field F of a packed struct (packed_fields): an array of the
+ * packed form of its elements, rebuilt element by element in loops. */
+static void packed_array(gen_ctx *g, strbuf *b, strbuf *u, const json_t *f,
+	const char *prefix)
+{
+	const char *name = ast_str(f, "name");
+	const json_t *et = gen_resolve(g, ast_get(f, "type"));
+	strbuf dims = {0}, idx = {0}, loops = {0};
+	int nd = 0;
+
+	while (ty_streq(ty_kind(et), "array") && nd < 8) {
+		long long n = (long long)ast_int(ast_get(et, "size"), "value");
+		sb_printf(&dims, "[%lld]", n);
+		sb_printf(&idx, "[brg_i%d]", nd);
+		sb_printf(&loops, "for (int brg_i%d = 0; brg_i%d < %lld; "
+			"brg_i%d++)\n\t", nd, nd, n, nd);
+		nd++;
+		et = gen_resolve(g, ast_get(et, "of"));
+	}
+	/* an array of more than 8 dimensions is refused; packed_fields
+	   takes the fields that are not arrays */
+	int ok = nd > 0 && !ty_streq(ty_kind(et), "array");
+	if (ok && gen_scalar(et) && ty_ncomp(et) > 1) {
+		int k, n = ty_ncomp(et);
+		sb_printf(b, "\t%s %s%s[%d];\n", gen_arith_name(GEN_CL,
+			gen_scalar(et), 1), name, dims.s, n);
+		sb_printf(u, "\t%sr.%s%s%s = (%s)(", loops.s, prefix, name,
+			idx.s, gen_arith_name(GEN_CL, gen_scalar(et), n));
+		for (k = 0; k < n; k++)
+			sb_printf(u, "%sp.%s%s%s[%d]", k ? ", " : "", prefix,
+				name, idx.s, k);
+		sb_puts(u, ");\n");
+	} else if (ok && gen_scalar(et)) {
+		sb_printf(b, "\t%s %s%s;\n", gen_arith_name(GEN_CL,
+			gen_scalar(et), 1), name, dims.s);
+		sb_printf(u, "\t%sr.%s%s%s = p.%s%s%s;\n", loops.s, prefix,
+			name, idx.s, prefix, name, idx.s);
+	} else if (ok && ast_str(et, "tag")[0]) {
+		sb_printf(b, "\tbrg_pk_%s %s%s;\n", ast_str(et, "tag"), name,
+			dims.s);
+		sb_printf(u, "\t%sr.%s%s%s = brg_unpk_%s(p.%s%s%s);\n",
+			loops.s, prefix, name, idx.s, ast_str(et, "tag"),
+			prefix, name, idx.s);
+	} else {
+		gen_error(g, f, "E-gen-struct-value", "field '%s': a struct "
+			"constant argument of this field's type is not "
+			"supported on OpenCL", name);
+	}
+	sb_free(&dims);
+	sb_free(&idx);
+	sb_free(&loops);
+}
+
 /* A constant argument of struct type reaches the kernel as its host bytes
  * (brt.h: every VALUE as its packed bytes): brg_pk_TAG mirrors the host
  * layout (vectors as arrays, explicit padding), brg_unpk_TAG rebuilds the
@@ -292,11 +374,7 @@ static void packed_fields(gen_ctx *g, strbuf *b, strbuf *u, const json_t *ty,
 			sb_printf(u, "\tr.%s%s = brg_unpk_%s(p.%s%s);\n", prefix,
 				name, ast_str(ft, "tag"), prefix, name);
 		} else {
-			/* arrays in structs: their bytes, element by element */
-			sb_printf(b, "\tuchar %s[%zu];\n", name, fs);
-			gen_error(g, f, "E-gen-struct-value",
-				"a constant argument of a struct with an array "
-				"field is not supported on OpenCL");
+			packed_array(g, b, u, f, prefix);
 		}
 		o = at + fs;
 	}
@@ -304,23 +382,48 @@ static void packed_fields(gen_ctx *g, strbuf *b, strbuf *u, const json_t *ty,
 		sb_printf(b, "\tuchar brg_pad%zu[%zu];\n", npad, size - o);
 }
 
+/* brg_pk_TAG and brg_unpk_TAG of TAG after those of the structs in its
+ * fields, which they use: a struct defined inside another's fields comes
+ * after it in g->tags. DONE holds the tags printed. */
+static void packed_struct(gen_ctx *g, strbuf *b, const char *tag,
+	const json_t *ty, json_t *done, int depth)
+{
+	strbuf u = {0};
+	size_t i;
+	json_t *f;
+
+	if (json_object_get(done, tag) || depth > 64 ||
+			!cl_representable(g, ty, 0))
+		return;
+	json_object_set_new(done, tag, json_true());
+	ast_array_foreach(ast_arr(ty, "fields"), i, f) {
+		const json_t *ft = gen_resolve(g, ast_get(f, "type"));
+		while (ty_streq(ty_kind(ft), "array"))
+			ft = gen_resolve(g, ast_get(ft, "of"));
+		const char *ftag = ast_str(ft, "tag");
+		const json_t *def = ftag[0] ? json_object_get(g->tags, ftag)
+			: NULL;
+		if (def)
+			packed_struct(g, b, ftag, def, done, depth + 1);
+	}
+	sb_printf(b, "typedef %s __attribute__((packed)) brg_pk_%s {\n",
+		ty_kind(ty), tag);
+	packed_fields(g, b, &u, ty, "");
+	sb_printf(b, "} brg_pk_%s;\n", tag);
+	sb_printf(b, "%s %s brg_unpk_%s(brg_pk_%s p)\n{\n\t%s %s r;"
+		"\n%s\treturn r;\n}\n", ty_kind(ty), tag, tag, tag,
+		ty_kind(ty), tag, u.s ? u.s : "");
+	sb_free(&u);
+}
+
 void gen_packed_structs(gen_ctx *g, strbuf *b)
 {
 	const char *tag;
-	json_t *ty;
+	json_t *ty, *done = json_object();
 
-	json_object_foreach(g->tags, tag, ty) {
-		strbuf u = {0};
-		if (!cl_representable(g, ty, 0))
-			continue;
-		sb_printf(b, "typedef struct __attribute__((packed)) brg_pk_%s {\n",
-			tag);
-		packed_fields(g, b, &u, ty, "");
-		sb_printf(b, "} brg_pk_%s;\n", tag);
-		sb_printf(b, "struct %s brg_unpk_%s(brg_pk_%s p)\n{\n\tstruct %s r;"
-			"\n%s\treturn r;\n}\n", tag, tag, tag, tag, u.s ? u.s : "");
-		sb_free(&u);
-	}
+	json_object_foreach(g->tags, tag, ty)
+		packed_struct(g, b, tag, ty, done, 0);
+	json_decref(done);
 }
 
 /* brg_ld_TAG / brg_st_TAG (global memory) and brg_ldl_TAG / brg_stl_TAG
@@ -339,15 +442,15 @@ void gen_struct_helpers(gen_ctx *g, strbuf *b)
 			continue;
 		for (a = 0; a < 2; a++) {
 			const char *sfx = space[a][0], *as = space[a][1];
-			sb_printf(b, "struct %s brg_ld%s_%s(%s const uchar *p, "
-				"long k)\n{\n\tstruct %s r;\n\t%s const uchar "
-				"*q = p + k * %zu;\n", tag, sfx, tag, as, tag, as,
-				size);
+			sb_printf(b, "%s %s brg_ld%s_%s(%s const uchar *p, "
+				"long k)\n{\n\t%s %s r;\n\t%s const uchar "
+				"*q = p + k * %zu;\n", ty_kind(ty), tag, sfx, tag,
+				as, ty_kind(ty), tag, as, size);
 			field_access(g, b, ty, "r", 0, 0, as, 0);
 			sb_puts(b, "\treturn r;\n}\n");
 			sb_printf(b, "void brg_st%s_%s(%s uchar *p, long k, "
-				"struct %s r)\n{\n\t%s uchar *q = p + k * %zu;\n",
-				sfx, tag, as, tag, as, size);
+				"%s %s r)\n{\n\t%s uchar *q = p + k * %zu;\n",
+				sfx, tag, as, ty_kind(ty), tag, as, size);
 			field_access(g, b, ty, "r", 0, 1, as, 0);
 			sb_puts(b, "}\n");
 		}

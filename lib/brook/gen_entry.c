@@ -140,9 +140,9 @@ static void cl_unpack_values(gen_ctx *g, strbuf *b, const json_t *fn)
 		if (!is_role(p, "value") || gen_scalar(ty) ||
 				!ast_str(ty, "tag")[0])
 			continue;
-		sb_printf(b, "\tconst struct %s %s = brg_unpk_%s(%s__pk);\n",
-			ast_str(ty, "tag"), ast_str(p, "name"), ast_str(ty,
-			"tag"), ast_str(p, "name"));
+		sb_printf(b, "\tconst %s %s %s = brg_unpk_%s(%s__pk);\n",
+			ty_kind(ty), ast_str(ty, "tag"), ast_str(p, "name"),
+			ast_str(ty, "tag"), ast_str(p, "name"));
 	}
 }
 
