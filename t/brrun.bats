@@ -288,6 +288,31 @@ ST="$top_srcdir/t/brrun/structs.br"
 	expect "12 13 19 20"
 }
 
+@test "enumeration constants in kernels: their values on both backends" {
+	cat > en.br <<'EOS'
+typedef enum { RED, GREEN = 5, BLUE } color;
+enum shade { DARK = GREEN * 2, LIGHT, MASK = (1 << 4) | BLUE, NEG = -LIGHT % 4,
+	CMP = (BLUE > GREEN) + (RED != 0) * 2 + (LIGHT >= 11) * 4 + ~RED * 8 };
+enum { SZ = sizeof(int) };
+kernel void f(float a<>, color c, out float b<>)
+{
+	b = a + (float)((int)BLUE + (int)c) + 100.0f * (float)LIGHT
+		+ 1000.0f * (float)MASK + 0.25f * (float)NEG + 0.5f * (float)CMP;
+}
+kernel void g(float a<>, out float b<>) { b = a + (float)SZ; }
+EOS
+	both en.br f a=[1] c=2 b
+	expect "23106.8"
+	both en.br f a=[0] c=0 b
+	expect "23103.8"
+	run brrun --backend opencl en.br g a=[1] b
+	[ "$output" = 5 ]
+	# a constant the interpreter does not fold
+	run brrun --backend cpu en.br g a=[1] b
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"en.br:10:58: error: the interpreter does not support the use of 'SZ' here"*"[E-run-interp]"* ]]
+}
+
 @test "nested structs with padding: each field printed as its type" {
 	both "$ST" nest 'o=[[0.5,1,2,3,4],[1.5,-1,-2,-3,250]]' p
 	expect "4.5,2,3,2,5 251.5,-2,-3,-2,251"

@@ -54,6 +54,7 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "spec 2: streams of structs" { run_program struct; }
 @test "structs and unions without a tag (typedef struct { ... } NAME), nested ones too" { run_program struct_anon; }
 @test "structs with array fields in streams and constant arguments" { run_program struct_array; }
+@test "enumeration constants in kernels, and an enum constant argument" { run_program enum; }
 @test "streams of 2^24+ elements and 10000 wide" { run_program large; }
 @test "BrookGPU: streamGatherOp and streamScatterOp" { run_program streamop; }
 @test "spec 4.1.2-4.1.3: double min/max, partial reductions of <100,200>" { run_program spec_reduce; }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "brook/ast.h"
+#include "brook/astprint.h"
 #include "brook/gen_int.h"
 #include "brook/type.h"
 
@@ -96,6 +97,20 @@ static void cl_types(gen_ctx *g, strbuf *b)
 		int has_body = ast_get(ty, "fields") != NULL;
 		if (!ast_is(d, "decl"))
 			continue;
+		if (ty_streq(ty_kind(ty), "enum") && ast_get(ty, "items")) {
+			/* the constants, as C writes them; a typedef too,
+			   which kernel code may name */
+			if (ty_streq(ast_str(d, "storage"), "typedef")) {
+				astprint_decl(b, d, NULL, 0);
+			} else {	/* not its variables */
+				json_t *e = json_pack("{s:s,s:n,s:O,s:[]}",
+					"k", "decl", "storage", "type", ty,
+					"vars");
+				astprint_decl(b, e, NULL, 0);
+				json_decref(e);
+			}
+			continue;
+		}
 		if (ty_streq(ast_str(d, "storage"), "typedef")) {
 			/* the body once, with the first name that OpenCL
 			   can have (typedef struct { ... } *PP, P;) */

@@ -240,7 +240,9 @@ static void wrapper_param(gen_ctx *g, strbuf *b, const json_t *p, int variant)
 	const char *r = gen_role(p), *name = ast_str(p, "name");
 
 	if (ty_streq(r, "value")) {
-		astprint_type(b, gen_resolve(g, ast_get(p, "type")), name);
+		/* by the typedef's name where there is one: an enum or
+		   struct without a tag has no other */
+		astprint_type(b, ast_get(p, "type"), name);
 	} else if (ty_streq(r, "reduce") &&
 			!(is_stream_reduce(g, p) ^ variant)) {
 		char nm[160];

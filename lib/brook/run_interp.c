@@ -20,6 +20,7 @@
 
 #include "brook/ast.h"
 #include "brook/run_interp.h"
+#include "brook/type.h"
 #include "brook/util.h"
 
 #define INTERP_ID "E-run-interp"
@@ -309,6 +310,8 @@ struct run_prog {
 	rfunc **funcs;		/* by func id */
 	int *slot_of;		/* by declaration id */
 	racc **var_acc;		/* by declaration id: arrays, gathers */
+	long long *enum_val;	/* by declaration id: enumeration constants */
+	unsigned char *enum_ok;	/* ... whose value is known */
 	int max_id;
 	pthread_mutex_t lock;
 	int failed;
@@ -1645,6 +1648,13 @@ static rnode *cexpr_in(cctx *c, const json_t *e)
 		v.d = json_number_value(ast_get(e, "value"));
 		return const_node(c, ty, cvt1(v, VK_F64, ty.k));
 	}
+	long long ref = ast_int(e, "ref");
+	if (strcmp(k, "id") == 0 && json_is_integer(ast_get(e, "ref")) &&
+		ref >= 0 && ref <= c->p->max_id && c->p->enum_ok[ref]) {
+		rcomp v;
+		v.l = (int64_t)c->p->enum_val[ref];
+		return const_node(c, ty, cvt1(v, VK_S64, ty.k));
+	}
 	if (strcmp(k, "id") == 0 || strcmp(k, "index") == 0 ||
 		(strcmp(k, "member") == 0 && is_access(e))) {
 		racc *a = cacc(c, e);
@@ -2424,6 +2434,105 @@ static rfunc *cfunc(cctx *c, const json_t *fnode)
 	return ok && fn->body ? fn : NULL;
 }
 
+/* The value of the integer constant expression E of an enumeration
+ * constant, which may name the constants before it: 0, or -1 when it is
+ * not one the interpreter folds (a use of that constant is then an
+ * error). */
+static int enum_eval(const run_prog *p, const json_t *e, long long *v,
+	int depth)
+{
+	const char *k = ast_kind(e), *op = ast_str(e, "op");
+	long long a, b;
+
+	if (depth > MAX_NEST)
+		return -1;
+	if (strcmp(k, "int") == 0 || strcmp(k, "char") == 0) {
+		if (!json_is_integer(ast_get(e, "value")))
+			return -1;
+		*v = ast_int(e, "value");
+		return 0;
+	}
+	if (strcmp(k, "id") == 0) {
+		long long id = ast_int(e, "ref");
+		if (!json_is_integer(ast_get(e, "ref")) || id < 0 ||
+			id > p->max_id || !p->enum_ok[id])
+			return -1;
+		*v = p->enum_val[id];
+		return 0;
+	}
+	if (strcmp(k, "paren") == 0 || strcmp(k, "cast") == 0)
+		return enum_eval(p, ast_get(e, "e"), v, depth + 1);
+	if (strcmp(k, "unop") == 0) {
+		if (enum_eval(p, ast_get(e, "e"), &a, depth + 1) != 0)
+			return -1;
+		switch (op[0]) {
+		case '-': *v = -a; return 0;
+		case '+': *v = a; return 0;
+		case '~': *v = ~a; return 0;
+		case '!': *v = !a; return 0;
+		}
+		return -1;
+	}
+	if (strcmp(k, "binop") != 0 ||
+		enum_eval(p, ast_get(e, "l"), &a, depth + 1) != 0 ||
+		enum_eval(p, ast_get(e, "r"), &b, depth + 1) != 0 ||
+		a < INT32_MIN || a > INT32_MAX || b < INT32_MIN || b > INT32_MAX)
+		return -1;
+	if (strcmp(op, "<<") == 0 || strcmp(op, ">>") == 0) {
+		if (b < 0 || b > 31)
+			return -1;
+		*v = op[0] == '<' ? (long long)((unsigned long long)a << b)
+			: a >> b;
+		return 0;
+	}
+	switch (op[0]) {
+	case '+': *v = a + b; return 0;
+	case '-': *v = a - b; return 0;
+	case '*': *v = a * b; return 0;
+	case '/': case '%':
+		if (b == 0)
+			return -1;
+		*v = op[0] == '/' ? a / b : a % b;
+		return 0;
+	case '&': *v = op[1] ? a && b : a & b; return 0;
+	case '|': *v = op[1] ? a || b : a | b; return 0;
+	case '^': *v = a ^ b; return 0;
+	case '=': *v = a == b; return 0;
+	case '!': *v = a != b; return 0;
+	case '<': *v = op[1] ? a <= b : a < b; return 0;
+	case '>': *v = op[1] ? a >= b : a > b; return 0;
+	}
+	return -1;
+}
+
+/* The enumeration constants defined at the top level, which kernels may
+ * use: each the value given, else one more than the one before. */
+static void enum_scan(run_prog *p, const json_t *doc)
+{
+	size_t i, j;
+	json_t *d, *it;
+
+	ast_array_foreach(ast_arr(doc, "decls"), i, d) {
+		const json_t *ty = ast_get(d, "type");
+		long long next = 0;
+		int known = 1;
+		if (!ast_is(d, "decl") || strcmp(ty_kind(ty), "enum") != 0)
+			continue;
+		ast_array_foreach(ast_arr(ty, "items"), j, it) {
+			long long id = ast_int(it, "id"), v = next;
+			const json_t *val = ast_get(it, "value");
+			if (val && !json_is_null(val))
+				known = enum_eval(p, val, &v, 0) == 0;
+			if (!json_is_integer(ast_get(it, "id")) || id < 0 ||
+				id > p->max_id)
+				continue;
+			p->enum_ok[id] = (unsigned char)known;
+			p->enum_val[id] = v;
+			next = v + 1;
+		}
+	}
+}
+
 /* The largest "id" in the document, so tables can be indexed by id. */
 static long long max_id(const json_t *j, int depth)
 {
@@ -2467,6 +2576,9 @@ run_prog *run_interp_compile(const json_t *doc, const run_sig *sig,
 	p->funcs = xcalloc(nid, sizeof *p->funcs);
 	p->slot_of = xcalloc(nid, sizeof *p->slot_of);
 	p->var_acc = xcalloc(nid, sizeof *p->var_acc);
+	p->enum_val = xcalloc(nid, sizeof *p->enum_val);
+	p->enum_ok = xcalloc(nid, sizeof *p->enum_ok);
+	enum_scan(p, doc);
 	p->reduce_arg = p->in_arg = -1;
 	p->nparams = (int)sig->nparams;
 	p->params = xcalloc((size_t)p->nparams + 1, sizeof *p->params);
@@ -2539,6 +2651,8 @@ void run_interp_free(run_prog *p)
 	free(p->funcs);
 	free(p->slot_of);
 	free(p->var_acc);
+	free(p->enum_val);
+	free(p->enum_ok);
 	free(p->params);
 	pthread_mutex_destroy(&p->lock);
 	free(p);
