@@ -307,6 +307,20 @@ EOS
 	expect "23103.8"
 	run brrun --backend opencl en.br g a=[1] b
 	[ "$output" = 5 ]
+	# a struct constant argument with enum fields, one of an enumeration
+	# defined inside the struct
+	cat > se.br <<'EOS'
+typedef enum { LO, HI } level;
+enum mode { ADD = 3, SUB };
+typedef struct { level l; float v; enum { P1 = 7, P2 } k; enum mode m; } item;
+kernel void k(float a<>, item it, out float b<>)
+{
+	b = (int)it.l == (int)HI ? a + it.v : a - it.v;
+	b += (float)((int)it.k + (int)P2 + (int)it.m * 100);
+}
+EOS
+	both se.br k a=[1] it=[1,2,7,4] b
+	expect "418"
 	# a constant the interpreter does not fold
 	run brrun --backend cpu en.br g a=[1] b
 	[ "$status" -eq 1 ]

@@ -305,6 +305,8 @@ const json_t *gen_resolve(gen_ctx *g, const json_t *ty)
 			break;
 		ty = to;
 	}
+	if (ty_streq(ty_kind(ty), "enum") && g->enum_int)
+		return g->enum_int;
 	return ty;
 }
 
@@ -889,6 +891,7 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 	ctx_own_begin(&g);
 	g.typedefs = json_object();
 	g.tags = json_object();
+	g.enum_int = json_pack("{s:s}", "t", "int");
 	g.idxof = json_object();
 	g.sites = json_array();
 	ast_array_foreach(ast_arr(doc, "decls"), i, n) {
@@ -943,6 +946,7 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 	ctx_own_free(&g);
 	util_map_free(&g.byid);
 	json_decref(g.typedefs);
+	json_decref(g.enum_int);
 	json_decref(g.tags);
 	json_decref(g.idxof);
 	json_decref(g.sites);

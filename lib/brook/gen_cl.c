@@ -63,6 +63,17 @@ static void cl_struct_body(gen_ctx *g, strbuf *b, const json_t *ty)
 	sb_puts(b, "}");
 }
 
+/* Enumeration TY's definition alone, as C writes it (not a variable the
+ * declaration it is in may have): kernels may use its constants. */
+static void cl_enum_def(strbuf *b, const json_t *ty)
+{
+	json_t *e = json_pack("{s:s,s:n,s:O,s:[]}", "k", "decl", "storage",
+		"type", ty, "vars");
+
+	astprint_decl(b, e, NULL, 0);
+	json_decref(e);
+}
+
 /* The structs and unions defined inside TY's fields (struct { struct {
  * ... } range; } or struct outer { struct inner { ... } in[2]; }), the
  * innermost first, each as a definition of its own: OpenCL C, as C, gives
@@ -77,6 +88,8 @@ static void cl_nested_defs(gen_ctx *g, strbuf *b, const json_t *ty)
 		const json_t *ft = ast_get(f, "type");
 		while (ty_streq(ty_kind(ft), "array"))
 			ft = ast_get(ft, "of");
+		if (ty_streq(ty_kind(ft), "enum") && ast_get(ft, "items"))
+			cl_enum_def(b, ft);
 		if (!ast_get(ft, "fields"))
 			continue;
 		cl_nested_defs(g, b, ft);
@@ -100,15 +113,10 @@ static void cl_types(gen_ctx *g, strbuf *b)
 		if (ty_streq(ty_kind(ty), "enum") && ast_get(ty, "items")) {
 			/* the constants, as C writes them; a typedef too,
 			   which kernel code may name */
-			if (ty_streq(ast_str(d, "storage"), "typedef")) {
+			if (ty_streq(ast_str(d, "storage"), "typedef"))
 				astprint_decl(b, d, NULL, 0);
-			} else {	/* not its variables */
-				json_t *e = json_pack("{s:s,s:n,s:O,s:[]}",
-					"k", "decl", "storage", "type", ty,
-					"vars");
-				astprint_decl(b, e, NULL, 0);
-				json_decref(e);
-			}
+			else	/* not its variables */
+				cl_enum_def(b, ty);
 			continue;
 		}
 		if (ty_streq(ast_str(d, "storage"), "typedef")) {

@@ -49,6 +49,8 @@ typedef struct gen_ctx {
 				   table: gen_decl asks it at every name) */
 	json_t *typedefs;	/* typedef name -> its type */
 	json_t *tags;		/* struct/union tag -> its defining type */
+	json_t *enum_int;	/* {"t":"int"}: what gen_resolve makes of an
+				   enum (C gives enums int's size here) */
 	json_t *done[2];	/* helper names already defined, per target */
 	strbuf help[2];		/* helper definitions, per target */
 	json_t *idxof;		/* "func id" -> object of param names that

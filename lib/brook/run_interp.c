@@ -2505,32 +2505,47 @@ static int enum_eval(const run_prog *p, const json_t *e, long long *v,
 	return -1;
 }
 
-/* The enumeration constants defined at the top level, which kernels may
- * use: each the value given, else one more than the one before. */
+/* The constants of the enumerations that TY defines, itself or in its
+ * fields: each the value given, else one more than the one before. */
+static void enum_scan_type(run_prog *p, const json_t *ty, int depth)
+{
+	size_t j;
+	json_t *it;
+	long long next = 0;
+	int known = 1;
+
+	while (strcmp(ty_kind(ty), "array") == 0 && depth++ < MAX_NEST)
+		ty = ast_get(ty, "of");
+	if (depth > MAX_NEST)
+		return;
+	ast_array_foreach(ast_arr(ty, "fields"), j, it)
+		enum_scan_type(p, ast_get(it, "type"), depth + 1);
+	if (strcmp(ty_kind(ty), "enum") != 0)
+		return;
+	ast_array_foreach(ast_arr(ty, "items"), j, it) {
+		long long id = ast_int(it, "id"), v = next;
+		const json_t *val = ast_get(it, "value");
+		if (val && !json_is_null(val))
+			known = enum_eval(p, val, &v, 0) == 0;
+		if (!json_is_integer(ast_get(it, "id")) || id < 0 ||
+			id > p->max_id)
+			continue;
+		p->enum_ok[id] = (unsigned char)known;
+		p->enum_val[id] = v;
+		next = v + 1;
+	}
+}
+
+/* The enumeration constants defined at file scope, which kernels may
+ * use. */
 static void enum_scan(run_prog *p, const json_t *doc)
 {
-	size_t i, j;
-	json_t *d, *it;
+	size_t i;
+	json_t *d;
 
-	ast_array_foreach(ast_arr(doc, "decls"), i, d) {
-		const json_t *ty = ast_get(d, "type");
-		long long next = 0;
-		int known = 1;
-		if (!ast_is(d, "decl") || strcmp(ty_kind(ty), "enum") != 0)
-			continue;
-		ast_array_foreach(ast_arr(ty, "items"), j, it) {
-			long long id = ast_int(it, "id"), v = next;
-			const json_t *val = ast_get(it, "value");
-			if (val && !json_is_null(val))
-				known = enum_eval(p, val, &v, 0) == 0;
-			if (!json_is_integer(ast_get(it, "id")) || id < 0 ||
-				id > p->max_id)
-				continue;
-			p->enum_ok[id] = (unsigned char)known;
-			p->enum_val[id] = v;
-			next = v + 1;
-		}
-	}
+	ast_array_foreach(ast_arr(doc, "decls"), i, d)
+		if (ast_is(d, "decl"))
+			enum_scan_type(p, ast_get(d, "type"), 0);
 }
 
 /* The largest "id" in the document, so tables can be indexed by id. */
