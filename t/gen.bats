@@ -210,6 +210,22 @@ setup() {
 	[[ "$output" == *"deep_array.br:3:24: error: field 'v': a struct constant argument of this field's type is not supported on OpenCL [E-gen-struct-value]"* ]]
 }
 
+@test "++ or -- on a swizzle of several components is refused [E-gen-incdec-swizzle]" {
+	cat > swz.br <<'EOS'
+kernel void k(int4 a<>, out int4 r<>)
+{
+	int4 t = a;
+	t.xy++;
+	r = t;
+}
+EOS
+	brpp swz.br | brparse | brcheck > swz.ast
+	run brgen -o swz swz.ast
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"swz.br:4:2: error: '++' on a swizzle of several components; write the swizzle += 1 [E-gen-incdec-swizzle]"* ]]
+	[ ! -f swz.c ]
+}
+
 @test "brgen --checked reports a gather outside its array" {
 	brpp "$top_srcdir/t/run/gather.br" | brparse | brcheck 2>/dev/null |
 		brgen --checked -o g

@@ -387,18 +387,19 @@ static const char *cpu_vop(gen_ctx *g, const char *opname, const char *op,
 	const char *V = tname(GEN_CPU, vty), *R = tname(GEN_CPU, rty);
 	int n = ty_ncomp(vty), k;
 
+	int diff = kind == 'r' || kind == 'n';
 	snprintf(fname, sizeof fname, "brg_%s_%s%s%s", opname, V,
-		kind == 'r' ? "_" : "", kind == 'r' ? R : "");
+		diff ? "_" : "", diff ? R : "");
 	if (!gen_need(g, GEN_CPU, fname))
 		return gen_kept(g, fname);
-	if (kind == 'u')
-		sb_printf(h, "BRG_FN %s %s(%s a) { %s r;", V, fname, V,
-			V);
+	if (kind == 'u' || kind == 'n')
+		sb_printf(h, "BRG_FN %s %s(%s a) { %s r;", kind == 'n' ? R :
+			V, fname, V, kind == 'n' ? R : V);
 	else
 		sb_printf(h, "BRG_FN %s %s(%s a, %s b) { %s r;",
 			kind == 'r' ? R : V, fname, V, V, kind == 'r' ? R : V);
 	for (k = 0; k < n; k++) {
-		if (kind == 'u')
+		if (kind == 'u' || kind == 'n')
 			sb_printf(h, " r.%c = %sa.%c;", comp[k], op, comp[k]);
 		else
 			sb_printf(h, " r.%c = a.%c %s b.%c;", comp[k],
@@ -2310,6 +2311,36 @@ static void assign(gen_fn *f, strbuf *b, const json_t *e)
 		gen_kconv(f, b, r, lt);
 }
 
+/* brg_{pre,post}{inc,dec}_T(T *p): *p +- 1, giving the value after (pre)
+ * or before (post). */
+static const char *incdec_helper(gen_fn *f, const json_t *vty,
+	const char *op, int postfix)
+{
+	char fname[96];
+	strbuf *h = &f->g->help[f->t];
+	const char *V = tname(f->t, vty);
+
+	snprintf(fname, sizeof fname, "brg_%s%s_%s", postfix ? "post" :
+		"pre", op[0] == '+' ? "inc" : "dec", V);
+	if (!gen_need(f->g, f->t, fname))
+		return gen_kept(f->g, fname);
+	if (f->t == GEN_CL) {
+		sb_printf(h, "%s %s(%s *p) { %s o = *p; *p = o %c (%s)(1); "
+			"return %s; }\n", V, fname, V, V, op[0], V,
+			postfix ? "o" : "*p");
+	} else {
+		json_t *one = mkty(gen_scalar(vty), 1);
+		const char *add = cpu_vop(f->g, op[0] == '+' ? "add" : "sub",
+			op[0] == '+' ? "+" : "-", 'b', vty, vty);
+		const char *splat = cpu_cvt(f->g, one, vty);
+		json_decref(one);
+		sb_printf(h, "BRG_FN %s %s(%s *p) { %s o = *p; *p = %s(o, "
+			"%s(1)); return %s; }\n", V, fname, V, V, add, splat,
+			postfix ? "o" : "*p");
+	}
+	return gen_kept(f->g, fname);
+}
+
 static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
 {
 	const char *op = ast_str(e, "op");
@@ -2320,10 +2351,29 @@ static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
 		gen_error(f->g, e, "E-gen-pointer", "pointers in kernel code");
 		return;
 	}
-	if (ty_ncomp(ety(x)) <= 1 || (f->t == GEN_CL && !ty_streq(op, "!"))) {
+	int incdec = ty_streq(op, "++") || ty_streq(op, "--");
+	const char *sc = gen_scalar(ety(x));
+	int fvec = sc && (ty_streq(sc, "float") || ty_streq(sc, "double"));
+	if (incdec && ty_ncomp(ety(x)) > 1 && is_swizzle(x)) {
+		gen_error(f->g, e, "E-gen-incdec-swizzle", "'%s' on a swizzle "
+			"of several components; write %s %s= 1", op, "the swizzle",
+			op[0] == '+' ? "+" : "-");
+		return;
+	}
+	if (ty_ncomp(ety(x)) <= 1 || (f->t == GEN_CL && !ty_streq(op, "!") &&
+			!(incdec && fvec))) {
+		/* - -x is not --x: an operand that is itself a prefix
+		   operator or a number goes in parentheses */
+		const json_t *sx = strip(x);
+		int paren = !postfix && (ast_is(sx, "unop") ||
+			ast_is(sx, "int") || ast_is(sx, "float"));
 		if (!postfix)
 			sb_puts(b, op);
+		if (paren)
+			sb_putc(b, '(');
 		gen_kexpr(f, b, x);
+		if (paren)
+			sb_putc(b, ')');
 		if (postfix)
 			sb_puts(b, op);
 		return;
@@ -2334,24 +2384,20 @@ static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
 			gen_kexpr(f, b, x);
 			sb_puts(b, "))");
 		} else {
-			sb_printf(b, "%s(", cpu_vop(f->g, "lnot", "!", 'u',
-				ety(x), ety(x)));
+			sb_printf(b, "%s(", cpu_vop(f->g, "lnot", "!", 'n',
+				ety(x), ty));
 			gen_kexpr(f, b, x);
 			sb_putc(b, ')');
 		}
 		return;
 	}
-	if (ty_streq(op, "++") || ty_streq(op, "--")) {
-		/* CPU vectors: (x = x +- 1), the value after; postfix forms
-		 * are only used for their effect in kernel loops */
-		json_t *one = mkty(gen_scalar(ety(x)), 1);
-		sb_putc(b, '(');
+	if (incdec) {
+		/* CPU vectors, and OpenCL's vectors of floats, which OpenCL
+		 * C does not increment: a helper that updates the vector
+		 * through its address and gives the value before or after */
+		sb_printf(b, "%s(&(", incdec_helper(f, ety(x), op, postfix));
 		gen_kexpr(f, b, x);
-		sb_printf(b, " = %s(", cpu_vop(f->g, op[0] == '+' ? "add" :
-			"sub", op[0] == '+' ? "+" : "-", 'b', ety(x), ety(x)));
-		gen_kexpr(f, b, x);
-		sb_printf(b, ", %s(1)))", cpu_cvt(f->g, one, ety(x)));
-		json_decref(one);
+		sb_puts(b, "))");
 		return;
 	}
 	sb_printf(b, "%s(", cpu_vop(f->g, ty_streq(op, "-") ? "neg" :
