@@ -790,7 +790,9 @@ void gen_host_files(gen_host *gh, strbuf *c_out, strbuf *h_out,
 		sb_puts(c_out, "\n/* the OpenCL program of this file */\n"
 			"static const char brg_cl_source[] =\n");
 		c_string(c_out, cl);
-		sb_puts(c_out, ";\nstatic const brt_program brg_program = {\n\t\"");
+		/* unused in a file without kernels */
+		sb_puts(c_out, ";\n#ifdef __GNUC__\n__attribute__((unused))\n"
+			"#endif\nstatic const brt_program brg_program = {\n\t\"");
 		for (; file && *file; file++) {
 			if (*file == '"' || *file == '\\')
 				sb_putc(c_out, '\\');

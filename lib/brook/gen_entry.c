@@ -360,9 +360,19 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 			}
 			sb_puts(b, ";\n");
 		} else {
+			/* 0 until the kernel writes it: an output a path
+			   leaves unwritten, or read first, is 0 on every
+			   backend (the interpreter's) */
 			sb_puts(b, ind);
 			gen_type(g, t, b, el, NULL);
-			sb_printf(b, " %s_e;\n", name);
+			if (gen_scalar(el) && ty_ncomp(el) == 1)
+				sb_printf(b, " %s_e = 0;\n", name);
+			else if (gen_scalar(el) && t == GEN_CL)
+				sb_printf(b, " %s_e = (%s)(0);\n", name,
+					gen_arith_name(t, gen_scalar(el),
+					ty_ncomp(el)));
+			else
+				sb_printf(b, " %s_e = {0};\n", name);
 		}
 	}
 	sb_printf(b, "%s%s%s__%s%s(", ind, mode == GEN_GUARD ? "brg_ok = " :
