@@ -408,7 +408,7 @@ __kernel void pk__packed(
 		const brg_pv b_v = { 0 };
 		const brg_ctx brg_cx = brg_noctx();
 		const float a_e = a[a_v.base + brg_i];
-		float b_e;
+		float b_e = 0;
 		pk__body(a_e, g, g_v, k, &b_e, brg_cx);
 		b[b_v.base + brg_i] = b_e;
 		return;

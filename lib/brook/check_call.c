@@ -94,7 +94,12 @@ static void host_arg(chk_ctx *c, json_t *a, json_t *p, chk_role role, int n)
 		if (ty_is_stream(at) || ty_is_array(at))
 			chk_err(c, a, "E-arg-not-value", "Illegal to use array type at "
 				"argument %d: Expected value", n);
-		else if (ty_is_struct(at) && !ty_equal(at, pt))
+		else if ((ty_is_struct(at) && !ty_equal(at, pt)) ||
+				(ty_ncomp(at) > 1 && ty_ncomp(at) !=
+				ty_ncomp(pt)) || (ty_ncomp(pt) > 1 &&
+				ty_ncomp(at) < 1))
+			/* a number converts to any vector (each component),
+			   a vector to one of as many components */
 			chk_arg_type_err(c, a, n, at, pt);
 		goto out;
 	}

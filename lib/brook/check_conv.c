@@ -74,6 +74,13 @@ static void conv_parts(strbuf *b, conv_info ci, const char *side)
 void chk_convert(chk_ctx *c, json_t *at, json_t *e, json_t *from,
 	json_t *to, conv_site site, int n)
 {
+	/* a call of a void function (a kernel) is no value, in host code
+	   too, where C would refuse it */
+	if (ty_is_void(from) && !ty_is_void(to) && !ty_is_unknown(to)) {
+		chk_err(c, at, "E-void-value", "a void value (of a call that "
+			"returns nothing) is not a value");
+		return;
+	}
 	/* the same canonical type (most conversions) asks nothing more */
 	if (!c->kern || from == to || ty_is_unknown(from) ||
 		ty_is_unknown(to) || ty_equal(from, to))

@@ -468,6 +468,8 @@ static json_t *unop_expr(chk_ctx *c, json_t *e, int postfix)
 		if (c->kern)
 			chk_err(c, e, "E-kernel-address",
 				"variable address(&) not allowed inside kernel");
+		else if (host_stream_operand(c, e, t))
+			return chk_unknown(c, e);
 		json_t *p = json_pack("{s:s, s:O}", "t", "ptr", "to", t);
 		return chk_set_ty(e, p);
 	}
@@ -503,7 +505,12 @@ static json_t *assign_expr(chk_ctx *c, json_t *e)
 	json_t *le = ast_get(e, "l"), *re = ast_get(e, "r");
 	json_t *l = chk_expr(c, le), *r = chk_expr(c, re);
 	chk_set_ty_b(e, l);
+	/* a = b of two streams would share one stream's storage */
+	if (host_stream_operand(c, le, l) || host_stream_operand(c, re, r))
+		return l;
 	chk_write_check(c, le, e, op);
+	if (!c->kern && !ty_is_unknown(l) && !ty_is_unknown(r))
+		chk_convert(c, e, re, r, l, CONV_ASSIGN, 0);	/* void */
 	if (!c->kern || ty_is_unknown(l) || ty_is_unknown(r))
 		return l;
 	if (!ty_streq(op, "=")) {

@@ -386,9 +386,20 @@ void chk_func_decl(chk_ctx *c, json_t *f)
 	if (prev && prev->kind != SYM_FUNC)
 		chk_err(c, f, "E-function-name-clash", "Function names must be unique "
 			"among all function and variable names: \"%s\"", name);
+	json_t *body = ast_get(f, "body");
+	if (prev && prev->kind == SYM_FUNC && prev->node != f && body &&
+		!json_is_null(body)) {
+		json_t *pb = ast_get(prev->node, "body");
+		if (pb && !json_is_null(pb))
+			chk_err(c, f, "E-function-redefined", "function \"%s\" is "
+				"defined twice (first at line %lld)", name,
+				(long long)json_integer_value(json_array_get(
+				ast_get(prev->node, "at"), 1)));
+		else	/* the definition after a prototype */
+			prev->node = f;
+	}
 	if (!prev || prev->kind != SYM_FUNC)
 		chk_declare(c, &c->names, name, SYM_FUNC, f, chk_decl_type(c, f, "type"));
-	json_t *body = ast_get(f, "body");
 	int kernel = ast_bool(f, "kernel") || ast_bool(f, "reduce");
 	attributes(c, f, kernel);
 	json_t *ret = chk_decl_type(c, ft, "ret");

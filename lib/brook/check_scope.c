@@ -311,9 +311,24 @@ chk_sym *chk_root_sym(chk_ctx *c, json_t *e)
 
 int chk_is_lvalue(json_t *e)
 {
-	e = chk_strip_paren(e);
-	return ast_is(e, "id") || ast_is(e, "member") || ast_is(e, "index") ||
-		(ast_is(e, "unop") && ty_streq(ast_str(e, "op"), "*"));
+	/* a field, component or element of an lvalue: (t + t).x and
+	   f().x are not (an element through a pointer is) */
+	for (int depth = 0; depth < 100000; depth++) {
+		e = chk_strip_paren(e);
+		if (ast_is(e, "id") || (ast_is(e, "unop") &&
+				ty_streq(ast_str(e, "op"), "*")))
+			return 1;
+		if (ast_is(e, "member"))
+			e = ast_get(e, "e");
+		else if (ast_is(e, "index") && ty_streq(ty_kind(ast_get(
+				ast_get(e, "a"), "ty")), "ptr"))
+			return 1;
+		else if (ast_is(e, "index"))
+			e = ast_get(e, "a");
+		else
+			return 0;
+	}
+	return 0;
 }
 
 /* Constant integer value of a literal size expression. 1 when E is an

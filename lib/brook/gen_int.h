@@ -198,6 +198,10 @@ int gen_nolv(gen_ctx *g, gen_target t, const json_t *fn);
 /* NAME kept for as long as G: the helpers' names that the printers hand
  * back (a buffer of their own would be shared by gen_program's threads). */
 const char *gen_kept(gen_ctx *g, const char *name);
+/* The CPU helper that converts a scalar or vector FROM to the vector TO
+ * (brg_splat_S_T, brg_cvt_F_T; in the CPU code's helpers, which come
+ * before the host code). */
+const char *gen_cpu_cvt(gen_ctx *g, const json_t *from, const json_t *to);
 /* Whether helper NAME is still to be defined for target T: then it is
  * marked defined, its text starting at the end of G->help[T] (where
  * G->done[T] keeps its offset), and the caller appends that text at once,

@@ -438,6 +438,11 @@ static const char *cpu_cvt(gen_ctx *g, const json_t *from, const json_t *to)
 	return gen_kept(g, fname);
 }
 
+const char *gen_cpu_cvt(gen_ctx *g, const json_t *from, const json_t *to)
+{
+	return cpu_cvt(g, from, to);
+}
+
 static void swz_letters(const json_t *sw, char *out)
 {
 	size_t i;
