@@ -327,6 +327,19 @@ EOS
 	[[ "$output" == *"en.br:10:58: error: the interpreter does not support the use of 'SZ' here"*"[E-run-interp]"* ]]
 }
 
+@test "decimal unsigned constants up to 2^32 - 1 are uint (C99 6.4.4.1)" {
+	cat > ul.br <<'EOS'
+kernel void k(uint a<>, out uint b<>, out uint c<>, out int d<>)
+{
+	b = a + 3000000000u;
+	c = 4294967295U - a;
+	d = (int)(2147483648u / 2u);
+}
+EOS
+	both ul.br k a=[1,2] b c d
+	expect "b:\n3000000001 3000000002\nc:\n4294967294 4294967293\nd:\n1073741824 1073741824"
+}
+
 @test "nested structs with padding: each field printed as its type" {
 	both "$ST" nest 'o=[[0.5,1,2,3,4],[1.5,-1,-2,-3,250]]' p
 	expect "4.5,2,3,2,5 251.5,-2,-3,-2,251"

@@ -68,12 +68,14 @@ static json_t *literal_type(chk_ctx *c, json_t *e)
 		strncmp(text, "0X", 2) != 0) {
 		json_t *v = ast_get(e, "value");
 		long long n = json_is_integer(v) ? json_integer_value(v) : -1;
+		/* C99 6.4.4.1: a decimal constant with u is unsigned int
+		   up to 2^32 - 1 */
 		if (l)
 			t = u ? "ulong" : "long";
-		else if (n < 0 || n > 2147483647LL)
-			t = u ? "ulong" : "long";
+		else if (u)
+			t = n < 0 || n > 4294967295LL ? "ulong" : "uint";
 		else
-			t = u ? "uint" : "int";
+			t = n < 0 || n > 2147483647LL ? "long" : "int";
 	} else if (ty_streq(k, "int")) {
 		json_t *v = ast_get(e, "value");
 		long long n = json_is_integer(v) ? json_integer_value(v) : -1;
