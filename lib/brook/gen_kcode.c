@@ -497,6 +497,15 @@ void gen_kconv(gen_fn *f, strbuf *b, const json_t *e, const json_t *to)
 	const json_t *from = ety(e);
 	int nf = ty_ncomp(from), nt = ty_ncomp(to);
 
+	/* bool is an int in the generated code; a conversion to it is a
+	   test against 0 (C99's _Bool: 0.5 is true) */
+	if (nf && nt == 1 && ty_streq(ty_scalar(to), "bool") &&
+			!(nf == 1 && ty_streq(ty_scalar(from), "bool"))) {
+		sb_puts(b, "((");
+		gen_kexpr(f, b, e);
+		sb_puts(b, nf > 1 ? ").x != 0)" : ") != 0)");
+		return;
+	}
 	if (!nf || !nt || same_arith(from, to)) {
 		gen_kexpr(f, b, e);
 		return;
@@ -2520,7 +2529,8 @@ void gen_kexpr(gen_fn *f, strbuf *b, const json_t *e)
 		}
 	} else if (ty_streq(k, "cast")) {
 		const json_t *to = ety(e) ? ety(e) : ast_get(e, "type");
-		if (ty_ncomp(to) > 1 || ty_ncomp(ety(ast_get(e, "e"))) > 1) {
+		if (ty_ncomp(to) > 1 || ty_ncomp(ety(ast_get(e, "e"))) > 1 ||
+				ty_streq(ty_scalar(to), "bool")) {
 			gen_kconv(f, b, ast_get(e, "e"), to);
 		} else {
 			sb_putc(b, '(');
