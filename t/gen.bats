@@ -226,6 +226,25 @@ EOS
 	[ ! -f swz.c ]
 }
 
+@test "syncGroup() or instanceInGroup() in a subkernel is refused [E-gen-group-sub]" {
+	cat > gsub.br <<'EOS'
+kernel float sub(float x) { syncGroup(); return x; }
+kernel float pos(float x) { int4 t = instanceInGroup(); return x + (float)t.x; }
+Attribute[GroupSize(4, 1, 1)]
+kernel void k(float a<>, out float c[])
+{
+	int i = instance().x;
+	c[i] = sub(a) + pos(a);
+}
+EOS
+	brpp gsub.br | brparse | brcheck > gsub.ast
+	run brgen -o gsub gsub.ast
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"gsub.br:1:29: error: syncGroup() in a subkernel: call it in the group kernel's own body [E-gen-group-sub]"* ]]
+	[[ "$output" == *"gsub.br:2:38: error: instanceInGroup() in a subkernel: call it in the group kernel's own body [E-gen-group-sub]"* ]]
+	[ ! -f gsub.c ]
+}
+
 @test "brgen --checked reports a gather outside its array" {
 	brpp "$top_srcdir/t/run/gather.br" | brparse | brcheck 2>/dev/null |
 		brgen --checked -o g

@@ -2103,8 +2103,16 @@ static void builtin_call(gen_fn *f, strbuf *b, const json_t *e)
 		sb_puts(b, "brg_cx.inst");
 		return;
 	}
+	if (!f->group && (ty_streq(name, "instanceInGroup") ||
+			ty_streq(name, "syncGroup"))) {
+		/* brcheck refuses them in other kernels; a subkernel has
+		   neither its caller's group nor its phases */
+		gen_error(f->g, e, "E-gen-group-sub", "%s() in a subkernel: "
+			"call it in the group kernel's own body", name);
+		return;
+	}
 	if (ty_streq(name, "instanceInGroup")) {
-		sb_puts(b, f->group ? "brg_ing" : "brg_cx.inst");
+		sb_puts(b, "brg_ing");
 		return;
 	}
 	if (ty_streq(name, "syncGroup")) {
