@@ -60,6 +60,7 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "a file without kernels builds (no unused brg_program)" { run_program no_kernels; }
 @test "constant arguments: a number for a vector parameter, a vector of other components" { run_program host_args; }
 @test "bool: conversions test against 0" { run_program bool; }
+@test "indexof() of a resized input in subkernels is the input's index" { run_program indexof_sub; }
 @test "streams of 2^24+ elements and 10000 wide" { run_program large; }
 @test "BrookGPU: streamGatherOp and streamScatterOp" { run_program streamop; }
 @test "spec 4.1.2-4.1.3: double min/max, partial reductions of <100,200>" { run_program spec_reduce; }

@@ -469,6 +469,73 @@ static void indexof_site(gen_ctx *g, const json_t *n, json_t *set)
 		json_object_set_new(set, ast_str(p, "name"), json_true());
 }
 
+/* Adds to SET the parameters of a function that its subkernel calls in N
+ * pass where the callee names its parameter in indexof(): the callee's
+ * index of a resized input is the caller's (brgen passes it), not the
+ * output position. 1 when SET grew. */
+static int indexof_walk(gen_ctx *g, const json_t *n, json_t *set, int depth)
+{
+	int grew = 0;
+
+	if (depth > 100000)
+		return 0;
+	if (json_is_array(n)) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(n, i, v)
+			grew |= indexof_walk(g, v, set, depth + 1);
+		return grew;
+	}
+	if (!json_is_object(n))
+		return 0;
+	if (ast_is(n, "call") && ty_streq(ast_str(n, "callee"), "sub")) {
+		const json_t *fn = gen_decl(g, ast_get(n, "fn"));
+		json_t *callee = json_object_get(g->idxof, ast_str(fn, "name"));
+		json_t *params = ast_arr(ast_get(fn, "type"), "params"), *q;
+		size_t i;
+		json_array_foreach(params, i, q) {
+			const json_t *a = json_array_get(ast_arr(n, "args"), i);
+			while (ast_is(a, "paren"))
+				a = ast_get(a, "e");
+			const json_t *p = gen_decl(g, a);
+			if (json_object_get(callee, ast_str(q, "name")) && p &&
+					ast_is(p, "param") && !json_object_get(
+					set, ast_str(p, "name"))) {
+				json_object_set_new(set, ast_str(p, "name"),
+					json_true());
+				grew = 1;
+			}
+		}
+	}
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)n, key, v)
+		if (json_is_object(v) || json_is_array(v))
+			grew |= indexof_walk(g, v, set, depth + 1);
+	return grew;
+}
+
+/* g->idxof through subkernel calls, until no set grows (a chain of
+ * subkernels is at most as long as there are functions). */
+static void indexof_through_calls(gen_ctx *g)
+{
+	size_t i, n = json_array_size(ast_arr(g->doc, "decls"));
+	json_t *d;
+
+	for (size_t round = 0; round <= n; round++) {
+		int grew = 0;
+		ast_array_foreach(ast_arr(g->doc, "decls"), i, d) {
+			json_t *set = json_object_get(g->idxof,
+				ast_str(d, "name"));
+			if (ast_is(d, "func") && set)
+				grew |= indexof_walk(g, ast_get(d, "body"), set,
+					0);
+		}
+		if (!grew)
+			break;
+	}
+}
+
 /* OpenCL C's built-in functions and reserved words a kernel may be named
  * after (OpenCL C 1.2, section 6.12, and 6.1.9). */
 static const char *const cl_reserved[] = {
@@ -916,6 +983,7 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 			json_object_set_new(g.idxof, k, set);
 		}
 	}
+	indexof_through_calls(&g);
 	for (s = 0; s < sites.ncalls; s++)
 		gen_ops_site(&g, sites.calls[s]);
 	free(sites.idx);
