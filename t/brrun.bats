@@ -340,6 +340,42 @@ EOS
 	expect "b:\n3000000001 3000000002\nc:\n4294967294 4294967293\nd:\n1073741824 1073741824"
 }
 
+@test "the interpreter computes as the generated code: small integer scalars in int, their vectors in their width; -a widens with zeros; indexof() of a resized input" {
+	cat > small.br <<'EOS'
+kernel void k(char a<>, uchar b<>, char4 c<>, out int r1<>, out int r2<>,
+	out int4 r3<>, out int4 r4<>)
+{
+	r1 = (int)(a * a);
+	r2 = (int)(-b);
+	r3 = (int4)(c * c);
+	r4 = (int4)(-c) + (int4)(c + c);
+}
+EOS
+	both small.br k 'a=[100]' 'b=[1]' 'c=[[100,-128,16,2]]' r1 r2 r3 r4
+	expect "r1:\n10000\nr2:\n-1\nr3:\n16,0,0,4\nr4:\n-156,-128,16,2"
+	cat > widen.br <<'EOS'
+kernel void k(float4 a<>, float2 b<>, out float4 r1<>, out float4 r2<>)
+{
+	r1 = a + b;
+	r2 = b;
+}
+EOS
+	brcheck -a -w0 -o widen.ast widen.br
+	both widen.ast k 'a=[[1,2,3,4]]' 'b=[[0.5,0.25]]' r1 r2
+	expect "r1:\n1.5,2.25,3,4\nr2:\n0.5,0.25,0,0"
+	cat > ix.br <<'EOS'
+kernel void top(float a<>, out float o<>, out float4 p<>)
+{
+	o = a;
+	p = indexof(a);
+}
+EOS
+	both ix.br top 'a=[10,20,30]' --shape o=6 --shape p=6 o p
+	expect "o:\n10 10 20 20 30 30\np:\n0,0,0,0 0,0,0,0 1,0,0,0 1,0,0,0 2,0,0,0 2,0,0,0"
+	both ix.br top 'a=[[1,2],[3,4]]' --shape o=4x4 --shape p=4x4 o p
+	[[ "$output" == *"0,0,0,0 0,0,0,0 1,0,0,0 1,0,0,0"*"1,1,0,0 1,1,0,0"* ]]
+}
+
 @test "nested structs with padding: each field printed as its type" {
 	both "$ST" nest 'o=[[0.5,1,2,3,4],[1.5,-1,-2,-3,250]]' p
 	expect "4.5,2,3,2,5 251.5,-2,-3,-2,251"

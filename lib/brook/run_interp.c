@@ -158,9 +158,14 @@ static void cvt(rval *o, rtype to, const rval *v, rtype from)
 		*o = *v;
 		return;
 	}
-	for (int i = 0; i < to.n; i++)
-		t.c[i] = cvt1(v->c[from.n == 1 ? 0 : i < from.n ? i : 0], from.k,
-			to.k);
+	/* a number fills every component; a narrower vector is widened
+	   with zeros (brook(7), -a), as the generated code does */
+	for (int i = 0; i < to.n; i++) {
+		if (from.n == 1 || i < from.n)
+			t.c[i] = cvt1(v->c[from.n == 1 ? 0 : i], from.k, to.k);
+		else
+			t.c[i] = cvt1((rcomp){.q = 0}, VK_S32, to.k);
+	}
 	for (int i = to.n; i < 4; i++)
 		t.c[i].q = 0;
 	*o = t;
@@ -531,8 +536,13 @@ static void arith(int op, rtype t, rtype rt, const rval *a, const rval *b,
 	int bits = bits_of(t.n > 1 ? rt.k : t.k);
 	if (bits < 32 && t.n == 1)
 		bits = 32;
-	for (int i = 0; i < t.n; i++)
+	for (int i = 0; i < t.n; i++) {
 		r.c[i] = arith1(op, t.k, bits, a->c[i], b->c[i]);
+		/* a vector of a small integer type wraps in its width
+		   (OpenCL C), its components held as int32 */
+		if (t.n > 1 && t.k < VK_S32 && !is_compare(op))
+			r.c[i] = cvt1(r.c[i], VK_S32, t.k);
+	}
 	rtype from = t;
 	if (is_compare(op))
 		from.k = VK_S32;
@@ -607,6 +617,9 @@ static void ev_unop(const rnode *n, rframe *f, rval *o)
 			x = a;
 			break;
 		}
+		/* a vector of a small integer type wraps in its width */
+		if (t.n > 1 && t.k < VK_S32 && n->op != U_NOT)
+			x = cvt1(x, VK_S32, t.k);
 		r.c[i] = x;
 	}
 	rtype from = t;
@@ -1691,9 +1704,14 @@ static rnode *cexpr_in(cctx *c, const json_t *e)
 		}
 		return n;
 	}
+	/* C: an operation on a scalar smaller than int is done in int
+	   and has type int (the generated code's), whatever "ty" says */
+	rtype pty = ty;
+	if (pty.n == 1 && pty.k < VK_S32)
+		pty.k = VK_S32;
 	if (strcmp(k, "binop") == 0) {
 		int op = binop_code(ast_str(e, "op"));
-		rnode *n = new_node(c, ev_binop, ty);
+		rnode *n = new_node(c, ev_binop, pty);
 		n->op = op;
 		n->k[0] = cexpr(c, ast_get(e, "l"));
 		n->k[1] = cexpr(c, ast_get(e, "r"));
@@ -1750,7 +1768,7 @@ static rnode *cexpr_in(cctx *c, const json_t *e)
 				op);
 			return NULL;
 		}
-		rnode *n = new_node(c, ev_unop, ty);
+		rnode *n = new_node(c, ev_unop, pty);
 		n->op = u;
 		n->k[0] = cexpr(c, ast_get(e, "e"));
 		if (!n->k[0])
@@ -1796,10 +1814,11 @@ static rnode *cexpr_in(cctx *c, const json_t *e)
 		if (!a)
 			return NULL;
 		if (a->kind == ACC_ARG || a->kind == ACC_SLOT) {
-			/* the argument index of a kernel parameter */
-			for (int i = 0; i < c->p->nparams; i++)
-				if (c->p->params[i].slot == a->base &&
-					c->fn == c->p->main)
+			/* the argument index of a kernel parameter (the
+			   kernel's own slots: params[].slot is set after) */
+			for (int i = 0; c->fn && c->fn->node ==
+				c->p->sig->func && i < c->fn->nparams; i++)
+				if (c->fn->pslot[i] == a->base)
 					n->slot = i;
 		}
 		return n;
