@@ -60,6 +60,11 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "a file without kernels builds (no unused brg_program)" { run_program no_kernels; }
 @test "constant arguments: a number for a vector parameter, a vector of other components" { run_program host_args; }
 @test "bool: conversions test against 0" { run_program bool; }
+@test "gathers by uint indices of 2^31 and more read the last element, with 32- and 64-bit index code" {
+	run_program gather_uint
+	BRT_INDEX64=1 run_both ./gather_uint
+	[ "$output" = "14 11 13 14 " ]
+}
 @test "indexof() of a resized input in subkernels is the input's index" { run_program indexof_sub; }
 @test "streams of 2^24+ elements and 10000 wide" { run_program large; }
 @test "BrookGPU: streamGatherOp and streamScatterOp" { run_program streamop; }

@@ -665,6 +665,11 @@ static void idx_scalar(gen_fn *f, strbuf *b, const json_t *i)
 		sb_printf(b, "brg_fi%s((float)(", i32_sfx(f->g, f->t));
 		gen_kexpr(f, b, i);
 		sb_puts(b, "))");
+	} else if (s && (ty_streq(s, "uint") || ty_streq(s, "ulong"))) {
+		/* 2^31 and up would wrap to a negative int with -DBRG_I32 */
+		sb_printf(b, "brg_us%s((BRG_UL)(", i32_sfx(f->g, f->t));
+		gen_kexpr(f, b, i);
+		sb_puts(b, "))");
 	} else {
 		sb_printf(b, "(%s)(", long_name(f->g, f->t));
 		gen_kexpr(f, b, i);
@@ -1814,9 +1819,11 @@ static void gather_offset(gen_fn *f, strbuf *b, const json_t *p,
 			gen_kexpr(f, b, i);
 			sb_putc(b, ')');
 		} else {
-			sb_printf(b, " + brg_c%s%s((%s)(", flt ? "f" : "i",
-				i32_sfx(f->g, f->t), flt ? "float" :
-				long_name(f->g, f->t));
+			int uns = s && (ty_streq(s, "uint") ||
+				ty_streq(s, "ulong"));
+			sb_printf(b, " + brg_c%s%s((%s)(", flt ? "f" : uns ?
+				"u" : "i", i32_sfx(f->g, f->t), flt ? "float" :
+				uns ? "BRG_UL" : long_name(f->g, f->t));
 			gen_kexpr(f, b, i);
 			sb_printf(b, "), %s_v.dims[%d])", name, k);
 		}
@@ -3387,6 +3394,17 @@ const char gen_index_helpers[] =
 "	BRG_L c = i > 0 ? i : 0;	/* max, then min: vectorizable */\n"
 "	return c < n - 1 ? c : n - 1;\n"
 "}\n"
+"/* an unsigned index, which BRG_L may not hold (2^31 and up with\n"
+"   -DBRG_I32): past the end reads the last element */\n"
+"BRG_FN BRG_L brg_cu(BRG_UL u, BRG_L n)\n"
+"{\n"
+"	return u < (BRG_UL)n ? (BRG_L)u : n - 1;\n"
+"}\n"
+"/* an unsigned index saturated to the range of BRG_L */\n"
+"BRG_FN BRG_L brg_us(BRG_UL u)\n"
+"{\n"
+"	return u < (BRG_UL)BRG_LMAX ? (BRG_L)u : BRG_LMAX;\n"
+"}\n"
 "/* a float index: its floor, saturated to the range of BRG_L (NaN: 0),\n"
 "   so that an index outside is reported as computed */\n"
 "BRG_FN BRG_L brg_fi(float f)\n"
@@ -3442,10 +3460,12 @@ void gen_prelude_common(gen_target t, strbuf *b)
 			"\tbrt_record rec[BRT_NRECORDS];\n} brt_records;\n"
 			"#define BRG_REC __global brt_records\n"
 			"#define BRG_INC(p) atomic_inc(p)\n"
-			"#define BRG_OR(p, v) atomic_or(p, v)\n", BRT_NRECORDS);
+			"#define BRG_OR(p, v) atomic_or(p, v)\n"
+			"#define BRG_UL ulong\n", BRT_NRECORDS);
 	else
 		sb_puts(b, "#define BRG_FN static inline __attribute__((unused))\n"
 			"#define BRG_L int64_t\n"
+			"#define BRG_UL uint64_t\n"
 			"#define BRG_LMAX INT64_C(9000000000000000000)\n"
 			"#define BRG_REC brt_records\n"
 			"#if defined(__GNUC__) || defined(__clang__)\n"
