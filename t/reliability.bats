@@ -813,3 +813,16 @@ no_partial() {
 	done
 	[ "$bad" = 0 ]
 }
+
+@test "a program that exits with a kernel still to run, whose OpenCL build is fresh, exits cleanly" {
+	# PoCL builds the launch's kernel in libbrt's exit handler; before
+	# the handler was registered again after the first program build,
+	# the driver's compiler had already been torn down there (status 139)
+	printf 'kernel void mk(out float g<>) { g = 1.0f; }\nint main(void) { float g<4,3>; mk(g); return 0; }\n' > pend.br
+	brook_build pend.br pend
+	BRT_RUNTIME=opencl BRT_LOG_FILE=pend.log ./pend
+	grep -q "runtime: 1 OpenCL devices" pend.log || skip "no OpenCL device"
+	for i in 1 2 3; do
+		POCL_KERNEL_CACHE=0 BRT_CACHE_DIR= BRT_RUNTIME=opencl ./pend
+	done
+}

@@ -136,6 +136,7 @@ static cl_program from_binary(brt_device *d, const unsigned char *bin,
 		cl->clReleaseProgram(prog);
 		return NULL;
 	}
+	brt_exit_after_driver();
 	return prog;
 }
 
@@ -210,6 +211,7 @@ cl_program brt_cache_build(brt_device *d, const brt_program *p, int i32,
 	char ob[600];
 	const char *opt = build_options(d, i32, ob);
 	err = cl->clBuildProgram(prog, 1, &d->id, opt, NULL, NULL);
+	brt_exit_after_driver();
 	if (err != CL_SUCCESS) {
 		/* the driver's error, then its log (empty for options it
 		   rejects) */

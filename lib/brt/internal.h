@@ -311,6 +311,9 @@ void brt_ocl_discover(brt_runtime *rt);
  * the reason in MSG (then D stays lost). */
 int brt_ocl_start(brt_runtime *rt, brt_device *d, brt_str *msg);
 void brt_ocl_shutdown(brt_runtime *rt, brt_device *d);
+/* runtime.c: registers the exit handler again after a driver's first
+ * program build (runtime.c says why). */
+void brt_exit_after_driver(void);
 const char *brt_cl_error(cl_int e);
 void brt_ocl_set_last(brt_buffer *b, cl_event ev);
 /* the kernel object for ENTRY (BRT_ENTRY_*) of K on D, building its

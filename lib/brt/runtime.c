@@ -183,6 +183,10 @@ static void thread_free(void *p)
 static void runtime_shutdown(void)
 {
 	brt_runtime *rt = &brt_rt_state;
+	static int done;
+	if (done)	/* registered twice: brt_exit_after_driver */
+		return;
+	done = 1;
 	brt_ocl_timing_clear(pthread_getspecific(rt->key));
 	for (unsigned i = 0; i < rt->nall; i++) {
 		brt_device *d = rt->all[i];
@@ -276,6 +280,22 @@ static void runtime_init(void)
 			rt->nopencl, rt->deflt->name);
 	}
 	atexit(runtime_shutdown);
+}
+
+static void register_late(void)
+{
+	atexit(runtime_shutdown);
+}
+
+/* After a driver first builds a program: runtime_shutdown once more, so
+ * that it runs before the destructors of the driver's compiler that the
+ * build registered (atexit runs last registered first). Its clFinish may
+ * make the driver compile (PoCL builds a kernel for its launch); with
+ * those destructors run first, that crashed at exit. */
+void brt_exit_after_driver(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, register_late);
 }
 
 /* brt.h: profiling queues, decided when the OpenCL devices open. */
