@@ -521,10 +521,10 @@ BR
 	# tiles' and edge's gathers: each coordinate tested for the group,
 	# then read without clamps when all lie inside; y0 and bc, set once
 	# from grp (set once from instance()), printed as their values
-	grep -qF 'brg_in1 &= (unsigned)(((grp[brg_t] / (n / 16)) * 16) + (brg_t1)) < (unsigned)(A_v.dims[1] < 2147483647 ? A_v.dims[1] : 2147483647);' gu.c
-	[ "$(grep -cF 'brg_in1 &= (unsigned)((((grp[brg_t] % (n / 16)) * 16) + (brg_t1 % 4 * 4 + brg_t0)))' gu.c)" -eq 1 ]
-	grep -qF 'A[(A_v.base + (int64_t)(k0[brg_t] / 4 + (brg_t0)) + (int64_t)(((grp[brg_t] / (n / 16)) * 16) + (brg_t1)) * A_v.pitch[1])];' gu.c
-	grep -qF 'A[(A_v.base + brg_ci((int64_t)(k0[brg_t] / 4 + (brg_t0)), A_v.dims[0]) + brg_ci((int64_t)(((grp[brg_t] / (n / 16)) * 16) + (brg_t1)), A_v.dims[1]) * A_v.pitch[1])];' gu.c
+	grep -qF 'brg_in1 &= (unsigned)(((brg_div_int(grp[brg_t], (n / 16))) * 16) + (brg_t1)) < (unsigned)(A_v.dims[1] < 2147483647 ? A_v.dims[1] : 2147483647);' gu.c
+	[ "$(grep -cF 'brg_in1 &= (unsigned)((((brg_mod_int(grp[brg_t], (n / 16))) * 16) + (brg_t1 % 4 * 4 + brg_t0)))' gu.c)" -eq 1 ]
+	grep -qF 'A[(A_v.base + (int64_t)(k0[brg_t] / 4 + (brg_t0)) + (int64_t)(((brg_div_int(grp[brg_t], (n / 16))) * 16) + (brg_t1)) * A_v.pitch[1])];' gu.c
+	grep -qF 'A[(A_v.base + brg_ci((int64_t)(k0[brg_t] / 4 + (brg_t0)), A_v.dims[0]) + brg_ci((int64_t)(((brg_div_int(grp[brg_t], (n / 16))) * 16) + (brg_t1)), A_v.dims[1]) * A_v.pitch[1])];' gu.c
 	grep -qF 'brg_in1 &= (unsigned)(i[brg_t] / 8 + (brg_t1) - 1) < (unsigned)(g_v.dims[1] < 2147483647 ? g_v.dims[1] : 2147483647);' gu.c
 	# tiles: k0 and grp tested for one value in the group, then read as
 	# the group's in the guards and in the copy of the tiles (B's rows
@@ -532,8 +532,8 @@ BR
 	grep -qF 'brg_same1 &= (k0[brg_t] == k0[0]) & (grp[brg_t] == grp[0]);' gu.c
 	grep -qF 'if (brg_full1 && brg_in1 && brg_same1) {' gu.c
 	grep -qF 'const int brg_w_grp = grp[0];' gu.c
-	grep -qF 'brg_in1 &= (unsigned)(((brg_w_grp / (n / 16)) * 16) + (brg_t1)) <' gu.c
-	grep -qF 'do { float4 brg_sv = float4_(B[(B_v.base + (int64_t)((((brg_w_grp % (n / 16)) * 16) + (brg_t1 % 4 * 4 + brg_t0))) + (int64_t)(brg_w_k0 + (4 * ((brg_t1 / 4)))) * B_v.pitch[1])],' gu.c
+	grep -qF 'brg_in1 &= (unsigned)(((brg_div_int(brg_w_grp, (n / 16))) * 16) + (brg_t1)) <' gu.c
+	grep -qF 'do { float4 brg_sv = float4_(B[(B_v.base + (int64_t)((((brg_mod_int(brg_w_grp, (n / 16))) * 16) + (brg_t1 % 4 * 4 + brg_t0))) + (int64_t)(brg_w_k0 + (4 * ((brg_t1 / 4)))) * B_v.pitch[1])],' gu.c
 	! grep -q 'brg_w_i\b' gu.c || false
 	# nonuni: a bound of tid, a counter moved in the body, break: the
 	# thread loop stays outside; the loop after a return tests brg_ret

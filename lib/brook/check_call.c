@@ -304,6 +304,11 @@ static json_t *user_call(chk_ctx *c, json_t *e, json_t *f, chk_sym *s)
 		}
 		chk_role r = chk_role_of(p);
 		host_arg(c, a, p, r, (int)i + 1);
+		if (r == ROLE_IN && cf->cls == CLASS_REDUCE &&
+			is_iter_stream(c, a))
+			chk_err(c, a, "E-arg-iter-reduce", "a reduction cannot "
+				"read an iterator stream (argument %d): copy it "
+				"into a stream with a kernel first", (int)i + 1);
 		if (r == ROLE_IN && !in)
 			in = ast_get(a, "ty");
 		if (r == ROLE_REDUCE)

@@ -583,6 +583,73 @@ static const char *opname(const char *op)
 }
 
 /* A binary operation OP on L and R computed in type C, result type RTY. */
+/* Integer division and remainder as brrun's interpreter defines them,
+ * where C traps (a CPU's idiv) and OpenCL leaves the value open: x / 0 is
+ * 0, x % 0 is x, INT_MIN / -1 wraps to INT_MIN and INT_MIN % -1 is 0.
+ * brg_div_S / brg_mod_S for the promoted scalar S (int, uint, long,
+ * ulong); NULL where OP is not / or %, or the type not an integer. */
+static const char *idiv_helper(gen_fn *f, const char *op, const char *s)
+{
+	char fname[64];
+	strbuf *h = &f->g->help[f->t];
+	int mod = ty_streq(op, "%"), sgn;
+	const char *T;
+
+	if (!s || (!ty_streq(op, "/") && !mod) || ty_scalar_is_float(s))
+		return NULL;
+	if (!ty_streq(s, "uint") && !ty_streq(s, "long") &&
+			!ty_streq(s, "ulong"))
+		s = "int";	/* C promotes the smaller ones */
+	sgn = s[0] != 'u';
+	T = gen_arith_name(f->t, s, 1);
+	snprintf(fname, sizeof fname, "brg_%s_%s", mod ? "mod" : "div", s);
+	if (!gen_need(f->g, f->t, fname))
+		return gen_kept(f->g, fname);
+	if (mod)
+		sb_printf(h, "%s%s %s(%s a, %s b) { return b == 0 ? a : %s"
+			"a %% b; }\n", fnq(f->t), T, fname, T, T, sgn ?
+			"b == -1 ? 0 : " : "");
+	else if (sgn)
+		sb_printf(h, "%s%s %s(%s a, %s b) { return b == 0 ? 0 : b == -1 "
+			"? (%s)(0 - (%s)a) : a / b; }\n", fnq(f->t), T, fname, T,
+			T, T, gen_arith_name(f->t, s[0] == 'l' ? "ulong" :
+			"uint", 1));
+	else
+		sb_printf(h, "%s%s %s(%s a, %s b) { return b == 0 ? 0 : a / b; "
+			"}\n", fnq(f->t), T, fname, T, T);
+	return gen_kept(f->g, fname);
+}
+
+/* brg_v<div>_T(T a, T b): helper DH on each component of vector type
+ * VTY. */
+static const char *vdiv_helper(gen_fn *f, const json_t *vty, const char *dh)
+{
+	char fname[96];
+	strbuf *h = &f->g->help[f->t];
+	const char *V = tname(f->t, vty);
+	const char *S = gen_arith_name(f->t, gen_scalar(vty), 1);
+	int n = ty_ncomp(vty), k;
+
+	snprintf(fname, sizeof fname, "brg_v%s_%s", dh + 4, V);
+	if (!gen_need(f->g, f->t, fname))
+		return gen_kept(f->g, fname);
+	sb_printf(h, "%s%s %s(%s a, %s b) { %s r;", fnq(f->t), V, fname, V, V,
+		V);
+	for (k = 0; k < n; k++)
+		sb_printf(h, " r.%c = (%s)%s(a.%c, b.%c);", comp[k], S, dh,
+			comp[k], comp[k]);
+	sb_puts(h, " return r; }\n");
+	return gen_kept(f->g, fname);
+}
+
+/* An integer literal above 0: a divisor that needs no helper. */
+static int plain_divisor(const json_t *r)
+{
+	r = strip(r);
+	return ast_is(r, "int") && json_is_integer(ast_get(r, "value")) &&
+		json_integer_value(ast_get(r, "value")) > 0;
+}
+
 static void binop(gen_fn *f, strbuf *b, const char *op, const json_t *l,
 	const json_t *r, const json_t *rty)
 {
@@ -594,10 +661,25 @@ static void binop(gen_fn *f, strbuf *b, const char *op, const json_t *l,
 	const json_t *c = own ? own : rty;
 	int vec = ty_ncomp(c) > 1;
 
-	if (!vec) {
+	const char *dh = plain_divisor(r) ? NULL : idiv_helper(f, op,
+		gen_scalar(c));
+	if (!vec && dh) {
+		sb_printf(b, "%s(", dh);
+		gen_kexpr(f, b, l);
+		sb_puts(b, ", ");
+		gen_kexpr(f, b, r);
+		sb_putc(b, ')');
+	} else if (!vec) {
 		gen_kexpr(f, b, l);
 		sb_printf(b, " %s ", op);
 		gen_kexpr(f, b, r);
+	} else if (dh) {
+		/* a vector: component by component */
+		sb_printf(b, "%s(", vdiv_helper(f, c, dh));
+		gen_kconv(f, b, l, c);
+		sb_puts(b, ", ");
+		gen_kconv(f, b, r, c);
+		sb_putc(b, ')');
 	} else if (is_rel(op) && ty_ncomp(rty) <= 1) {
 		/* a vector comparison where a scalar is wanted: the x
 		 * components (spec 2, relational operators) */
@@ -2325,7 +2407,10 @@ static void assign(gen_fn *f, strbuf *b, const json_t *e)
 		sb_putc(b, ')');
 		return;
 	}
-	if (f->t == GEN_CPU && ty_ncomp(lt) > 1 && !ty_streq(op, "=")) {
+	if ((f->t == GEN_CPU && ty_ncomp(lt) > 1 && !ty_streq(op, "=")) ||
+			(!plain_divisor(r) && idiv_helper(f, bop,
+			gen_scalar(lt)))) {
+		/* x /= y and x %= y of integers through the helpers too */
 		gen_kexpr(f, b, l);
 		sb_puts(b, " = ");
 		binop(f, b, bop, l, r, lt);
