@@ -61,6 +61,7 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "constant arguments: a number for a vector parameter, a vector of other components" { run_program host_args; }
 @test "bool: conversions test against 0" { run_program bool; }
 @test "integer / and % by 0 and INT_MIN / -1 are defined, not a trap" { run_program int_div; }
+@test "shift counts are taken modulo the width, as OpenCL C does" { run_program shift; }
 @test "gathers by uint indices of 2^31 and more read the last element, with 32- and 64-bit index code" {
 	run_program gather_uint
 	BRT_INDEX64=1 run_both ./gather_uint

@@ -377,6 +377,24 @@ static const char *builtin_helper(gen_ctx *g, gen_target t, const char *name,
 	return gen_kept(g, fname);
 }
 
+/* The mask of a shift count on the CPU, as OpenCL C and brrun's
+ * interpreter take it (C leaves a count of the width or more undefined):
+ * the bits of scalar S (promoted to int as in C when SCALAR) less 1; 0
+ * for a float. */
+static int shift_mask(const char *s, int scalar)
+{
+	int bits = s && !ty_scalar_is_float(s) ? ty_scalar_bits(s) : 0;
+
+	if (scalar && bits && bits < 32)
+		bits = 32;
+	return bits ? bits - 1 : 0;
+}
+
+static int is_shift(const char *op)
+{
+	return ty_streq(op, "<<") || ty_streq(op, ">>");
+}
+
 /* CPU: component-wise operators on brt.h's vector structs. KIND: 'b'
  * binary (result V), 'r' relational (result R, 1 or 0), 'u' unary. */
 static const char *cpu_vop(gen_ctx *g, const char *opname, const char *op,
@@ -398,9 +416,14 @@ static const char *cpu_vop(gen_ctx *g, const char *opname, const char *op,
 	else
 		sb_printf(h, "BRG_FN %s %s(%s a, %s b) { %s r;",
 			kind == 'r' ? R : V, fname, V, V, kind == 'r' ? R : V);
+	int mask = kind == 'b' && is_shift(op) ? shift_mask(gen_scalar(vty),
+		0) : 0;
 	for (k = 0; k < n; k++) {
 		if (kind == 'u' || kind == 'n')
 			sb_printf(h, " r.%c = %sa.%c;", comp[k], op, comp[k]);
+		else if (mask)	/* a vector's count: its component's width */
+			sb_printf(h, " r.%c = a.%c %s (b.%c & %d);", comp[k],
+				comp[k], op, comp[k], mask);
 		else
 			sb_printf(h, " r.%c = a.%c %s b.%c;", comp[k],
 				comp[k], op, comp[k]);
@@ -582,7 +605,6 @@ static const char *opname(const char *op)
 	return "op";
 }
 
-/* A binary operation OP on L and R computed in type C, result type RTY. */
 /* Integer division and remainder as brrun's interpreter defines them,
  * where C traps (a CPU's idiv) and OpenCL leaves the value open: x / 0 is
  * 0, x % 0 is x, INT_MIN / -1 wraps to INT_MIN and INT_MIN % -1 is 0.
@@ -650,6 +672,7 @@ static int plain_divisor(const json_t *r)
 		json_integer_value(ast_get(r, "value")) > 0;
 }
 
+/* A binary operation OP on L and R computed in type C, result type RTY. */
 static void binop(gen_fn *f, strbuf *b, const char *op, const json_t *l,
 	const json_t *r, const json_t *rty)
 {
@@ -669,6 +692,12 @@ static void binop(gen_fn *f, strbuf *b, const char *op, const json_t *l,
 		sb_puts(b, ", ");
 		gen_kexpr(f, b, r);
 		sb_putc(b, ')');
+	} else if (!vec && f->t == GEN_CPU && is_shift(op) &&
+			shift_mask(gen_scalar(ety(l)), 1)) {
+		gen_kexpr(f, b, l);
+		sb_printf(b, " %s ((", op);
+		gen_kexpr(f, b, r);
+		sb_printf(b, ") & %d)", shift_mask(gen_scalar(ety(l)), 1));
 	} else if (!vec) {
 		gen_kexpr(f, b, l);
 		sb_printf(b, " %s ", op);
@@ -2418,11 +2447,17 @@ static void assign(gen_fn *f, strbuf *b, const json_t *e)
 	}
 	gen_kexpr(f, b, l);
 	sb_printf(b, " %s ", op);
-	if (ty_streq(op, "<<=") || ty_streq(op, ">>=") ||
-			!ty_ncomp(lt))
+	if (f->t == GEN_CPU && (ty_streq(op, "<<=") || ty_streq(op, ">>=")) &&
+			shift_mask(gen_scalar(lt), 1)) {
+		sb_puts(b, "((");
 		gen_kexpr(f, b, r);
-	else
+		sb_printf(b, ") & %d)", shift_mask(gen_scalar(lt), 1));
+	} else if (ty_streq(op, "<<=") || ty_streq(op, ">>=") ||
+			!ty_ncomp(lt)) {
+		gen_kexpr(f, b, r);
+	} else {
 		gen_kconv(f, b, r, lt);
+	}
 }
 
 /* brg_{pre,post}{inc,dec}_T(T *p): *p +- 1, giving the value after (pre)
