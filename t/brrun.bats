@@ -376,6 +376,12 @@ EOS
 	[[ "$output" == *"0,0,0,0 0,0,0,0 1,0,0,0 1,0,0,0"*"1,1,0,0 1,1,0,0"* ]]
 }
 
+@test "NaN prints as nan on both backends, whatever its sign bit" {
+	printf 'kernel void k(float a<>, out float b<>, out float c<>) { b = log(a); c = fmod(a, 0.0f); }\n' > nan.br
+	both nan.br k 'a=[-1,2]' b c
+	expect "b:\nnan 0.693147\nc:\nnan nan"
+}
+
 @test "nested structs with padding: each field printed as its type" {
 	both "$ST" nest 'o=[[0.5,1,2,3,4],[1.5,-1,-2,-3,250]]' p
 	expect "4.5,2,3,2,5 251.5,-2,-3,-2,251"

@@ -159,8 +159,10 @@ static json_t *member_expr(chk_ctx *c, json_t *e)
 		}
 		if (!ok) {
 			json_decref(sw);
+			char *tn = ty_name(bt);
 			chk_err(c, e, "E-swizzle", "unrecognized field/swizzle: \"%s\" "
-				"on %s", name, ty_scalar(bt));
+				"on %s", name, tn);
+			free(tn);
 			return chk_unknown(c, e);
 		}
 		json_object_set_new_nocheck(e, "swizzle", sw);

@@ -242,9 +242,14 @@ int run_format_number(const run_array *a, size_t i, char *buf, size_t len)
 	}
 	switch (a->scalar) {
 	case BRT_FLOAT:
-		return snprintf(buf, len, "%g", (double)((const float *)p)[i]);
-	case BRT_DOUBLE:
-		return snprintf(buf, len, "%g", ((const double *)p)[i]);
+	case BRT_DOUBLE: {
+		/* NaN as "nan": its sign bit is the backend's (glibc prints
+		   "-nan" for the CPU's, PoCL's has none) */
+		double v = a->scalar == BRT_FLOAT ?
+			(double)((const float *)p)[i] : ((const double *)p)[i];
+		return v != v ? snprintf(buf, len, "nan") :
+			snprintf(buf, len, "%g", v);
+	}
 	case BRT_LONG:
 		return snprintf(buf, len, "%" PRId64, ((const int64_t *)p)[i]);
 	case BRT_ULONG:
