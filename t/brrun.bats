@@ -376,6 +376,25 @@ EOS
 	[[ "$output" == *"0,0,0,0 0,0,0,0 1,0,0,0 1,0,0,0"*"1,1,0,0 1,1,0,0"* ]]
 }
 
+@test "++ on a vector of floats in a group kernel's shared array (local memory on OpenCL)" {
+	cat > shinc.br <<'EOS'
+Attribute[GroupSize(4, 1, 1)]
+kernel void k(float2 a<>, out float2 c[])
+{
+	shared float2 s[4];
+	int i = instance().x;
+	float2 t = a;
+	s[1 * instanceInGroup().x + 0] = a;
+	s[1 * instanceInGroup().x + 0]++;
+	t--;
+	syncGroup();
+	c[i] = s[(instanceInGroup().x + 1) % 4] + t;
+}
+EOS
+	both shinc.br k 'a=[[1,2],[3,4],[5,6],[7,8]]' c
+	expect "4,6 8,10 12,14 8,10"
+}
+
 @test "NaN prints as nan on both backends, whatever its sign bit" {
 	printf 'kernel void k(float a<>, out float b<>, out float c<>) { b = log(a); c = fmod(a, 0.0f); }\n' > nan.br
 	both nan.br k 'a=[-1,2]' b c

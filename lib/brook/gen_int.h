@@ -115,6 +115,9 @@ typedef struct gen_fn {
 	int group;		/* a GroupSize kernel printed inline */
 	int phase_split;	/* top-level syncGroup() splits phases */
 	int depth;		/* statement nesting, for indentation */
+	const json_t *discard;	/* the expression of an expression statement
+				   or a for loop's step being printed: its
+				   value is not used */
 	const char *ret_flag;	/* a group kernel with return: the thread's
 				   "has returned" flag, else NULL */
 	int phase, nphase;	/* ... the current phase's label number */

@@ -2540,6 +2540,24 @@ static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
 		}
 		return;
 	}
+	if (incdec && e == f->discard) {
+		/* for its effect alone: x = x + 1, no address taken (a
+		 * group kernel's variable may live in local memory) */
+		json_t *one = mkty(gen_scalar(ety(x)), 1);
+		gen_kexpr(f, b, x);
+		if (f->t == GEN_CL) {
+			sb_printf(b, " %c= (%s)(1)", op[0], tname(f->t,
+				ety(x)));
+		} else {
+			sb_printf(b, " = %s(", cpu_vop(f->g, op[0] == '+' ?
+				"add" : "sub", op[0] == '+' ? "+" : "-", 'b',
+				ety(x), ety(x)));
+			gen_kexpr(f, b, x);
+			sb_printf(b, ", %s(1))", cpu_cvt(f->g, one, ety(x)));
+		}
+		json_decref(one);
+		return;
+	}
 	if (incdec) {
 		/* CPU vectors, and OpenCL's vectors of floats, which OpenCL
 		 * C does not increment: a helper that updates the vector
@@ -2793,8 +2811,11 @@ static void loop_once(gen_fn *f, strbuf *b, const json_t *s,
 	if (ast_get(s, "cond") && !json_is_null(ast_get(s, "cond")))
 		cond_expr(f, b, ast_get(s, "cond"));
 	sb_puts(b, "; ");
-	if (ast_get(s, "step") && !json_is_null(ast_get(s, "step")))
+	if (ast_get(s, "step") && !json_is_null(ast_get(s, "step"))) {
+		f->discard = strip(ast_get(s, "step"));
 		gen_kexpr(f, b, ast_get(s, "step"));
+		f->discard = NULL;
+	}
 	sb_puts(b, ")\n");
 	sub_stmt(f, b, ast_get(s, "body"));
 }
@@ -2915,7 +2936,9 @@ void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
 		if (u && f->sh_fast && !f->sh_keepf) {
 			sh_step(f, b, u, "");	/* the integers alone */
 		} else if (u || !soa_store(f, b, ast_get(s, "e"))) {
+			f->discard = strip(ast_get(s, "e"));
 			gen_kexpr(f, b, ast_get(s, "e"));
+			f->discard = NULL;
 			if (u)
 				sh_step(f, b, u, ", ");
 		}
