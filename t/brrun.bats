@@ -395,6 +395,13 @@ EOS
 	expect "4,6 8,10 12,14 8,10"
 }
 
+@test "the interpreter saturates a float converted to an int that cannot hold it (NaN gives 0)" {
+	printf 'kernel void k(float a<>, out int b<>) { b = (int)a; }\n' > sat.br
+	run brrun --backend cpu sat.br k 'a=[3e9,-3e9,nan,2.5]' b
+	[ "$status" -eq 0 ]
+	[ "$output" = "2147483647 -2147483648 0 2" ]
+}
+
 @test "NaN prints as nan on both backends, whatever its sign bit" {
 	printf 'kernel void k(float a<>, out float b<>, out float c<>) { b = log(a); c = fmod(a, 0.0f); }\n' > nan.br
 	both nan.br k 'a=[-1,2]' b c

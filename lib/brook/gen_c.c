@@ -418,6 +418,7 @@ static void kernel_call(host_ctx *hc, strbuf *out, const json_t *e,
 	json_array_foreach(args, i, a) {
 		const json_t *p = json_array_get(params, i);
 		const json_t *m = strip(ast_get(strip(a), "fn"));
+		const json_t *pt = gen_resolve(hc->g, ast_get(p, "type"));
 		if (i)
 			sb_puts(out, ", ");
 		if (ty_streq(gen_role(p), "reduce") &&
@@ -430,16 +431,14 @@ static void kernel_call(host_ctx *hc, strbuf *out, const json_t *e,
 			sb_puts(out, "brg_temp(");
 			expr(hc, out, a);
 			sb_putc(out, ')');
-		} else if (ty_streq(gen_role(p), "value") && ty_ncomp(gen_resolve(
-				hc->g, ast_get(p, "type"))) > 1 &&
+		} else if (ty_streq(gen_role(p), "value") && ty_ncomp(pt) > 1 &&
 				ty_ncomp(ast_get(a, "ty")) >= 1 &&
-				!ty_equal(gen_resolve(hc->g, ast_get(p, "type")),
-				ast_get(a, "ty"))) {
+				!ty_equal(pt, ast_get(a, "ty"))) {
 			/* a number for a vector (BrookGPU's k(a, 3.2f, ...)
 			   for a float3), or a vector of other components:
 			   brt.h's vectors are structs, which C converts not */
 			sb_printf(out, "%s(", gen_cpu_cvt(hc->g, ast_get(a,
-				"ty"), gen_resolve(hc->g, ast_get(p, "type"))));
+				"ty"), pt));
 			expr(hc, out, a);
 			sb_putc(out, ')');
 		} else {

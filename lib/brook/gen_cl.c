@@ -301,9 +301,11 @@ static void field_access(gen_ctx *g, strbuf *b, const json_t *ty,
 	}
 }
 
-/* An array field F of a packed struct (packed_fields): an array of the
- * packed form of its elements, rebuilt element by element in loops. */
-static void packed_array(gen_ctx *g, strbuf *b, strbuf *u, const json_t *f,
+/* Field F of a packed struct (packed_fields) into B, and its rebuilding
+ * into U: a number as it is, a vector as an array of its components, a
+ * struct as its packed form; an array field as an array of those, rebuilt
+ * element by element in loops. */
+static void packed_member(gen_ctx *g, strbuf *b, strbuf *u, const json_t *f,
 	const char *prefix)
 {
 	const char *name = ast_str(f, "name");
@@ -320,30 +322,30 @@ static void packed_array(gen_ctx *g, strbuf *b, strbuf *u, const json_t *f,
 		nd++;
 		et = gen_resolve(g, ast_get(et, "of"));
 	}
-	/* an array of more than 8 dimensions is refused; packed_fields
-	   takes the fields that are not arrays */
-	int ok = nd > 0 && !ty_streq(ty_kind(et), "array");
+	/* an array of more than 8 dimensions is refused */
+	int ok = !ty_streq(ty_kind(et), "array");
+	const char *D = dims.s ? dims.s : "", *I = idx.s ? idx.s : "";
+	const char *L = loops.s ? loops.s : "";
 	if (ok && gen_scalar(et) && ty_ncomp(et) > 1) {
 		int k, n = ty_ncomp(et);
 		sb_printf(b, "\t%s %s%s[%d];\n", gen_arith_name(GEN_CL,
-			gen_scalar(et), 1), name, dims.s, n);
-		sb_printf(u, "\t%sr.%s%s%s = (%s)(", loops.s, prefix, name,
-			idx.s, gen_arith_name(GEN_CL, gen_scalar(et), n));
+			gen_scalar(et), 1), name, D, n);
+		sb_printf(u, "\t%sr.%s%s%s = (%s)(", L, prefix, name, I,
+			gen_arith_name(GEN_CL, gen_scalar(et), n));
 		for (k = 0; k < n; k++)
 			sb_printf(u, "%sp.%s%s%s[%d]", k ? ", " : "", prefix,
-				name, idx.s, k);
+				name, I, k);
 		sb_puts(u, ");\n");
 	} else if (ok && gen_scalar(et)) {
 		sb_printf(b, "\t%s %s%s;\n", gen_arith_name(GEN_CL,
-			gen_scalar(et), 1), name, dims.s);
-		sb_printf(u, "\t%sr.%s%s%s = p.%s%s%s;\n", loops.s, prefix,
-			name, idx.s, prefix, name, idx.s);
+			gen_scalar(et), 1), name, D);
+		sb_printf(u, "\t%sr.%s%s%s = p.%s%s%s;\n", L, prefix, name, I,
+			prefix, name, I);
 	} else if (ok && ast_str(et, "tag")[0]) {
 		sb_printf(b, "\tbrg_pk_%s %s%s;\n", ast_str(et, "tag"), name,
-			dims.s);
-		sb_printf(u, "\t%sr.%s%s%s = brg_unpk_%s(p.%s%s%s);\n",
-			loops.s, prefix, name, idx.s, ast_str(et, "tag"),
-			prefix, name, idx.s);
+			D);
+		sb_printf(u, "\t%sr.%s%s%s = brg_unpk_%s(p.%s%s%s);\n", L,
+			prefix, name, I, ast_str(et, "tag"), prefix, name, I);
 	} else {
 		gen_error(g, f, "E-gen-struct-value", "field '%s': a struct "
 			"constant argument of this field's type is not "
@@ -369,36 +371,12 @@ static void packed_fields(gen_ctx *g, strbuf *b, strbuf *u, const json_t *ty,
 		def = json_object_get(g->tags, ast_str(def, "tag"));
 	ast_array_foreach(ast_arr(def, "fields"), i, f) {
 		size_t fa, fs = gen_size(g, ast_get(f, "type"), &fa);
-		const json_t *ft = gen_resolve(g, ast_get(f, "type"));
-		const char *name = ast_str(f, "name");
 		size_t at = fa ? (o + fa - 1) / fa * fa : o;
 		if (ty_streq(ty_kind(def), "union"))
 			at = 0;
 		if (at > o)
 			sb_printf(b, "\tuchar brg_pad%zu[%zu];\n", npad++, at - o);
-		if (gen_scalar(ft) && ty_ncomp(ft) > 1) {
-			int k, n = ty_ncomp(ft);
-			sb_printf(b, "\t%s %s[%d];\n", gen_arith_name(GEN_CL,
-				gen_scalar(ft), 1), name, n);
-			sb_printf(u, "\tr.%s%s = (%s)(", prefix, name,
-				gen_arith_name(GEN_CL, gen_scalar(ft), n));
-			for (k = 0; k < n; k++)
-				sb_printf(u, "%sp.%s%s[%d]", k ? ", " : "", prefix,
-					name, k);
-			sb_puts(u, ");\n");
-		} else if (gen_scalar(ft)) {
-			sb_printf(b, "\t%s %s;\n", gen_arith_name(GEN_CL,
-				gen_scalar(ft), 1), name);
-			sb_printf(u, "\tr.%s%s = p.%s%s;\n", prefix, name, prefix,
-				name);
-		} else if (ast_str(ft, "tag")[0]) {
-			sb_printf(b, "\tbrg_pk_%s %s;\n", ast_str(ft, "tag"),
-				name);
-			sb_printf(u, "\tr.%s%s = brg_unpk_%s(p.%s%s);\n", prefix,
-				name, ast_str(ft, "tag"), prefix, name);
-		} else {
-			packed_array(g, b, u, f, prefix);
-		}
+		packed_member(g, b, u, f, prefix);
 		o = at + fs;
 	}
 	if (size > o)

@@ -686,18 +686,19 @@ static void binop(gen_fn *f, strbuf *b, const char *op, const json_t *l,
 
 	const char *dh = plain_divisor(r) ? NULL : idiv_helper(f, op,
 		gen_scalar(c));
+	int sm = f->t == GEN_CPU && is_shift(op) ?
+		shift_mask(gen_scalar(ety(l)), 1) : 0;
 	if (!vec && dh) {
 		sb_printf(b, "%s(", dh);
 		gen_kexpr(f, b, l);
 		sb_puts(b, ", ");
 		gen_kexpr(f, b, r);
 		sb_putc(b, ')');
-	} else if (!vec && f->t == GEN_CPU && is_shift(op) &&
-			shift_mask(gen_scalar(ety(l)), 1)) {
+	} else if (!vec && sm) {
 		gen_kexpr(f, b, l);
 		sb_printf(b, " %s ((", op);
 		gen_kexpr(f, b, r);
-		sb_printf(b, ") & %d)", shift_mask(gen_scalar(ety(l)), 1));
+		sb_printf(b, ") & %d)", sm);
 	} else if (!vec) {
 		gen_kexpr(f, b, l);
 		sb_printf(b, " %s ", op);
@@ -768,6 +769,13 @@ static const json_t *index_base(const json_t *e, const json_t **idx, int *n)
 	return e;
 }
 
+/* An index of unsigned type S (uint, ulong): one that BRG_L may not hold
+ * (2^31 and up with -DBRG_I32), clamped or saturated as such. */
+static int unsigned_index(const char *s)
+{
+	return s && (ty_streq(s, "uint") || ty_streq(s, "ulong"));
+}
+
 static void idx_scalar(gen_fn *f, strbuf *b, const json_t *i)
 {
 	const char *s = gen_scalar(ety(i));
@@ -776,8 +784,7 @@ static void idx_scalar(gen_fn *f, strbuf *b, const json_t *i)
 		sb_printf(b, "brg_fi%s((float)(", i32_sfx(f->g, f->t));
 		gen_kexpr(f, b, i);
 		sb_puts(b, "))");
-	} else if (s && (ty_streq(s, "uint") || ty_streq(s, "ulong"))) {
-		/* 2^31 and up would wrap to a negative int with -DBRG_I32 */
+	} else if (unsigned_index(s)) {
 		sb_printf(b, "brg_us%s((BRG_UL)(", i32_sfx(f->g, f->t));
 		gen_kexpr(f, b, i);
 		sb_puts(b, "))");
@@ -1930,8 +1937,7 @@ static void gather_offset(gen_fn *f, strbuf *b, const json_t *p,
 			gen_kexpr(f, b, i);
 			sb_putc(b, ')');
 		} else {
-			int uns = s && (ty_streq(s, "uint") ||
-				ty_streq(s, "ulong"));
+			int uns = unsigned_index(s);
 			sb_printf(b, " + brg_c%s%s((%s)(", flt ? "f" : uns ?
 				"u" : "i", i32_sfx(f->g, f->t), flt ? "float" :
 				uns ? "BRG_UL" : long_name(f->g, f->t));
@@ -2445,19 +2451,32 @@ static void assign(gen_fn *f, strbuf *b, const json_t *e)
 		binop(f, b, bop, l, r, lt);
 		return;
 	}
+	int sm = f->t == GEN_CPU && is_shift(bop) ?
+		shift_mask(gen_scalar(lt), 1) : 0;
 	gen_kexpr(f, b, l);
 	sb_printf(b, " %s ", op);
-	if (f->t == GEN_CPU && (ty_streq(op, "<<=") || ty_streq(op, ">>=")) &&
-			shift_mask(gen_scalar(lt), 1)) {
+	if (sm) {
 		sb_puts(b, "((");
 		gen_kexpr(f, b, r);
-		sb_printf(b, ") & %d)", shift_mask(gen_scalar(lt), 1));
-	} else if (ty_streq(op, "<<=") || ty_streq(op, ">>=") ||
-			!ty_ncomp(lt)) {
+		sb_printf(b, ") & %d)", sm);
+	} else if (is_shift(bop) || !ty_ncomp(lt)) {
 		gen_kexpr(f, b, r);
 	} else {
 		gen_kconv(f, b, r, lt);
 	}
+}
+
+/* CPU: the helpers of x +- 1 on vector type VTY (OP '+' or '-'): *ADD
+ * (brg_add_T or brg_sub_T) and *ONE (the splat of a number into T). */
+static void cpu_step(gen_ctx *g, const json_t *vty, char op,
+	const char **add, const char **one)
+{
+	json_t *s = mkty(gen_scalar(vty), 1);
+
+	*add = cpu_vop(g, op == '+' ? "add" : "sub", op == '+' ? "+" : "-",
+		'b', vty, vty);
+	*one = cpu_cvt(g, s, vty);
+	json_decref(s);
 }
 
 /* brg_{pre,post}{inc,dec}_T(T *p): *p +- 1, giving the value after (pre)
@@ -2478,11 +2497,8 @@ static const char *incdec_helper(gen_fn *f, const json_t *vty,
 			"return %s; }\n", V, fname, V, V, op[0], V,
 			postfix ? "o" : "*p");
 	} else {
-		json_t *one = mkty(gen_scalar(vty), 1);
-		const char *add = cpu_vop(f->g, op[0] == '+' ? "add" : "sub",
-			op[0] == '+' ? "+" : "-", 'b', vty, vty);
-		const char *splat = cpu_cvt(f->g, one, vty);
-		json_decref(one);
+		const char *add, *splat;
+		cpu_step(f->g, vty, op[0], &add, &splat);
 		sb_printf(h, "BRG_FN %s %s(%s *p) { %s o = *p; *p = %s(o, "
 			"%s(1)); return %s; }\n", V, fname, V, V, add, splat,
 			postfix ? "o" : "*p");
@@ -2502,11 +2518,11 @@ static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
 	}
 	int incdec = ty_streq(op, "++") || ty_streq(op, "--");
 	const char *sc = gen_scalar(ety(x));
-	int fvec = sc && (ty_streq(sc, "float") || ty_streq(sc, "double"));
+	int fvec = sc && ty_scalar_is_float(sc);
 	if (incdec && ty_ncomp(ety(x)) > 1 && is_swizzle(x)) {
 		gen_error(f->g, e, "E-gen-incdec-swizzle", "'%s' on a swizzle "
-			"of several components; write %s %s= 1", op, "the swizzle",
-			op[0] == '+' ? "+" : "-");
+			"of several components; write the swizzle %c= 1", op,
+			op[0]);
 		return;
 	}
 	if (ty_ncomp(ety(x)) <= 1 || (f->t == GEN_CL && !ty_streq(op, "!") &&
@@ -2543,19 +2559,17 @@ static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
 	if (incdec && e == f->discard) {
 		/* for its effect alone: x = x + 1, no address taken (a
 		 * group kernel's variable may live in local memory) */
-		json_t *one = mkty(gen_scalar(ety(x)), 1);
 		gen_kexpr(f, b, x);
 		if (f->t == GEN_CL) {
 			sb_printf(b, " %c= (%s)(1)", op[0], tname(f->t,
 				ety(x)));
 		} else {
-			sb_printf(b, " = %s(", cpu_vop(f->g, op[0] == '+' ?
-				"add" : "sub", op[0] == '+' ? "+" : "-", 'b',
-				ety(x), ety(x)));
+			const char *add, *one;
+			cpu_step(f->g, ety(x), op[0], &add, &one);
+			sb_printf(b, " = %s(", add);
 			gen_kexpr(f, b, x);
-			sb_printf(b, ", %s(1))", cpu_cvt(f->g, one, ety(x)));
+			sb_printf(b, ", %s(1))", one);
 		}
-		json_decref(one);
 		return;
 	}
 	if (incdec) {
