@@ -180,7 +180,7 @@ setup() {
 	brpp "$top_srcdir/t/gen/nested_sync.br" | brparse | brcheck > ns.ast
 	run brgen -o ns ns.ast
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"nested_sync.br:6:"*"[E-gen-sync-nested]"* ]]
+	[[ "$output" == *"nested_sync.br:9:3: error: "*"[E-gen-sync-nested]"* ]]
 }
 
 @test "a loop with syncGroup() declaring its own variable is refused [E-gen-sync-loop]" {

@@ -63,6 +63,7 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "integer / and % by 0 and INT_MIN / -1 are defined, not a trap" { run_program int_div; }
 @test "shift counts are taken modulo the width, as OpenCL C does" { run_program shift; }
 @test "++ and -- on float vectors in a group kernel, a shared element among them" { run_program group_incdec; }
+@test "a goto back past stream declarations frees them, each pass anew" { run_program goto_stream; }
 @test "gathers by uint indices of 2^31 and more read the last element, with 32- and 64-bit index code" {
 	run_program gather_uint
 	BRT_INDEX64=1 run_both ./gather_uint

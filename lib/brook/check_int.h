@@ -247,6 +247,9 @@ void chk_stream_rank(chk_ctx *c, json_t *at, json_t *t);
 
 /* check_stmt.c */
 void chk_block_items(chk_ctx *c, json_t *b);
+/* E-jump-into-stream: a goto or case label past a stream's declaration
+ * in the host function whose body is BODY. */
+void chk_jumps(chk_ctx *c, const json_t *body);
 
 /* check_kernel.c */
 /* Sets "role" on each parameter and "class" on the function (ast.h);

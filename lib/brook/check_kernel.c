@@ -423,6 +423,8 @@ void chk_func_decl(chk_ctx *c, json_t *f)
 	if (json_is_object(body)) {
 		c->cur = f;
 		chk_block_items(c, body);
+		if (!kernel)
+			chk_jumps(c, body);
 		json_t *r = chk_resolve(c, ast_get(ft, "ret"));
 		if (kernel && !c->saw_return && !ty_is_void(r) &&
 			!ty_is_unknown(r))

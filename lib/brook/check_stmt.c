@@ -152,3 +152,157 @@ static void stmt(chk_ctx *c, json_t *s)
 	c->depth--;
 	c->cur = saved;
 }
+
+/* ---- jumps into a stream's scope ------------------------------------------ */
+
+/* C refuses a jump into the scope of a variable length array (C99 6.8.6.1,
+ * 6.8.4.2); a stream is created where it is declared, as such an array,
+ * and freed when its scope ends, so a goto or a case label that skips
+ * its declaration would use and free a stream never made. The streams in
+ * scope at a statement form a path from the function's top, so a jump is
+ * good when those in scope at its target are a prefix of those at the
+ * jump. */
+
+typedef struct jump_site {
+	const json_t *node;
+	const char *label;	/* NULL for a case or default label */
+	const json_t **in;	/* the streams in scope there, outermost first */
+	size_t n;
+} jump_site;
+
+typedef struct jump_walk {
+	chk_ctx *c;
+	const json_t **in;
+	size_t n, cap;
+	jump_site *labels, *gotos;
+	size_t nlabels, ngotos, caplabels, capgotos;
+	size_t sw;		/* streams in scope at the innermost switch */
+	int depth;
+} jump_walk;
+
+static void jump_site_add(jump_walk *w, jump_site **sites, size_t *n,
+	size_t *cap, const json_t *node, const char *label)
+{
+	jump_site *s;
+
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 8;
+		*sites = xrealloc(*sites, *cap * sizeof **sites);
+	}
+	s = &(*sites)[(*n)++];
+	s->node = node;
+	s->label = label;
+	s->n = w->n;
+	s->in = xmalloc((w->n ? w->n : 1) * sizeof *s->in);
+	if (w->n)
+		memcpy(s->in, w->in, w->n * sizeof *s->in);
+}
+
+static void jump_decl(jump_walk *w, const json_t *d)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(ast_arr(d, "vars"), i, v) {
+		json_t *t = chk_resolve(w->c, ast_get(v, "type"));
+		if (ty_is_stream(t)) {
+			if (w->n == w->cap) {
+				w->cap = w->cap ? w->cap * 2 : 8;
+				w->in = xrealloc(w->in, w->cap * sizeof *w->in);
+			}
+			w->in[w->n++] = v;
+		}
+		json_decref(t);
+	}
+}
+
+static void jump_stmt(jump_walk *w, const json_t *s)
+{
+	const char *k = ast_kind(s);
+	size_t keep = w->n, i;
+	json_t *it;
+
+	if (w->depth >= CHK_MAX_DEPTH)
+		return;		/* E-too-deep */
+	w->depth++;
+	if (ty_streq(k, "block")) {
+		json_array_foreach(ast_arr(s, "items"), i, it)
+			jump_stmt(w, it);
+	} else if (ty_streq(k, "decl")) {
+		jump_decl(w, s);
+		w->depth--;
+		return;		/* in scope to the end of the block */
+	} else if (ty_streq(k, "if")) {
+		jump_stmt(w, ast_get(s, "then"));
+		jump_stmt(w, ast_get(s, "else"));
+	} else if (ty_streq(k, "while") || ty_streq(k, "do")) {
+		jump_stmt(w, ast_get(s, "body"));
+	} else if (ty_streq(k, "for")) {
+		if (ast_is(ast_get(s, "init"), "decl"))
+			jump_decl(w, ast_get(s, "init"));
+		jump_stmt(w, ast_get(s, "body"));
+	} else if (ty_streq(k, "switch")) {
+		size_t sw = w->sw;
+		w->sw = w->n;
+		jump_stmt(w, ast_get(s, "body"));
+		w->sw = sw;
+	} else if (ty_streq(k, "case") || ty_streq(k, "default")) {
+		if (w->n > w->sw && w->sw != (size_t)-1)
+			chk_err(w->c, s, "E-jump-into-stream", "a %s label in "
+				"the scope of stream \"%s\", declared in the "
+				"switch's body: the jump to it skips the "
+				"stream's declaration", k,
+				ast_str(w->in[w->n - 1], "name"));
+		jump_stmt(w, ast_get(s, "stmt"));
+	} else if (ty_streq(k, "label")) {
+		jump_site_add(w, &w->labels, &w->nlabels, &w->caplabels, s,
+			ast_str(s, "name"));
+		jump_stmt(w, ast_get(s, "stmt"));
+	} else if (ty_streq(k, "goto")) {
+		jump_site_add(w, &w->gotos, &w->ngotos, &w->capgotos, s,
+			ast_str(s, "label"));
+	}
+	w->n = keep;
+	w->depth--;
+}
+
+static void jump_sites_free(jump_site *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free((void *)s[i].in);
+	free(s);
+}
+
+void chk_jumps(chk_ctx *c, const json_t *body)
+{
+	jump_walk w = {0};
+	size_t g, l, i;
+
+	w.c = c;
+	w.sw = (size_t)-1;
+	jump_stmt(&w, body);
+	for (g = 0; g < w.ngotos; g++) {
+		const jump_site *go = &w.gotos[g];
+		for (l = 0; l < w.nlabels; l++)
+			if (!strcmp(w.labels[l].label, go->label))
+				break;
+		if (l == w.nlabels)
+			continue;	/* the C compiler says so */
+		const jump_site *to = &w.labels[l];
+		for (i = 0; i < to->n; i++)
+			if (i >= go->n || go->in[i] != to->in[i])
+				break;
+		if (i < to->n)
+			chk_err(c, go->node, "E-jump-into-stream", "goto %s "
+				"jumps into the scope of stream \"%s\" (line "
+				"%lld) past its declaration", go->label,
+				ast_str(to->in[i], "name"),
+				(long long)json_integer_value(json_array_get(
+				ast_get(to->in[i], "at"), 1)));
+	}
+	jump_sites_free(w.labels, w.nlabels);
+	jump_sites_free(w.gotos, w.ngotos);
+	free(w.in);
+}

@@ -80,16 +80,22 @@ static void pop_scope(host_ctx *hc)
 	hc->nstreams = hc->scopes[hc->nscopes].first;
 }
 
-/* Frees the streams of scopes [from, nscopes), innermost first. */
-static void free_from(host_ctx *hc, strbuf *out, size_t from, int indent)
+/* Frees the streams [first, nstreams), the last declared first. */
+static void free_streams(host_ctx *hc, strbuf *out, size_t first, int indent)
 {
-	size_t s, first = from < hc->nscopes ? hc->scopes[from].first :
-		hc->nstreams;
+	size_t s;
 
 	for (s = hc->nstreams; s > first; s--) {
 		gen_indent(out, indent);
 		sb_printf(out, "brt_stream_free(%s);\n", hc->streams[s - 1]);
 	}
+}
+
+/* Frees the streams of scopes [from, nscopes), innermost first. */
+static void free_from(host_ctx *hc, strbuf *out, size_t from, int indent)
+{
+	free_streams(hc, out, from < hc->nscopes ? hc->scopes[from].first :
+		hc->nstreams, indent);
 }
 
 static int contains_label(const json_t *n, const char *label)
@@ -110,6 +116,26 @@ static int contains_label(const json_t *n, const char *label)
 				return 1;
 	}
 	return 0;
+}
+
+/* The streams that block N declares before its statement holding LABEL
+ * (all of a loop's or a switch's, whose labels are in their bodies). */
+static size_t streams_before(const json_t *n, const char *label)
+{
+	size_t i, j, count = 0;
+	json_t *it, *v;
+
+	if (!ast_is(n, "block"))
+		return (size_t)-1 / 2;
+	ast_array_foreach(ast_arr(n, "items"), i, it) {
+		if (contains_label(it, label))
+			break;
+		if (ast_is(it, "decl"))
+			ast_array_foreach(ast_arr(it, "vars"), j, v)
+				if (is_stream_ty(ast_get(v, "type")))
+					count++;
+	}
+	return count;
 }
 
 /* ---- small pieces ------------------------------------------------------- */
@@ -362,10 +388,18 @@ static int hook_stmt(void *ctx, strbuf *out, const json_t *s, int indent)
 	if (ty_streq(k, "break") || ty_streq(k, "continue") ||
 			ty_streq(k, "goto")) {
 		size_t i = hc->nscopes;
+		size_t first = 0;
 		if (ty_streq(k, "goto")) {
 			while (i > 0 && !contains_label(hc->scopes[i - 1].node,
 					ast_str(s, "label")))
 				i--;
+			/* a jump back before streams of the label's block
+			   ends them too, as it ends a C array's of variable
+			   length (brcheck refuses one forward past them) */
+			if (i > 0)
+				first = hc->scopes[i - 1].first + streams_before(
+					hc->scopes[i - 1].node,
+					ast_str(s, "label"));
 		} else {
 			while (i > 0 && !(hc->scopes[i - 1].kind == 1 ||
 					(hc->scopes[i - 1].kind == 2 &&
@@ -373,7 +407,10 @@ static int hook_stmt(void *ctx, strbuf *out, const json_t *s, int indent)
 				i--;
 		}
 		sb_puts(out, "{\n");
-		free_from(hc, out, i, indent + 1);
+		if (ty_streq(k, "goto") && i > 0 && first < hc->nstreams)
+			free_streams(hc, out, first, indent + 1);
+		else
+			free_from(hc, out, i, indent + 1);
 		gen_indent(out, indent + 1);
 		if (ty_streq(k, "goto"))
 			sb_printf(out, "goto %s;\n", ast_str(s, "label"));

@@ -194,6 +194,8 @@ void gen_indent(strbuf *b, int depth);
 int gen_uses(const json_t *n, const char *what);
 /* ... any of the NULL-terminated WHAT, in one walk */
 int gen_uses_any(const json_t *n, const char *const *what);
+/* the first node of n that gen_uses_any() finds, or NULL */
+const json_t *gen_find_any(const json_t *n, const char *const *what);
 /* Whether the CPU functions of kernel FN (its bodies and map entries)
  * carry BRG_NOLV (gen_kcode.c's prelude): a map or scatter kernel whose
  * body has a loop. */

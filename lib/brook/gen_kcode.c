@@ -3039,32 +3039,39 @@ static int is_one_of(const char *s, const char *const *what)
 	return 0;
 }
 
-int gen_uses_any(const json_t *n, const char *const *what)
+const json_t *gen_find_any(const json_t *n, const char *const *what)
 {
+	const json_t *found;
+
 	if (json_is_object(n)) {
 		const char *k = ast_kind(n);
 		if (ty_streq(k, "call")) {
 			const json_t *fn = strip(ast_get(n, "fn"));
 			const char *name = ast_str(n, "builtin");
 			if (is_one_of(name[0] ? name : ast_str(fn, "name"), what))
-				return 1;
+				return n;
 		}
 		if (is_one_of(k, what))
-			return 1;
+			return n;
 		for (void *it = json_object_iter((json_t *)n); it;
 				it = json_object_iter_next((json_t *)n, it)) {
 			const char *key = json_object_iter_key(it);
-			if (ast_walks(key) && gen_uses_any(
-					json_object_iter_value(it), what))
-				return 1;
+			if (ast_walks(key) && (found = gen_find_any(
+					json_object_iter_value(it), what)))
+				return found;
 		}
 	} else if (json_is_array(n)) {
 		size_t i, count = json_array_size(n);
 		for (i = 0; i < count; i++)
-			if (gen_uses_any(json_array_get(n, i), what))
-				return 1;
+			if ((found = gen_find_any(json_array_get(n, i), what)))
+				return found;
 	}
-	return 0;
+	return NULL;
+}
+
+int gen_uses_any(const json_t *n, const char *const *what)
+{
+	return gen_find_any(n, what) != NULL;
 }
 
 int gen_uses(const json_t *n, const char *what)
@@ -3466,8 +3473,11 @@ void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
 			gen_group_loop(f, b, it);
 			continue;
 		}
-		if (!ast_is(it, "decl") && gen_uses(it, "syncGroup")) {
-			gen_error(f->g, it, "E-gen-sync-nested",
+		const char *const sync[] = {"syncGroup", NULL};
+		const json_t *call = ast_is(it, "decl") ? NULL :
+			gen_find_any(it, sync);
+		if (call) {
+			gen_error(f->g, call, "E-gen-sync-nested",
 				"syncGroup() must be a statement of the "
 				"kernel's outermost block or of a for or while "
 				"loop there");
