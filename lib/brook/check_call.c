@@ -435,6 +435,64 @@ static int is_stream_op(const char *name)
 	return 0;
 }
 
+/* The memory that streamRead or streamWrite (or a stream's read or write
+ * method) copies a stream ST from or to, argument A: of the stream's
+ * element type, or of its scalar for a vector stream (the guide reads a
+ * float4 stream from a float array), unless cast to void *; and, for an
+ * array of known size, at least as large as a stream of known size. */
+static void stream_memory(chk_ctx *c, json_t *a, json_t *st, const char *op)
+{
+	json_t *at = chk_resolve(c, ast_get(a, "ty"));
+	json_t *se = chk_resolve(c, ast_get(st, "of"));
+	json_t *me = NULL;
+	long long have = 0, need = stream_count(st);
+	int per = 1;
+
+	if (ty_is_unknown(at) || ty_is_unknown(se))
+		goto out;
+	json_t *arr = ty_is_array(at) ? at : ty_is_ptr(at) &&
+		ty_is_array(ast_get(at, "to")) ? ast_get(at, "to") : NULL;
+	if (arr) {	/* x, or &x */
+		me = chk_resolve(c, (json_t *)ty_base(arr));
+		have = chk_array_count(arr);
+	} else if (ty_is_ptr(at)) {
+		me = chk_resolve(c, ast_get(at, "to"));
+	} else {
+		char *an = TN(at);
+		chk_err(c, a, "E-stream-op-arg", "%s: argument 2 must be an array "
+			"or a pointer, not %s", op, an);
+		free(an);
+		goto out;
+	}
+	if (ty_is_void(me) || ty_is_unknown(me))
+		goto out;
+	if (!ty_equal(me, se)) {
+		if (ty_is_vector(se) && ty_is_scalar(me) &&
+				ty_streq(ty_scalar(me), ty_scalar(se))) {
+			per = ty_ncomp(se);
+		} else {
+			char *mn = TN(me), *sn = TN(se);
+			chk_err(c, a, "E-stream-op-type", "%s: a stream of %s and "
+				"memory of %s (cast the pointer to void * to copy "
+				"the bytes as they are)", op, sn, mn);
+			free(mn);
+			free(sn);
+			goto out;
+		}
+	}
+	if (have > 0 && need > 0 && have < need * per) {
+		char *mn = TN(me);
+		chk_err(c, a, "E-stream-op-size", "%s: the array holds %lld "
+			"elements of %s, the stream needs %lld", op, have, mn,
+			need * per);
+		free(mn);
+	}
+out:
+	json_decref(me);
+	json_decref(se);
+	json_decref(at);
+}
+
 /* spec 3.3: stream operators; brookgpu: iter(). */
 static json_t *stream_op_call(chk_ctx *c, json_t *e, json_t *f,
 	const char *name)
@@ -460,6 +518,9 @@ static json_t *stream_op_call(chk_ctx *c, json_t *e, json_t *f,
 			if (!ty_is_stream(st) && !ty_is_unknown(st))
 				chk_err(c, e, "E-stream-op-arg",
 					"%s: argument 1 must be a stream", name);
+			else if (ty_is_stream(st))
+				stream_memory(c, json_array_get(args, 1), st,
+					name);
 		}
 		return chk_set_ty_b(e, chk_T(c, "void"));
 	}
@@ -475,9 +536,12 @@ static json_t *method_call(chk_ctx *c, json_t *e, json_t *f, json_t *st)
 		{"read", "void"}, {"write", "void"}, {"assign", "void"},
 	};
 	const char *name = ast_str(f, "name");
-	args_of(c, e);
+	json_t *args = args_of(c, e);
 	chk_unknown(c, f);
 	callee(e, "method");
+	if ((ty_streq(name, "read") || ty_streq(name, "write")) &&
+			json_array_size(args) > 0)
+		stream_memory(c, json_array_get(args, 0), st, name);
 	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
 		if (strcmp(tab[i].name, name) != 0)
 			continue;
