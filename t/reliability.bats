@@ -826,3 +826,27 @@ no_partial() {
 		POCL_KERNEL_CACHE=0 BRT_CACHE_DIR= BRT_RUNTIME=opencl ./pend
 	done
 }
+
+@test "-o through a symbolic link replaces its target and keeps the link; a FIFO is written, not replaced" {
+	printf 'kernel void k(float a<>, out float b<>) { b = a + 1.0f; }\n' > k.br
+	echo orig > target.txt
+	ln -s target.txt link.txt
+	brpp -o link.txt k.br
+	[ -L link.txt ]
+	grep -q "kernel void k" target.txt
+	brpp k.br | brparse -o link.txt
+	[ -L link.txt ] && grep -q '"stage"' target.txt
+	brpp k.br | brparse | brcheck -o link.txt
+	[ -L link.txt ] && grep -q '"checked"' target.txt
+	ln -s target.c gen.c
+	brpp k.br | brparse | brcheck | brgen -o gen
+	[ -L gen.c ] && grep -q "brg_program" target.c
+	brrun k.br k a=[1,2] b=@link.txt
+	[ -L link.txt ] && [ "$(cat target.txt)" = "2 3" ]
+	mkfifo ff
+	cat ff > from-fifo &
+	brpp -o ff k.br
+	wait
+	[ -p ff ]
+	grep -q "kernel void k" from-fifo
+}

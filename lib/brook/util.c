@@ -307,6 +307,23 @@ int util_check_writable(const char *path, char *err, size_t errlen)
 	return ok ? 0 : -1;
 }
 
+static int write_through(const char *path, const char *data, size_t len,
+	char *err, size_t errlen)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0 || util_write_all(fd, data, len) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (close(fd) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int util_write_file(const char *path, const char *data, size_t len,
 	char *err, size_t errlen)
 {
@@ -317,6 +334,19 @@ int util_write_file(const char *path, const char *data, size_t len,
 		}
 		return 0;
 	}
+	/* a device, a FIFO or a link to one is written through: renaming
+	   over it would put a file in its place; a link to a file has its
+	   target replaced, and stays a link */
+	struct stat st;
+	char *real = NULL;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return write_through(path, data, len, err, errlen);
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
+			(real = realpath(path, NULL)) != NULL) {
+		int r = util_write_file(real, data, len, err, errlen);
+		free(real);
+		return r;
+	}
 	strbuf tmp = {0};
 	sb_printf(&tmp, "%s.tmpXXXXXX", path);
 	int fd = mkstemp(tmp.s);
@@ -325,7 +355,6 @@ int util_write_file(const char *path, const char *data, size_t len,
 		sb_free(&tmp);
 		return -1;
 	}
-	struct stat st;
 	mode_t mode = 0666;
 	if (stat(path, &st) == 0)
 		mode = st.st_mode & 07777;
