@@ -736,3 +736,14 @@ brgen_both() {
 	[ "$output" = "$one" ]
 	[ ! -f out.c ]
 }
+
+@test "a scatter array's element or field takes only '=' [E-gen-scatter-op]" {
+	printf 'kernel void k(int i<>, float v<>, out float2 o[]) { o[i] += float2(v, v); }\n' > so1.br
+	printf 'kernel void k(int i<>, float v<>, out float2 o[]) { o[i].y += v; }\n' > so2.br
+	for f in so1 so2; do
+		brpp $f.br | brparse | brcheck > $f.ast
+		run brgen -o $f $f.ast
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"$f.br:1:"*"a scatter array takes only '=' assignments [E-gen-scatter-op]"* ]]
+	done
+}

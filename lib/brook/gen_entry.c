@@ -1714,11 +1714,12 @@ static void cpu_fold_packed(gen_ctx *g, strbuf *b, const json_t *fn,
 		op ? 0 : 8);
 	reduce_call(b, fn, "brg_x8[brg_i + brg_k]", "&brg_a[brg_k]",
 		"\t\t\t\t");
+	/* braces: a vector's merge is a statement a component */
 	sb_puts(b, "\t\tfor (brg_w = 1; brg_w < 8; brg_w *= 2)\n"
-		"\t\t\tfor (brg_k = 0; brg_k < 8; brg_k += 2 * brg_w)\n");
+		"\t\t\tfor (brg_k = 0; brg_k < 8; brg_k += 2 * brg_w) {\n");
 	cpu_merge(g, b, fn, el, op, "brg_a[brg_k]", "brg_a[brg_k + brg_w]",
 		"\t\t\t\t");
-	sb_puts(b, "\t\tfor (; brg_i < brg_e; brg_i++)\n");
+	sb_puts(b, "\t\t\t}\n\t\tfor (; brg_i < brg_e; brg_i++)\n");
 	reduce_call(b, fn, "brg_x8[brg_i]", "&brg_a[0]", "\t\t\t");
 	sb_puts(b, "\t\tif (brg_first)\n\t\t\t*brg_acc = brg_a[0];\n"
 		"\t\telse {\n");
@@ -1915,7 +1916,7 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 	sb_puts(b, " brg_x = brg_in[brg_idx(&brg_in_v, brg_i, brg_d)];\n");
 	if (op) {
 		sb_puts(b, "\t\tif (brg_first) {\n");
-		reduce_identity(g, t, b, el, op, "*brg_acc", "\t\t\t");
+		reduce_identity(g, t, b, el, op, "(*brg_acc)", "\t\t\t");
 		sb_puts(b, "\t\t\tbrg_first = 0;\n\t\t}\n");
 	} else {
 		sb_puts(b, "\t\tif (brg_first) {\n\t\t\t*brg_acc = brg_x;\n"

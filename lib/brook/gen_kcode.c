@@ -2407,6 +2407,75 @@ static int is_swizzle(const json_t *e)
 		1;
 }
 
+static void assign(gen_fn *f, strbuf *b, const json_t *e);
+
+/* out T o[] ... o[i].a = v, a field or components of an element: as in
+ * scatter_write, an index outside the array drops the write. The
+ * assignment is printed again on the element: o[k] itself, or on
+ * OpenCL, where a struct or a 3-vector element is no lvalue (brg_ld_TAG,
+ * vload3), a copy written back whole. */
+static int scatter_member(gen_fn *f, strbuf *b, const json_t *e)
+{
+	const json_t *l = strip(ast_get(e, "l")), *x = l, *y, *idx[8], *p;
+	const json_t *el;
+	json_t *top = NULL, *cur = NULL, *c, *ne;
+	strbuf ix = {0}, elem = {0};
+	const char *name;
+	int n, copy;
+
+	while (ast_is(x, "member"))
+		x = strip(ast_get(x, "e"));
+	if (x == l || !ast_is(x, "index"))
+		return 0;
+	p = param_of(f, index_base(x, idx, &n));
+	if (!p || !ty_streq(gen_role(p), "scatter"))
+		return 0;
+	if (!ty_streq(ast_str(e, "op"), "=")) {
+		gen_error(f->g, e, "E-gen-scatter-op",
+			"a scatter array takes only '=' assignments");
+		return 1;
+	}
+	name = ast_str(p, "name");
+	el = gen_elem(f->g, ast_get(p, "type"));
+	copy = f->t == GEN_CL && (!gen_scalar(el) || ty_ncomp(el) == 3);
+	access_index(f, &ix, p, idx, n, 1);
+	sb_printf(b, "do { %s brg_k = %s; if (brg_k >= 0) { ",
+		long_name(f->g, f->t), ix.s);
+	if (copy) {
+		gen_type(f->g, f->t, b, el, "brg_e");
+		sb_puts(b, " = ");
+		gen_load(f->g, f->t, b, el, name, "brg_k");
+		sb_puts(b, "; ");
+		sb_puts(&elem, "brg_e");
+	} else {
+		sb_printf(&elem, "%s[brg_k]", name);
+	}
+	for (y = l; ast_is(y, "member"); y = strip(ast_get(y, "e"))) {
+		c = json_copy((json_t *)y);
+		if (cur)
+			json_object_set_new(cur, "e", c);
+		else
+			top = c;
+		cur = c;
+	}
+	json_object_set_new(cur, "e", json_pack("{s:s, s:s, s:O}", "k", "id",
+		"name", elem.s, "ty", ast_get(x, "ty")));
+	ne = json_copy((json_t *)e);
+	json_object_set_new(ne, "l", top);
+	assign(f, b, ne);
+	sb_puts(b, "; ");
+	if (copy) {
+		gen_store(f->g, f->t, b, el, name, "brg_k", "brg_e");
+		sb_puts(b, "; ");
+	}
+	sb_printf(b, "} else brg_drop%s(brg_cx.rec, &%s_v); } while (0)",
+		i32_sfx(f->g, f->t), name);
+	json_decref(ne);
+	sb_free(&ix);
+	sb_free(&elem);
+	return 1;
+}
+
 static void assign(gen_fn *f, strbuf *b, const json_t *e)
 {
 	const char *op = ast_str(e, "op");
@@ -2419,6 +2488,8 @@ static void assign(gen_fn *f, strbuf *b, const json_t *e)
 	char bop[4];
 
 	snprintf(bop, sizeof bop, "%.*s", (int)strlen(op) - 1, op);
+	if (scatter_member(f, b, e))
+		return;
 	if (p && ty_streq(gen_role(p), "scatter")) {
 		if (!ty_streq(op, "=")) {
 			gen_error(f->g, e, "E-gen-scatter-op",
