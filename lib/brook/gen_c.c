@@ -138,6 +138,41 @@ static size_t streams_before(const json_t *n, const char *label)
 	return count;
 }
 
+/* Whether E is a call of a kernel: kernel_call releases its views. */
+static int is_kernel_call(host_ctx *hc, const json_t *e)
+{
+	const json_t *d;
+
+	e = strip(e);
+	d = ast_is(e, "call") ? gen_decl(hc->g, strip(ast_get(e, "fn"))) :
+		NULL;
+	return d && gen_is_kernel(d);
+}
+
+/* Whether expression E makes a stream's .domain() view. */
+static int has_domain(const json_t *e)
+{
+	if (json_is_object(e)) {
+		const char *key;
+		json_t *v;
+		const json_t *m = strip(ast_get(e, "fn"));
+		if (ast_is(e, "call") && ast_is(m, "member") &&
+				ty_streq(ast_str(m, "name"), "domain") &&
+				is_stream_ty(ast_get(ast_get(m, "e"), "ty")))
+			return 1;
+		json_object_foreach((json_t *)e, key, v)
+			if (ast_walks(key) && has_domain(v))
+				return 1;
+	} else if (json_is_array(e)) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(e, i, v)
+			if (has_domain(v))
+				return 1;
+	}
+	return 0;
+}
+
 /* ---- small pieces ------------------------------------------------------- */
 
 static void expr(host_ctx *hc, strbuf *out, const json_t *e)
@@ -156,16 +191,28 @@ static void coords(host_ctx *hc, strbuf *out, const json_t *e)
 		expr(hc, out, e);
 		return;
 	}
-	sb_puts(out, "(const unsigned[]){");
-	for (k = 0; k < n; k++) {
-		sb_puts(out, k ? ", (unsigned)(" : "(unsigned)(");
+	if (n > 1) {
+		/* the vector once: it may call a function */
+		char fname[64];
+		const char *V = gen_arith_name(GEN_CPU, gen_scalar(ty), n);
+		snprintf(fname, sizeof fname, "brg_coords_%s", V);
+		if (gen_need(hc->g, GEN_CPU, fname)) {
+			strbuf *h = &hc->g->help[GEN_CPU];
+			sb_printf(h, "BRG_FN const unsigned *%s(%s v, "
+				"unsigned *c) {", fname, V);
+			for (k = 0; k < n; k++)
+				sb_printf(h, " c[%d] = (unsigned)v.%c;", k,
+					"xyzw"[k]);
+			sb_puts(h, " return c; }\n");
+		}
+		sb_printf(out, "%s(", fname);
 		expr(hc, out, e);
-		if (n > 1)
-			sb_printf(out, ").%c", "xyzw"[k]);
-		else
-			sb_putc(out, ')');
+		sb_printf(out, ", (unsigned[%d]){0})", n);
+		return;
 	}
-	sb_putc(out, '}');
+	sb_puts(out, "(const unsigned[]){(unsigned)(");
+	expr(hc, out, e);
+	sb_puts(out, ")}");
 }
 
 /* Prints at the current position (the caller indents the first line). */
@@ -363,6 +410,13 @@ static int hook_stmt(void *ctx, strbuf *out, const json_t *s, int indent)
 		pop_scope(hc);
 		return 1;
 	}
+	if (ty_streq(k, "expr") && has_domain(ast_get(s, "e")) &&
+			!is_kernel_call(hc, ast_get(s, "e"))) {
+		/* the statement's .domain() views end with it */
+		expr(hc, out, ast_get(s, "e"));
+		sb_puts(out, ", brg_temp_release();\n");
+		return 1;
+	}
 	if (hc->nstreams == 0)
 		return 0;
 	if (ty_streq(k, "return")) {
@@ -454,18 +508,12 @@ static void kernel_call(host_ctx *hc, strbuf *out, const json_t *e,
 	sb_printf(out, "%s%s(", ast_str(fn, "name"), other ? "__other" : "");
 	json_array_foreach(args, i, a) {
 		const json_t *p = json_array_get(params, i);
-		const json_t *m = strip(ast_get(strip(a), "fn"));
 		const json_t *pt = gen_resolve(hc->g, ast_get(p, "type"));
 		if (i)
 			sb_puts(out, ", ");
 		if (ty_streq(gen_role(p), "reduce") &&
 				!is_stream_ty(ast_get(a, "ty"))) {
 			sb_puts(out, "&(");
-			expr(hc, out, a);
-			sb_putc(out, ')');
-		} else if (ast_is(strip(a), "call") && ast_is(m, "member") &&
-				ty_streq(ast_str(m, "name"), "domain")) {
-			sb_puts(out, "brg_temp(");
 			expr(hc, out, a);
 			sb_putc(out, ')');
 		} else if (ty_streq(gen_role(p), "value") && ty_ncomp(pt) > 1 &&
@@ -520,13 +568,16 @@ static void method_call(host_ctx *hc, strbuf *out, const json_t *e)
 			sb_puts(out, "NULL");
 		sb_putc(out, ')');
 	} else if (ty_streq(name, "domain")) {
-		sb_puts(out, "brt_stream_domain(");
+		/* a view lives to the end of its statement (or of the kernel
+		   call it is an argument of): brg_temp_release() */
+		hc->temps = 1;
+		sb_puts(out, "brg_temp(brt_stream_domain(");
 		expr(hc, out, obj);
 		sb_puts(out, ", ");
 		coords(hc, out, json_array_get(args, 0));
 		sb_puts(out, ", ");
 		coords(hc, out, json_array_get(args, 1));
-		sb_putc(out, ')');
+		sb_puts(out, "))");
 	} else if (ty_streq(name, "assign")) {
 		sb_puts(out, "brt_stream_assign(");
 		expr(hc, out, obj);
