@@ -239,7 +239,7 @@ static void stream_decl(host_ctx *hc, strbuf *out, const json_t *v)
 			break;
 		}
 		sb_puts(out, k < n ? ", " : "");
-		sb_puts(out, "(unsigned)(");
+		sb_puts(out, "brg_dim(");
 		expr(hc, out, d);
 		sb_putc(out, ')');
 	}
@@ -770,6 +770,10 @@ static void c_string(strbuf *out, const char *s)
 }
 
 static const char domain_helpers[] =
+	"/* a stream's dimension: a negative one, or one past 32 bits, is 0,\n"
+	" * which brt_stream_new refuses (BR_ERROR_DECLARATION) */\n"
+	"BRG_FN unsigned brg_dim(long long n)\n{\n"
+	"\treturn n < 0 || n > 0xffffffffLL ? 0u : (unsigned)n;\n}\n\n"
 	"/* guide 1.8: the execution domain of the next call of a kernel */\n"
 	"BRG_FN void brg_domain_set(brt_exec *x, int size, unsigned n, "
 	"const unsigned *v)\n{\n"
