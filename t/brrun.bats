@@ -1035,3 +1035,13 @@ bench_clock() {
 	fails_with 1 "check c: the result has shape (3,), the expected data (2,)" \
 		"$SUM" sum a=[1,2,3] b=0 c=@c.npy --check c=[1,2]
 }
+
+@test "a number for a vector constant fills each component, as in a compiled program" {
+	printf 'kernel void k(float4 a<>, float4 cap, out float4 b<>) { b = min(a, cap); }\n' > cap.br
+	both cap.br k 'a=[[1,5,9,0],[2,6,1,3]]' cap=2.5 b
+	expect '1,2.5,2.5,0 2,2.5,1,2.5'
+	both cap.br k 'a=[[1,5,9,0]]' cap=[2.5,6,7,-1] b
+	expect '1,5,7,-1'
+	fails_with 1 "cap is float4: the data's last axis must have 4 components" \
+		cap.br k 'a=[[1,5,9,0]]' cap=[2.5,6] b
+}

@@ -552,6 +552,21 @@ static int bind_shape(brrun *r, binding *b, const char *what)
 	return 0;
 }
 
+/* One number for a vector constant: each component (brook(7)). */
+static void fill_components(run_array *a, unsigned nc)
+{
+	size_t sz = run_scalar_size(a->scalar);
+	unsigned char *v = xmalloc(nc * sz);
+
+	for (unsigned k = 0; k < nc; k++)
+		memcpy(v + k * sz, a->data, sz);
+	free(a->data);
+	a->data = v;
+	a->ndim = 1;
+	a->shape[0] = nc;
+	a->count = nc;
+}
+
 /* Loads the data of B (not a generator). */
 static int load_data(brrun *r, binding *b)
 {
@@ -559,6 +574,9 @@ static int load_data(brrun *r, binding *b)
 	int s = run_load(b->value, et, b->p->name, &b->data, &r->d);
 	if (s != 0)
 		return s == -2 ? EXIT_USAGE : EXIT_DATA;
+	if (b->p->desc.kind == BRT_ARG_VALUE && et.ncomp > 1 &&
+			b->data.ndim == 0 && b->data.count == 1 && !b->p->fields)
+		fill_components(&b->data, et.ncomp);
 	if (b->p->fields ? run_struct_pack(b->p, &b->data, b->eshape,
 		&b->erank, &r->d) != 0 : run_to_elements(&b->data, et,
 		b->p->name, b->eshape, &b->erank, &r->d) != 0)
