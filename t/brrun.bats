@@ -984,6 +984,9 @@ bench_clock() {
 		"$K" ints a=[1.5] b=1
 	fails_with 1 "b is uchar: 300 is not a value of that type" \
 		"$K" chars a=1 b=300
+	# in full, not rounded to 2.14748e+09
+	fails_with 1 "a is int: 2147483648 is not a value of that type" \
+		"$K" ints a=[2147483648] b=1
 }
 
 @test "error: vector data without its components on the last axis" {
@@ -1044,4 +1047,20 @@ bench_clock() {
 	expect '1,5,7,-1'
 	fails_with 1 "cap is float4: the data's last axis must have 4 components" \
 		cap.br k 'a=[[1,5,9,0]]' cap=[2.5,6] b
+}
+
+@test "--check takes a generator, of the output's shape; a reduce function's target takes no start value" {
+	both "$SUM" sum a=[0,1,2] b=[0,0,0] c --check c=iota
+	expect '0 1 2'
+	run brrun "$SUM" sum a=[0,1,2] b=[0,0,0] c --check c=zeros
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"check c: c[2] is 2, expected 0"* ]]
+	run brrun "$top_srcdir/t/brrun/structs.br" scale x=ones k=0 y \
+		--shape x=2 --check y=zeros
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"check y: y[0].b.x is 1, expected 0"* ]]
+	fails_with 1 "'r' takes no start value: a reduce function starts from the first element it folds" \
+		"$K" rsum a=[1,2,3] r=10
+	both "$K" rsum a=[1,2,3] r
+	expect '6'
 }

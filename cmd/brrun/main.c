@@ -657,6 +657,18 @@ static int check_decl_shape(brrun *r, binding *b)
  * outputs can take their shapes. */
 static int bind_data(brrun *r)
 {
+	for (unsigned i = 0; i < r->sig.nparams; i++) {
+		binding *b = &r->b[i];
+		if (b->value && b->p->desc.kind == BRT_ARG_REDUCE &&
+				r->sig.reduce_init == BRT_REDUCE_FIRST) {
+			diag_report(&r->d, DIAG_ERROR, NULL, 0, 0, ARG_ID,
+				"'%s' takes no start value: a reduce function "
+				"starts from the first element it folds (DESIGN.md "
+				"reading 8); a partial reduction's shape is "
+				"--shape %s=...", b->p->name, b->p->name);
+			return EXIT_DATA;
+		}
+	}
 	for (int pass = 0; pass < 2; pass++)
 		for (unsigned i = 0; i < r->sig.nparams; i++) {
 			binding *b = &r->b[i];
@@ -1058,7 +1070,25 @@ static int load_expected(brrun *r, binding *b, const char *expected,
 {
 	size_t es[BRT_MAX_RANK];
 	unsigned er, nc = b->p->ncomp;
-	int s = run_load(expected, b->p->desc.type, b->p->name, want, &r->d);
+	int s;
+	if (run_is_generator(expected) && b->p->fields) {
+		/* of the output's shape */
+		run_array packed;
+		memset(want, 0, sizeof *want);
+		if (run_struct_generate(expected, b->p, b->eshape, b->erank,
+				&packed, &r->d) != 0)
+			return EXIT_DATA;
+		run_struct_unpack(b->p, packed.data, b->eshape, b->erank,
+			want);
+		run_array_free(&packed);
+		return 0;
+	}
+	if (run_is_generator(expected))
+		s = run_generate(expected, b->p->desc.type, b->eshape,
+			b->erank, want, &r->d);
+	else
+		s = run_load(expected, b->p->desc.type, b->p->name, want,
+			&r->d);
 	if (s != 0)
 		return s == -2 ? EXIT_USAGE : EXIT_DATA;
 	if (b->p->fields) {

@@ -312,7 +312,7 @@ int run_to_elements(run_array *a, brt_type et, const char *pname,
 				18446744073709551615.0;
 			if (v != floor(v) || v < lo || v > hi) {
 				diag_report(d, DIAG_ERROR, NULL, 0, 0, TYPE_ID,
-					"%s is %s: %g is not a value of that type",
+					"%s is %s: %.15g is not a value of that type",
 					pname, brt_type_name(et, tb, sizeof tb), v);
 				return -1;
 			}
