@@ -163,6 +163,16 @@ int a[2] = { 1, 2 };')
 	grep -q '"at": \[0,4,1\]' "$T/p"
 }
 
+@test "linemarkers take every line number up to 2147483647, ten digits too; later lines count as 2147483647" {
+	printf '# 2147483646 "x.br"\nint a = ;\n' > "$T/l.br"
+	run brparse "$T/l.br"
+	[ "$status" -eq 1 ]
+	[ "$output" = "x.br:2147483646:9: error: expected expression before ';' [parse-syntax]" ]
+	printf '#line 2147483647 "x.br"\n\n\nint a = ;\n' > "$T/l.br"
+	run brparse "$T/l.br"
+	[ "$output" = "x.br:2147483647:9: error: expected expression before ';' [parse-syntax]" ]
+}
+
 @test "an AST file reads back unchanged" {
 	brparse exprs.br >"$T/a.json"
 	brparse "$T/a.json" >"$T/b.json"

@@ -2,6 +2,7 @@
 # t/pp.bats - brpp: golden files (t/pp/NAME.br + NAME.i), agreement with
 # gcc -E on t/pp/gcc/*.c, every message ID, the options, and bad input.
 load helper
+bats_require_minimum_version 1.5.0
 
 PP=$top_srcdir/t/pp
 
@@ -30,6 +31,19 @@ P
 s/^[^\n]*\n//
 b next
 '
+}
+
+# limit_memory KB: caps the memory (address space) of the rest of the
+# test at KB, or skips it where ASan or valgrind need more than that.
+limit_memory() {
+	local p
+	p=$(command -v brpp)
+	if [ "${BROOK_VALGRIND-}" = 1 ] ||
+	    [ "$(head -c 4 "$p")" != "$(printf '\177ELF')" ] ||
+	    grep -q __asan_init "$p"; then
+		skip "brpp runs under ASan or valgrind"
+	fi
+	ulimit -v "$1"
 }
 
 # in_tmp: makes a scratch folder current (files named as in messages).
@@ -232,6 +246,26 @@ pp_warning_test() {
 	[ "${lines[0]}" = 'f "<stdin>" l 1' ]
 }
 
+@test "pp-source-date-epoch: SOURCE_DATE_EPOCH is an integer from 0 to 253402300799" {
+	in_tmp
+	printf '__DATE__ __TIME__\n' > x.br
+	SOURCE_DATE_EPOCH=253402300799 run brpp -P x.br
+	[ "$status" -eq 0 ]
+	[ "$output" = '"Dec 31 9999" "23:59:59"' ]
+	SOURCE_DATE_EPOCH=0 run brpp -P x.br
+	[ "$output" = '"Jan  1 1970" "00:00:00"' ]
+	for v in 253402300800 99999999999999999999 abc -1 +1 ' 1' 1x; do
+		SOURCE_DATE_EPOCH=$v run brpp -P x.br
+		diag_is 1 "x.br:1:1: error: SOURCE_DATE_EPOCH must be an integer from 0 to 253402300799, not \"$v\" [pp-source-date-epoch]"
+		[ "$(grep -c error <<<"$output")" -eq 1 ]
+	done
+	# unused, it is not read
+	printf 'int a;\n' > y.br
+	SOURCE_DATE_EPOCH=abc run brpp -P y.br
+	[ "$status" -eq 0 ]
+	[ "$output" = 'int a;' ]
+}
+
 @test "#include searches the includer's folder, then -I in order" {
 	in_tmp
 	mkdir -p sub a b
@@ -356,6 +390,19 @@ pp_warning_test() {
 	[[ "$output" != *careful* ]]
 }
 
+@test "-w drops a warning's notes with it, in every format; with -x, -w drops nothing" {
+	in_tmp
+	printf '#define A 1\n#define A 2\n' > x.br
+	for f in gcc brcc json sarif; do
+		run brpp -w --diagnostics=$f x.br
+		[ "$status" -eq 0 ]
+		[[ "$output" != *"previous definition"* ]]
+	done
+	run brpp -w -x x.br
+	diag_is 1 'x.br:2:9: error: "A": Macro redefinition [pp-macro-redefined]'
+	[[ "$output" == *'x.br:1:9: note: See previous definition of "A"'* ]]
+}
+
 # ---- every message ID ----------------------------------------------------
 
 @test "pp-unterminated-if: Expecting '#endif' before end of file" {
@@ -411,6 +458,15 @@ pp_warning_test() {
 	pp_error_test '#define f ## b\n' "'##' cannot appear at either end of a macro expansion [pp-define-syntax]"
 	pp_error_test '#define f(x) x ##\n' "'##' cannot appear at either end of a macro expansion [pp-define-syntax]"
 	pp_error_test '#define f(__VA_ARGS__) 1\n' "__VA_ARGS__ can only appear in the expansion of a variadic macro [pp-define-syntax]"
+}
+
+@test "after an error in #define, the rest of its line is dropped, not written" {
+	in_tmp
+	printf '#define f(x,x) x + y\n#define g(__VA_ARGS__) __VA_ARGS__ + y\n#define h(x,,y) x + y\n#define i(x y) x + y\nint a;\n' > x.br
+	run --separate-stderr brpp -P x.br
+	[ "$status" -eq 1 ]
+	[ "$(grep -c 'pp-define-syntax' <<<"$stderr")" -eq 4 ]
+	[ "$output" = 'int a;' ]
 }
 
 @test "pp-macro-args: wrong argument count" {
@@ -542,6 +598,28 @@ pp_warning_test() {
 	pp_error_test '#line\n' '[pp-line-syntax]'
 }
 
+@test "pp-line-range: no line is read past 2147483647 (C99 6.10.4p3), no number goes negative" {
+	in_tmp
+	printf '#line 2147483645\nint a = __LINE__;\n#pragma weight 3\nint b = __LINE__;\nint c = __LINE__;\n#error boom\n' > x.br
+	run --separate-stderr brpp --diagnostics=json x.br
+	[ "$status" -eq 1 ]
+	[ "$stderr" = '{"tool":"brpp","level":"error","message":"line number out of range: nothing after line 2147483647 is read","file":"x.br","line":2147483647,"col":0,"id":"pp-line-range"}' ]
+	[ "$output" = "$(printf '# 1 "x.br"\n# 2147483645 "x.br"\nint a = 2147483645;\n# 2147483646 "x.br"\n#pragma weight 3\nint b = 2147483647;')" ]
+	printf '#line 2147483647\nint a = __LINE__;\n\n' > x.br
+	run brpp -P x.br
+	[ "$status" -eq 0 ]
+	[ "$output" = 'int a = 2147483647;' ]
+	printf '#line 2147483647\n#include <stdio.h>\n' > x.br
+	run brpp x.br
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '# 1 "x.br"\n# 2147483647 "x.br"\n#include <stdio.h>')" ]
+	printf '#line 2147483647\n#include "h.h"\nint a;\n' > y.br
+	printf 'int h;\n' > h.h
+	run brpp y.br
+	diag_is 1 'y.br:2147483647: error: line number out of range: nothing after line 2147483647 is read [pp-line-range]'
+	[[ "$output" == *'# 2147483647 "y.br" 2'* ]]
+}
+
 @test "pp-pragma-syntax: _Pragma needs ( string )" {
 	pp_error_test '_Pragma(1)\n' 'x.br:1:1: error: _Pragma takes a parenthesized string literal [pp-pragma-syntax]'
 }
@@ -577,6 +655,16 @@ pp_warning_test() {
 	{ printf '#define f(x) x\n'; printf 'f(%.0s' $(seq 1000); printf '1'; printf ')%.0s' $(seq 1000); printf '\n'; } > x.br
 	run brpp x.br
 	diag_is 1 "macro calls nested more than 200 deep in macro arguments [pp-expansion-too-deep]"
+}
+
+@test "pp-expansion-too-deep: 20,000 nested calls stop at the limit once, in little memory" {
+	in_tmp
+	{ printf '#define f(x) x\n'; printf 'f(%.0s' $(seq 20000); printf '1'; printf ')%.0s' $(seq 20000); printf '\nint after;\n'; } > x.br
+	limit_memory 262144	# 256 MB: each level held a copy of the rest
+	run brpp -P x.br
+	diag_is 1 "x.br:2:403: error: macro calls nested more than 200 deep in macro arguments [pp-expansion-too-deep]"
+	[ "$(grep -c error <<<"$output")" -eq 1 ]
+	[ "$(tail -n 1 <<<"$output")" = 'int after;' ]
 }
 
 @test "pp-expansion-too-big: exponential macros stop" {

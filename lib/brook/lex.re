@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <string.h>
 
 #include "brook/lex.h"
@@ -21,10 +22,18 @@ void lex_init(lex_ctx *L, const char *text, size_t len)
 	L->bol = 1;
 }
 
+/* A line starts at AFTER. Line numbers stop at INT_MAX (C99 6.10.4p3
+ * ends them at 2147483647), which a linemarker may reach. */
+static void next_line(lex_ctx *L, const char *after)
+{
+	if (L->line < INT_MAX)
+		L->line++;
+	L->linestart = after;
+}
+
 static void newline(lex_ctx *L, const char *after)
 {
-	L->line++;
-	L->linestart = after;
+	next_line(L, after);
 	L->bol = 1;
 }
 
@@ -51,10 +60,8 @@ static int directive(lex_ctx *L, lex_token *t)
 		q++;
 	/* continuation lines inside the directive still count as lines */
 	for (const char *r = L->cur; r < end; r++)
-		if (*r == '\n') {
-			L->line++;
-			L->linestart = r + 1;
-		}
+		if (*r == '\n')
+			next_line(L, r + 1);
 	L->cur = end;
 	if (q == end)
 		return -1;

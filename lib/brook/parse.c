@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -313,7 +314,8 @@ static int intern_file(parse_ctx *c, const char *name, size_t len)
 }
 
 /* # 12 "file" flags | #line 12 "file" | #line 12: the next line is line
- * 12 of file. The name keeps its escapes (brpp writes none but \\ and \"). */
+ * 12 of file. The name keeps its escapes (brpp writes none but \\ and \").
+ * A line beyond 2147483647 (C99 6.10.4p3) is an error, the marker ignored. */
 static void linemarker(parse_ctx *c, const lex_token *t)
 {
 	const char *p = t->s + (t->s[0] == '%' ? 2 : 1), *end = t->s + t->len;
@@ -323,9 +325,19 @@ static void linemarker(parse_ctx *c, const lex_token *t)
 		p += 4;
 	while (p < end && (unsigned char)*p <= ' ')
 		p++;
-	long line = 0;
-	while (p < end && *p >= '0' && *p <= '9' && line < 100000000)
-		line = line * 10 + (*p++ - '0');
+	long long line = 0;
+	const char *digits = p;
+	for (; p < end && *p >= '0' && *p <= '9'; p++)
+		if (line <= INT_MAX)
+			line = line * 10 + (*p - '0');
+	if (line > INT_MAX) {
+		lex_token at = *t;
+		if (at.file < 0)
+			at.file = intern_file(c, c->pend_name, strlen(c->pend_name));
+		error_tok(c, &at, "parse-linemarker", "line number %.*s out of "
+			"range (0 to 2147483647)", (int)(p - digits), digits);
+		return;
+	}
 	while (p < end && (unsigned char)*p <= ' ')
 		p++;
 	if (p < end && *p == '"') {

@@ -158,10 +158,14 @@ typedef struct pp_cond {
 	unsigned char had_else;
 } pp_cond;
 
-/* A token source: pushed-back tokens (next one last), then the current
- * file when LEXER is set. IFMODE evaluates `defined` (C99 6.10.1p1). */
+/* A token source: pushed-back tokens (next one last), then the tokens
+ * V[I..N) (an argument or a directive's line, read in place), then the
+ * current file when LEXER is set. IFMODE evaluates `defined` (C99
+ * 6.10.1p1). */
 typedef struct pp_in {
 	pp_tokvec st;
+	const pp_tok *v;
+	size_t n, i;
 	int lexer, ifmode;
 } pp_in;
 
@@ -173,7 +177,8 @@ typedef struct pp_chunk {
 
 typedef struct pp_out {
 	strbuf *b;
-	int file, line;		/* source position of the current output line */
+	int file;		/* source position of the current output line */
+	long long line;		/* (one past INT_MAX after its last line) */
 	int col;		/* bytes on the current output line */
 	int prev_kind;		/* last token written; TK_EOF at line start */
 	const char *prev_s;
@@ -202,6 +207,8 @@ typedef struct pp_ctx {
 	pp_out out;
 	int in_args;		/* collecting macro arguments */
 	int expand_depth;
+	int drop;		/* an expansion failed: what it made is dropped,
+				 * back to the source text or the directive */
 	long budget;		/* tokens made since the last source token */
 	int if_bad;		/* an error was reported in this #if */
 	char date[16], time[16];
@@ -272,6 +279,13 @@ static void in_push(pp_in *in, const pp_tok *t, size_t n)
 	grow(&in->st.v, &in->st.cap, in->st.n + n, sizeof *in->st.v);
 	for (size_t i = n; i-- > 0;)
 		in->st.v[in->st.n++] = t[i];
+}
+
+/* Drops the tokens IN holds; its file, if any, is read on. */
+static void in_drop(pp_in *in)
+{
+	in->st.n = 0;
+	in->i = in->n;
 }
 
 /* ------------------------------------------------------------------ */
@@ -720,7 +734,22 @@ static void loc_advance(pp_lexer *l, const char *pos)
 	}
 }
 
-/* The next pp-token of L's file, NL at each end of line, EOF at the end. */
+/* Whether L's location cursor is past line 2147483647, where C99 6.10.4p3
+ * ends line numbers (the line after a `#line 2147483647`, say). */
+static int lex_past_max(const pp_lexer *l)
+{
+	return l->delta > 0 && l->loc_line > INT_MAX - l->delta;
+}
+
+/* The presumed line at L's location cursor: the physical one, moved by
+ * #line; INT_MAX past it. */
+static int lex_line(const pp_lexer *l)
+{
+	return lex_past_max(l) ? INT_MAX : l->loc_line + l->delta;
+}
+
+/* The next pp-token of L's file, NL at each end of line, EOF at the end,
+ * or at a token past line 2147483647 (after an error). */
 static void lex_next(pp_ctx *c, pp_lexer *l, pp_tok *t)
 {
 	const char *p = l->p, *gap = p;
@@ -739,7 +768,7 @@ static void lex_next(pp_ctx *c, pp_lexer *l, pp_tok *t)
 			const char *e = strstr(p + 2, "*/");
 			if (!e) {
 				loc_advance(l, p);
-				pp_msg_at(c, DIAG_ERROR, l->name, l->loc_line + l->delta,
+				pp_msg_at(c, DIAG_ERROR, l->name, lex_line(l),
 					(int)(p - l->loc_ls) + 1, "pp-unterminated-comment",
 					"Expecting end of comment");
 				p = l->end;
@@ -767,7 +796,7 @@ static void lex_next(pp_ctx *c, pp_lexer *l, pp_tok *t)
 	} else
 		loc_advance(l, p);
 	t->s = p;
-	t->line = l->loc_line + l->delta;
+	t->line = lex_line(l);
 	t->col = (int)(p - l->loc_ls) + 1;
 	t->file = l->name;
 	if (p >= l->end) {
@@ -780,6 +809,14 @@ static void lex_next(pp_ctx *c, pp_lexer *l, pp_tok *t)
 		t->len = 1;
 		l->p = p + 1;
 		l->bol = 1;
+		return;
+	}
+	if (lex_past_max(l)) {
+		pp_msg_at(c, DIAG_ERROR, l->name, INT_MAX, 0, "pp-line-range",
+			"line number out of range: nothing after line %d is read",
+			INT_MAX);
+		t->kind = TK_EOF;
+		l->p = l->end;
 		return;
 	}
 	t->flags = TF_SRC | TF_SYNC | (ws ? TF_WS : 0) | (ws && pure ? TF_PURE : 0) |
@@ -889,7 +926,7 @@ static void out_sync(pp_ctx *c, const pp_tok *t)
 	}
 	if (o->col > 0 && (!(t->flags & TF_SYNC) || t->line <= o->line))
 		return;
-	int gap = t->line - o->line;
+	long long gap = t->line - o->line;
 	if (o->col == 0 && gap == 0)
 		return;
 	if (gap > 0 && gap <= PP_MAX_GAP) {
@@ -989,7 +1026,7 @@ static void out_line(pp_ctx *c, int file, int line, const char *text)
 	sb_puts(o->b, text);
 	sb_putc(o->b, '\n');
 	o->file = file;
-	o->line = line + 1;
+	o->line = (long long)line + 1;
 	o->col = 0;
 	o->prev_kind = TK_EOF;
 }
@@ -1010,6 +1047,8 @@ static void in_next(pp_ctx *c, pp_in *in, pp_tok *t)
 {
 	if (in->st.n > 0)
 		*t = in->st.v[--in->st.n];
+	else if (in->i < in->n)
+		*t = in->v[in->i++];
 	else if (in->lexer && c->lex)
 		lex_next(c, c->lex, t);
 	else {
@@ -1044,6 +1083,36 @@ static pp_tok make_string(pp_ctx *c, const pp_tok *at, const char *s)
 	return t;
 }
 
+/* C99 6.10.8: __DATE__ and __TIME__, made when first used at AT: from
+ * SOURCE_DATE_EPOCH when set, for reproducible output. As in GCC, that
+ * must be seconds since 1970 from 0 to 253402300799 (the end of 9999);
+ * else it is an error, and the current time is used. */
+static void init_time(pp_ctx *c, const pp_tok *at)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	time_t t = 0;
+	struct tm tm;
+	int fixed = 0;
+	if (sde && *sde) {
+		char *end;
+		errno = 0;
+		long long v = strtoll(sde, &end, 10);
+		t = (time_t)v;
+		fixed = is_digit(*sde) && !*end && errno == 0 &&
+			v <= 253402300799LL && t == v && gmtime_r(&t, &tm);
+		if (!fixed)
+			pp_error(c, at, "pp-source-date-epoch", "SOURCE_DATE_EPOCH "
+				"must be an integer from 0 to 253402300799, not \"%s\"",
+				sde);
+	}
+	if (!fixed) {
+		t = time(NULL);
+		localtime_r(&t, &tm);
+	}
+	strftime(c->date, sizeof c->date, "%b %e %Y", &tm);
+	strftime(c->time, sizeof c->time, "%H:%M:%S", &tm);
+}
+
 /* C99 6.10.8: __FILE__, __LINE__, __DATE__, __TIME__. */
 static pp_tok builtin_value(pp_ctx *c, const pp_macro *m, const pp_tok *at)
 {
@@ -1054,15 +1123,19 @@ static pp_tok builtin_value(pp_ctx *c, const pp_macro *m, const pp_tok *at)
 	case B_LINE:
 		snprintf(num, sizeof num, "%d", at->line);
 		return make_tok(c, at, TK_NUMBER, num, strlen(num));
-	case B_DATE:
-		return make_string(c, at, c->date);
-	default:
-		return make_string(c, at, c->time);
+	default:	/* B_DATE, B_TIME */
+		if (!c->date[0])
+			init_time(c, at);
+		return make_string(c, at, m->builtin == B_DATE ? c->date : c->time);
 	}
 }
 
-/* The arguments of one macro call: argument I is v[start[I]..start[I+1]). */
+/* The arguments of one macro call: argument I is v[start[I]..start[I+1])
+ * less its last token, the ',' or ')' after it. V is RAW, or the tokens
+ * of an outer call's argument read in place: calls nested in arguments
+ * then hold no copies of them. */
 typedef struct pp_args {
+	const pp_tok *v;
 	pp_tokvec raw;
 	size_t *start;
 	int n;
@@ -1070,6 +1143,13 @@ typedef struct pp_args {
 	unsigned char *done;
 	int va_omitted;		/* no variable arguments, not even empty ones */
 } pp_args;
+
+/* Argument I of A as written, its length in *N. */
+static const pp_tok *arg_raw(const pp_args *a, int i, size_t *n)
+{
+	*n = a->start[i + 1] - a->start[i] - 1;
+	return a->v + a->start[i];
+}
 
 static void args_free(pp_args *a)
 {
@@ -1089,8 +1169,9 @@ static void args_free(pp_args *a)
 static int collect_args(pp_ctx *c, pp_in *in, const pp_macro *m,
 	const pp_tok *name, pp_args *a, pp_tok *rp)
 {
-	size_t cap = 0, nstart = 0;
+	size_t cap = 0, nstart = 0, base = in->i;
 	int depth = 0, ws = 0;
+	int inplace = in->st.n == 0 && !in->lexer;	/* all from in->v */
 	grow(&a->start, &cap, 1, sizeof *a->start);
 	a->start[nstart++] = 0;
 	for (;;) {
@@ -1124,28 +1205,29 @@ static int collect_args(pp_ctx *c, pp_in *in, const pp_macro *m,
 		if (ws)
 			t.flags |= TF_WS;
 		ws = 0;
+		if (!inplace)
+			tv_push(&a->raw, &t);
+		size_t end = inplace ? in->i - base : a->raw.n;
 		if (is_op(&t, '('))
 			depth++;
 		else if (is_op(&t, ')') && depth-- == 0) {
 			*rp = t;
+			grow(&a->start, &cap, nstart + 2, sizeof *a->start);
+			a->start[nstart] = end;
 			break;
 		} else if (is_op(&t, ',') && depth == 0 &&
 		    !(m->variadic && (int)nstart >= m->nparams)) {
 			grow(&a->start, &cap, nstart + 1, sizeof *a->start);
-			a->start[nstart++] = a->raw.n;
-			continue;
+			a->start[nstart++] = end;
 		}
-		tv_push(&a->raw, &t);
 	}
-	/* raw.v + start[i] needs an array even when all arguments are empty */
-	grow(&a->raw.v, &a->raw.cap, 1, sizeof *a->raw.v);
-	grow(&a->start, &cap, nstart + 2, sizeof *a->start);
-	a->start[nstart] = a->raw.n;
+	a->v = inplace ? in->v + base : a->raw.v;
 	int n = (int)nstart;
-	if (m->nparams == 0 && n == 1 && a->raw.n == 0)
+	if (m->nparams == 0 && n == 1 && a->start[1] == 1)
 		n = 0;
 	if (n < m->nparams && m->variadic && n == m->nparams - 1) {
-		a->start[nstart + 1] = a->raw.n;	/* the variadic part, empty */
+		/* the variadic part, empty */
+		a->start[nstart + 1] = a->start[nstart] + 1;
 		a->va_omitted = 1;
 		n++;
 	}
@@ -1170,27 +1252,26 @@ static int collect_args(pp_ctx *c, pp_in *in, const pp_macro *m,
  * the rest of the file. */
 static const pp_tokvec *arg_expanded(pp_ctx *c, pp_args *a, int i, int ifmode)
 {
-	if (a->done[i])
+	if (a->done[i] || c->drop)
 		return &a->exp[i];
 	a->done[i] = 1;
-	const pp_tok *v = a->raw.v + a->start[i];
-	size_t n = a->start[i + 1] - a->start[i];
+	size_t n;
+	const pp_tok *v = arg_raw(a, i, &n);
 	if (c->expand_depth >= PP_MAX_EXPAND) {
-		if (n > 0)
+		if (n > 0) {
 			pp_error(c, v, "pp-expansion-too-deep",
 				"macro calls nested more than %d deep in macro arguments",
 				PP_MAX_EXPAND);
-		for (size_t k = 0; k < n; k++)
-			tv_push(&a->exp[i], &v[k]);
+			c->drop = 1;
+		}
 		return &a->exp[i];
 	}
-	pp_in sub = {{0}, 0, ifmode};
-	in_push(&sub, v, n);
+	pp_in sub = {{0}, v, n, 0, 0, ifmode};
 	c->expand_depth++;
 	for (;;) {
 		pp_tok t;
 		expand_next(c, &sub, &t);
-		if (t.kind == TK_EOF)
+		if (t.kind == TK_EOF || c->drop)
 			break;
 		tv_push(&a->exp[i], &t);
 	}
@@ -1313,9 +1394,9 @@ static void subst(pp_ctx *c, const pp_macro *m, pp_args *a, int ifmode,
 		int pasted = i + 1 < m->nbody && is_op(&b[i + 1], OP_PASTE);
 		if (m->funclike && is_op(t, '#') && i + 1 < m->nbody &&
 		    b[i + 1].kind == TK_PARAM) {
-			int k = b[++i].op;
-			pp_tok s = stringize(c, a->raw.v + a->start[k],
-				a->start[k + 1] - a->start[k], t);
+			size_t n;
+			const pp_tok *v = arg_raw(a, b[++i].op, &n);
+			pp_tok s = stringize(c, v, n, t);
 			put_copy(r, &s, at);
 			continue;
 		}
@@ -1325,8 +1406,8 @@ static void subst(pp_ctx *c, const pp_macro *m, pp_args *a, int ifmode,
 				i++;
 			const pp_tok *u = &b[++i];
 			if (u->kind == TK_PARAM) {
-				const pp_tok *v = a->raw.v + a->start[u->op];
-				size_t n = a->start[u->op + 1] - a->start[u->op];
+				size_t n;
+				const pp_tok *v = arg_raw(a, u->op, &n);
 				/* GCC: `, ## __VA_ARGS__` drops the comma when the
 				 * variable arguments are left out (or empty, when
 				 * they are all the arguments), else does not paste */
@@ -1344,9 +1425,9 @@ static void subst(pp_ctx *c, const pp_macro *m, pp_args *a, int ifmode,
 				put_arg(r, v + 1, n - 1, NULL, 0);
 			} else if (m->funclike && is_op(u, '#') && i + 1 < m->nbody &&
 			    b[i + 1].kind == TK_PARAM) {
-				int k = b[++i].op;
-				pp_tok s = stringize(c, a->raw.v + a->start[k],
-					a->start[k + 1] - a->start[k], u);
+				size_t n;
+				const pp_tok *v = arg_raw(a, b[++i].op, &n);
+				pp_tok s = stringize(c, v, n, u);
 				paste(c, r, &s);
 			} else {
 				pp_tok s = *u;
@@ -1358,10 +1439,11 @@ static void subst(pp_ctx *c, const pp_macro *m, pp_args *a, int ifmode,
 			continue;
 		}
 		if (t->kind == TK_PARAM) {
-			if (pasted)
-				put_arg(r, a->raw.v + a->start[t->op],
-					a->start[t->op + 1] - a->start[t->op], t, 1);
-			else {
+			if (pasted) {
+				size_t n;
+				const pp_tok *v = arg_raw(a, t->op, &n);
+				put_arg(r, v, n, t, 1);
+			} else {
 				const pp_tokvec *e = arg_expanded(c, a, t->op, ifmode);
 				put_arg(r, e->v, e->n, t, 0);
 			}
@@ -1385,7 +1467,7 @@ static int spend(pp_ctx *c, pp_in *in, const pp_tok *at, size_t n)
 		return 1;
 	pp_error(c, at, "pp-expansion-too-big",
 		"macro expansion exceeds %ld tokens", PP_MAX_TOKENS);
-	in->st.n = 0;
+	in_drop(in);
 	c->budget = 0;
 	return 0;
 }
@@ -1460,7 +1542,7 @@ static int expand_macro(pp_ctx *c, pp_in *in, pp_macro *m, const pp_tok *name)
 			return 0;
 		}
 		tv_free(&nls);
-		pp_args a = {{0}, 0, 0, 0, 0, 0};
+		pp_args a = {0};
 		pp_tok rp;
 		if (!collect_args(c, in, m, name, &a, &rp)) {
 			args_free(&a);
@@ -1482,7 +1564,7 @@ static int expand_macro(pp_ctx *c, pp_in *in, pp_macro *m, const pp_tok *name)
 		if (i == 0)
 			take_place(t, name);
 	}
-	if (spend(c, in, name, r.n))
+	if (!c->drop && spend(c, in, name, r.n))
 		in_push(in, r.v, r.n);
 	tv_free(&r);
 	return 1;
@@ -1541,6 +1623,11 @@ static void expand_next(pp_ctx *c, pp_in *in, pp_tok *t)
 			return;
 		if (!expand_macro(c, in, m, t))
 			return;
+		if (c->drop) {
+			in_drop(in);
+			if (in->lexer)		/* back at the source text */
+				c->drop = 0;
+		}
 	}
 }
 
@@ -1991,11 +2078,11 @@ static void read_line(pp_ctx *c, pp_tokvec *v)
 	}
 }
 
-/* V macro-expanded into R, alone (#include and #line operands). */
-static void expand_all(pp_ctx *c, const pp_tokvec *v, int ifmode, pp_tokvec *r)
+/* V macro-expanded into R, alone (#if, #include and #line operands).
+ * Returns 0 when an expansion failed and R lacks what it made. */
+static int expand_all(pp_ctx *c, const pp_tokvec *v, int ifmode, pp_tokvec *r)
 {
-	pp_in in = {{0}, 0, ifmode};
-	in_push(&in, v->v, v->n);
+	pp_in in = {{0}, v->v, v->n, 0, 0, ifmode};
 	for (;;) {
 		pp_tok t;
 		expand_next(c, &in, &t);
@@ -2004,6 +2091,9 @@ static void expand_all(pp_ctx *c, const pp_tokvec *v, int ifmode, pp_tokvec *r)
 		tv_push(r, &t);
 	}
 	tv_free(&in.st);
+	int ok = !c->drop;
+	c->drop = 0;
+	return ok;
 }
 
 /* The tokens V as text, with their spacing. */
@@ -2085,12 +2175,16 @@ static void macro_install(pp_ctx *c, pp_macro *m)
 {
 	pp_macro *old = m->name->macro;
 	if (old && !macro_same(old, m)) {
+		/* the note goes with the warning: not when -w dropped it */
+		int shown = c->d->nwarnings + c->d->nerrors;
 		pp_msg_at(c, DIAG_WARNING, m->file, m->line, m->col,
 			"pp-macro-redefined", "\"%s\": Macro redefinition",
 			m->name->name);
-		pp_msg_at(c, DIAG_NOTE, old->file, old->line, old->col,
-			"pp-macro-redefined", "See previous definition of \"%s\" "
-			"and latest one considered as macro", m->name->name);
+		if (c->d->nwarnings + c->d->nerrors > shown)
+			pp_msg_at(c, DIAG_NOTE, old->file, old->line, old->col,
+				"pp-macro-redefined", "See previous definition of "
+				"\"%s\" and latest one considered as macro",
+				m->name->name);
 	}
 	macro_retire(c, old);
 	m->name->macro = m;
@@ -2138,6 +2232,7 @@ static int define_params(pp_ctx *c, pp_macro *m)
 				pp_error(c, &p, "pp-define-syntax", "Unsupported "
 					"preprocessor directive syntax: __VA_ARGS__ can "
 					"only appear in the expansion of a variadic macro");
+				skip_line(c);
 				return 0;
 			}
 			for (int i = 0; i < m->nparams; i++)
@@ -2145,6 +2240,7 @@ static int define_params(pp_ctx *c, pp_macro *m)
 					pp_error(c, &p, "pp-define-syntax", "Unsupported "
 						"preprocessor directive syntax: duplicate "
 						"macro parameter \"%s\"", y->name);
+					skip_line(c);
 					return 0;
 				}
 			grow(&m->params, &cap, (size_t)m->nparams + 1,
@@ -2289,8 +2385,7 @@ static int if_value(pp_ctx *c, const pp_tok *at)
 			"with no expression", at->len, at->s);
 		return 0;
 	}
-	c->if_bad = 0;
-	expand_all(c, &line, 1, &ex);
+	c->if_bad = !expand_all(c, &line, 1, &ex);
 	pp_expr e = {c, ex.v, ex.n, 0, 0, at};
 	pp_val v = {0, 0};
 	if (!c->if_bad)
@@ -2549,7 +2644,7 @@ static void include_file(pp_ctx *c, const pp_tok *at, const char *name)
 	}
 	pp_lexer *up = c->lex;
 	loc_advance(up, up->p);
-	int ret = up->loc_line + up->delta;
+	int ret = lex_line(up);
 	pp_lexer *l = push_file(c, f);
 	l->ret_line = ret;
 	out_marker(c, 1, f->name, " 1");
@@ -2854,24 +2949,6 @@ static void init_syms(pp_ctx *c)
 	c->s_once = intern(c, "once", 4);
 }
 
-/* C99 6.10.8: __DATE__ and __TIME__, from SOURCE_DATE_EPOCH when set,
- * for reproducible output. */
-static void init_time(pp_ctx *c)
-{
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	char *end;
-	time_t now;
-	struct tm tm;
-	if (sde && *sde && (now = (time_t)strtoll(sde, &end, 10), !*end))
-		gmtime_r(&now, &tm);
-	else {
-		now = time(NULL);
-		localtime_r(&now, &tm);
-	}
-	strftime(c->date, sizeof c->date, "%b %e %Y", &tm);
-	strftime(c->time, sizeof c->time, "%H:%M:%S", &tm);
-}
-
 /* __BRPP__: the version as a number, 0.1.0 is 100 (major, minor and
  * patch in two decimal digits each). */
 static long version_number(void)
@@ -2953,7 +3030,6 @@ int pp_run(const pp_options *o, const char *path, strbuf *out, diag_ctx *d)
 	c.out.file = -1;
 	c.main.lexer = 1;
 	init_syms(&c);
-	init_time(&c);
 	predefine(&c);
 	char err[512];
 	int stdin_ = strcmp(path, "-") == 0;
