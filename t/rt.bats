@@ -85,6 +85,18 @@ rt_error() {
 	rt_golden async
 }
 
+@test "freeing a stream waits for an async write or a nocopy read of the caller's array" {
+	rt_golden free
+}
+
+@test "assign onto itself and between overlapping views: as memmove, on both backends" {
+	rt_golden overlap
+}
+
+@test "an error on a view (kernel, assign, read, write, fill) reaches the stream it is a view of" {
+	rt_golden viewerr
+}
+
 @test "asynchrony: kernels on inputs with pending transfers, 20 runs under OpenCL" {
 	rt_golden pending
 	local i out
@@ -161,7 +173,13 @@ rt_error() {
 		"Stream Assign: Input stream rank and dimension doesn't match with destination" \
 		"Stream Assign: Uninitialized input stream" \
 		"Stream Assign: Input stream type doesn't match with destination" \
-		"NULL destination: last error 6"
+		"NULL destination: last error 6: Stream Assign: Invalid destination stream"
+}
+
+@test "error: streamSwap of streams of other element types swaps nothing" {
+	rt_error swap "float and int swapped: no" "float: error 6" "int: error 6" \
+		"streamSwap: Stream types don't match (float and int)" \
+		"float and float swapped: yes"
 }
 
 @test "error: Domain Operator messages" {
@@ -241,12 +259,19 @@ rt_error() {
 	export BRT_FAIL_LAUNCH=1
 	rt_error lost "b: error 4" \
 		"Kernel Execution: Failed to run kernel (copy: the device was lost (BRT_FAIL_LAUNCH))" \
-		"Stream Write: Failed to Initiate DMA (the device was lost)"
+		"Stream Write: Failed to Initiate DMA (the device was lost)" \
+		"isSync 1" "finish 0" "a, finish: error 4" \
+		"Stream Finish: Could not flush previous events (the device was lost)"
 }
 
 @test "error: NULL everywhere in the API, never a crash" {
 	rt_error null_api "error(NULL) 6" 'errorLog(NULL) ""' \
 		"finish(NULL): last error 6: Stream Finish: NULL stream" \
+		"isSync(NULL): last error 6: Stream isSync: NULL stream" \
+		"fill(NULL): last error 6: Stream Fill: NULL stream" \
+		"write(NULL): last error 3: Stream Write: NULL stream" \
+		"streamSwap(NULL): last error 6: streamSwap: NULL pointer" \
+		"Stream Allocation: iterator start and end can't be NULL" \
 		"Stream Fill: Stream can't fill from a NULL pointer" \
 		"Stream Read: range [1, 9) of dimension 0 is outside the stream's extent 4" \
 		"Stream Write: range start point can't be NULL" \
@@ -271,6 +296,14 @@ rt_error() {
 		"getDevices(NULL): (nil) 0" \
 		"reduce argument of a map kernel: last error 7: Kernel Execution: argument 1 of sum is a reduce argument of a kernel that is not a reduction" \
 		"getDevices(NULL): last error 6: Get Devices: device type can't be NULL"
+}
+
+@test "brt(3)'s ERRORS lists every message that libbrt sets (t/rt/messages.py)" {
+	command -v python3 > /dev/null || skip "no python3"
+	run python3 "$top_srcdir/t/rt/messages.py" "$top_srcdir"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
 }
 
 @test "error: a kernel without code for the backend" {
@@ -440,13 +473,20 @@ rt_error() {
 	esac
 }
 
-@test "BRT_ADAPTER out of range falls back to the first device, with a log line" {
+@test "BRT_ADAPTER out of range or not a number falls back to the first device, with a log line" {
 	rt_build devices
 	run env BRT_ADAPTER=99 BRT_LOG_FILE="$RT/adapter.log" "$RT/devices"
 	[ "$status" -eq 0 ]
 	[ "${lines[4]}" = "1 2 3" ]
 	if [ "${lines[0]}" = "current opencl" ]; then
 		grep -q "BRT_ADAPTER=99: there are" "$RT/adapter.log"
+	fi
+	run env BRT_ADAPTER=x BRT_LOG_FILE="$RT/adapterx.log" "$RT/devices"
+	[ "$status" -eq 0 ]
+	[ "${lines[4]}" = "1 2 3" ]
+	if [ "${lines[0]}" = "current opencl" ]; then
+		grep -q "BRT_ADAPTER=x: there are [0-9]* OpenCL devices; using 0" \
+			"$RT/adapterx.log"
 	fi
 	run env BRT_ADAPTER=0 BRT_RUNTIME=opencl "$RT/devices"
 	case ${lines[1]} in
@@ -534,11 +574,13 @@ rt_error() {
 	command -v valgrind > /dev/null || skip "no valgrind"
 	[ "${BROOK_VALGRIND-}" != 1 ] || skip "every program runs under valgrind"
 	local p run
-	for p in basic reduce views errors iter resize async threads; do
+	for p in basic reduce views errors iter resize async threads free \
+		overlap viewerr; do
 		rt_build $p
 	done
-	for run in basic reduce views iter resize async threads \
-		"errors alloc_rank" "errors null_api" "errors assign" \
+	for run in basic reduce views iter resize async threads free overlap \
+		viewerr "errors alloc_rank" "errors null_api" "errors assign" \
+		"errors swap" \
 		"errors propagate" "errors misc" \
 		"BRT_FAIL_ALLOC=2 errors alloc_fail" \
 		"BRT_FAIL_LAUNCH=1 errors lost"; do

@@ -25,7 +25,8 @@ static void log_line(brt_stream *s, const char *msg, size_t n)
 }
 
 /* Records CODE (if S has no error yet) and appends the message as one line
- * to S's log; with no stream, the thread's last error takes it. */
+ * to S's log, and so for the streams S is a view of (brt_stream_domain);
+ * with no stream, the thread's last error takes it. */
 void brt_vfail(brt_stream *s, BRerror code, const char *fmt, va_list ap)
 {
 	char msg[2048];
@@ -35,9 +36,11 @@ void brt_vfail(brt_stream *s, BRerror code, const char *fmt, va_list ap)
 		brt_set_last(code, "%s", msg);
 		return;
 	}
-	if (s->err == BR_NO_ERROR)
-		s->err = code;
-	log_line(s, msg, strlen(msg));
+	for (; s; s = s->of) {
+		if (s->err == BR_NO_ERROR)
+			s->err = code;
+		log_line(s, msg, strlen(msg));
+	}
 }
 
 void brt_fail(brt_stream *s, BRerror code, const char *fmt, ...)
@@ -64,16 +67,20 @@ void brt_set_last(BRerror code, const char *fmt, ...)
 }
 
 /* Guide 1.7.1: an error in an input marks the outputs computed from it.
- * DST takes SRC's code and the first line of its log (the cause), unless
- * DST has an error already: a chain of kernels carries the cause along
- * without the logs growing with every call. */
+ * DST, and each stream it is a view of, takes SRC's code and the first
+ * line of its log (the cause), unless it has an error already: a chain of
+ * kernels carries the cause along without the logs growing with every
+ * call. */
 void brt_propagate(brt_stream *dst, const brt_stream *src)
 {
-	if (dst == src || dst->err != BR_NO_ERROR)
-		return;
-	dst->err = src->err;
-	if (src->log.len)
-		log_line(dst, src->log.p, strcspn(src->log.p, "\n"));
+	for (; dst && dst != src; dst = dst->of) {	/* SRC's own streams
+							   have its errors */
+		if (dst->err != BR_NO_ERROR)
+			continue;
+		dst->err = src->err;
+		if (src->log.len)
+			log_line(dst, src->log.p, strcspn(src->log.p, "\n"));
+	}
 }
 
 BRerror brt_stream_error(brt_stream *s)

@@ -185,6 +185,9 @@ typedef struct brt_buffer {
 	uint64_t serial;	/* OpenCL: unique per buffer of the process, so a
 				   kernel argument is not set again for it */
 	int written;		/* ever written by read, fill, assign, kernel */
+	int hostio;		/* OpenCL: a command since its last sync may
+				   still use the caller's array (an async
+				   write, a nocopy read): free waits for it */
 } brt_buffer;
 
 /* A box of the array held by a buffer. All extents x first, 1 beyond the
@@ -210,6 +213,9 @@ struct brt_stream {
 	brt_str log;		/* every error */
 	int recs;		/* record slots of its device that name it */
 	size_t synced;		/* log.len at its last synchronisation */
+	struct brt_stream *of;	/* a view: the stream it is a view of, which
+				   takes its errors too; NULL for a stream */
+	int refs;		/* 1 + its views: it is freed after them */
 };
 
 /* --- the runtime ------------------------------------------------------- */
@@ -244,6 +250,7 @@ typedef struct brt_runtime {
 	unsigned cpu_threads;
 	int timing;		/* BRT_PROFILE or brt_profileKernels: queues
 				   profile, brt_run records its kernels */
+	int down;		/* shut down at exit: no OpenCL call */
 } brt_runtime;
 
 /* The one runtime context, initialized on the first call of brt_rt. Its

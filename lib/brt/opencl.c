@@ -828,6 +828,8 @@ int brt_ocl_write(const brt_region *r, const void *host, int nocopy,
 	}
 	if (stage)
 		stage_put(d, stage, ev);
+	if (src == host)
+		r->buf->hostio = 1;
 	if (staging && cl->clSetEventCallback(ev, CL_COMPLETE, free_staging,
 		    staging) != CL_SUCCESS) {
 		cl->clWaitForEvents(1, &ev);
@@ -1022,6 +1024,8 @@ int brt_ocl_read(const brt_region *r, void *host, int async, brt_str *msg)
 		return cl_failed(d, err, msg);
 	}
 	cl->clFlush(d->xfer);
+	if (async)
+		r->buf->hostio = 1;
 	brt_ocl_profile(d, "write (device to host)", 1, ev);
 	brt_ocl_set_last(r->buf, ev);
 	return 0;

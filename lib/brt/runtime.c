@@ -131,12 +131,14 @@ static brt_device *default_device(brt_runtime *rt)
 			brt_log("no OpenCL device found; using the CPU backend");
 		return cpu;
 	}
-	long n = env_long("BRT_ADAPTER", 0);
-	if (n < 0 || (unsigned long)n >= rt->nopencl) {
-		brt_log("BRT_ADAPTER=%ld: there are %u OpenCL devices; using 0",
-			n, rt->nopencl);
+	/* not a number, or out of range: device 0, with a log line */
+	const char *a = getenv("BRT_ADAPTER");
+	long n = env_long("BRT_ADAPTER", -1);
+	if (a && *a && (n < 0 || (unsigned long)n >= rt->nopencl))
+		brt_log("BRT_ADAPTER=%s: there are %u OpenCL devices; using 0",
+			a, rt->nopencl);
+	if (n < 0 || (unsigned long)n >= rt->nopencl)
 		n = 0;
-	}
 	return rt->all[n];
 }
 
@@ -187,6 +189,7 @@ static void runtime_shutdown(void)
 	if (done)	/* registered twice: brt_exit_after_driver */
 		return;
 	done = 1;
+	rt->down = 1;
 	brt_ocl_timing_clear(pthread_getspecific(rt->key));
 	for (unsigned i = 0; i < rt->nall; i++) {
 		brt_device *d = rt->all[i];

@@ -172,13 +172,30 @@ static size_t region_count(const brt_region *r)
 	return (size_t)(r->dims[0] * r->dims[1] * r->dims[2] * r->dims[3]);
 }
 
-/* Across devices the data go through host memory. */
+/* Whether boxes A and B of one buffer share an element. */
+static int region_overlap(const brt_region *a, const brt_region *b)
+{
+	if (a->buf != b->buf)
+		return 0;
+	for (int i = 0; i < 4; i++)
+		if (a->origin[i] >= b->origin[i] + b->dims[i]
+		    || b->origin[i] >= a->origin[i] + a->dims[i])
+			return 0;
+	return 1;
+}
+
+/* Across devices, and between overlapping boxes of one buffer (as memmove:
+ * DST takes SRC as it was before), the data go through host memory; a box
+ * onto itself copies nothing. */
 int brt_xfer_copy(const brt_region *dst, const brt_region *src, brt_str *msg)
 {
 	brt_device *dd = dst->buf->dev, *sd = src->buf->dev;
-	if (dd == sd && dd->kind == BRT_DEV_OPENCL)
+	int overlap = region_overlap(dst, src);
+	if (overlap && !memcmp(dst->origin, src->origin, sizeof dst->origin))
+		return 0;
+	if (dd == sd && !overlap && dd->kind == BRT_DEV_OPENCL)
 		return brt_ocl_copy(dst, src, msg);
-	if (dd == sd) {
+	if (dd == sd && !overlap) {
 		int64_t dp[4], sp[4];
 		brt_region_pitch(dst, dp);
 		brt_region_pitch(src, sp);
@@ -233,9 +250,12 @@ int brt_xfer_fill(const brt_region *r, const void *value, brt_str *msg)
 
 int brt_buffer_sync(brt_buffer *b, int wait)
 {
-	if (b->dev->kind == BRT_DEV_OPENCL)
-		return brt_ocl_sync(b, wait);
-	return 1;
+	if (b->dev->kind != BRT_DEV_OPENCL)
+		return 1;
+	int r = brt_ocl_sync(b, wait);
+	if (r == 1)
+		b->hostio = 0;
+	return r;
 }
 
 /* --- buffers ------------------------------------------------------------ */
@@ -319,6 +339,7 @@ static brt_stream *stream_alloc(brt_type type, unsigned rank,
 		return NULL;
 	}
 	s->type = type;
+	s->refs = 1;
 	s->dev = brt_current();
 	s->reg.esize = type.size;
 	for (int i = 0; i < 4; i++)
@@ -426,14 +447,30 @@ brt_stream *brt_stream_new_iter(brt_type type, unsigned rank,
 	return s;
 }
 
+/* Frees S once its views are freed, then releases the stream it is a
+ * view of. */
+static void stream_release(brt_stream *s)
+{
+	while (s && --s->refs == 0) {
+		brt_stream *of = s->of;
+		brt_buffer_release(s->reg.buf);
+		brt_str_free(&s->log);
+		free(s);
+		s = of;
+	}
+}
+
+/* Guide 1.13: a transfer that still uses the caller's array (an async
+ * write, a nocopy read) is finished first, so that the array may go once
+ * the stream has; at exit the runtime finished every queue already. */
 void brt_stream_free(brt_stream *s)
 {
 	if (!s)
 		return;
 	brt_stream_settle(s);
-	brt_buffer_release(s->reg.buf);
-	brt_str_free(&s->log);
-	free(s);
+	if (s->reg.buf && s->reg.buf->hostio && !brt_rt()->down)
+		brt_buffer_sync(s->reg.buf, 1);
+	stream_release(s);
 }
 
 /* --- flags ------------------------------------------------------------ */
@@ -746,6 +783,9 @@ brt_stream *brt_stream_domain(brt_stream *s, const unsigned *start,
 	v->recs = 0;
 	v->synced = 0;
 	v->reg.buf = NULL;
+	v->of = s;	/* takes the view's errors (brt.3) */
+	v->refs = 1;
+	s->refs++;
 	const char *why = NULL;
 	if (!start)
 		why = "Domain Operator: Domain start point can't be NULL";
@@ -813,7 +853,8 @@ static int stream_sync(brt_stream *s, int wait, const char *op)
 	}
 	if (!s->reg.buf)
 		return 1;
-	int r = brt_buffer_sync(s->reg.buf, wait);
+	/* a lost device runs nothing more: its commands failed */
+	int r = s->dev->lost ? -1 : brt_buffer_sync(s->reg.buf, wait);
 	if (r < 0) {
 		brt_fail(s, BR_ERROR_KERNEL, "%s: Could not flush previous "
 			"events (the device was lost)", op);
@@ -874,6 +915,16 @@ void streamSwap(brt_stream **a, brt_stream **b)
 	if (!a || !b) {
 		brt_set_last(BR_ERROR_INVALID_PARAMATER,
 			"streamSwap: NULL pointer");
+		return;
+	}
+	if (*a && *b && !same_type((*a)->type, (*b)->type)) {
+		char ta[32], tb[32];
+		brt_type_name((*a)->type, ta, sizeof ta);
+		brt_type_name((*b)->type, tb, sizeof tb);
+		for (int i = 0; i < 2; i++)
+			brt_fail(i ? *b : *a, BR_ERROR_INVALID_PARAMATER,
+				"streamSwap: Stream types don't match (%s and "
+				"%s)", ta, tb);
 		return;
 	}
 	brt_stream *t = *a;

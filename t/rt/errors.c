@@ -363,9 +363,34 @@ static void c_lost(void)
 	float out[4];
 	brt_stream_write(a, out, NULL);
 	rt_errors("a, write", a);
+	/* nothing runs on the device any more: finish fails (brt.3) */
+	printf("isSync %d\n", brt_stream_isSync(a));
+	printf("finish %d\n", brt_stream_finish(a));
+	rt_errors("a, finish", a);
 	brt_stream_free(a);
 	brt_stream_free(b);
 	brt_stream_free(c);
+}
+
+/* streamSwap swaps handles of one element type only */
+static void c_swap(void)
+{
+	brt_stream *f = filled(4), *g = filled(4);
+	brt_stream *i = brt_stream_new(brt_type_make(BRT_INT, 1), 1,
+		(unsigned[]){ 4 });
+	brt_stream *p = f, *q = i;
+	streamSwap(&p, &q);
+	printf("float and int swapped: %s\n", p == i ? "yes" : "no");
+	rt_errors("float", f);
+	rt_errors("int", i);
+	p = f;
+	q = g;
+	streamSwap(&p, &q);
+	printf("float and float swapped: %s\n", p == g ? "yes" : "no");
+	rt_errors("float", f);
+	brt_stream_free(f);
+	brt_stream_free(g);
+	brt_stream_free(i);
 }
 
 /* run with BRT_FAIL_ALLOC=2: the reduction's temporary cannot be had */
@@ -444,6 +469,8 @@ static void c_null_api(void)
 	rt_last("finish(NULL)");
 	brt_stream_fill(NULL, data);
 	rt_last("fill(NULL)");
+	brt_stream_write(NULL, data, NULL);
+	rt_last("write(NULL)");
 	brt_stream *s = rt_new1(4);
 	brt_stream_fill(s, NULL);
 	rt_errors("fill from NULL", s);
@@ -456,6 +483,9 @@ static void c_null_api(void)
 	rt_last("streamPrint(NULL)");
 	streamSwap(NULL, &s);
 	rt_last("streamSwap(NULL)");
+	brt_stream *it = brt_stream_new_iter(rt_float, 1, &a, NULL, data);
+	rt_errors("iterator from NULL", it);
+	brt_stream_free(it);
 	unsigned n;
 	printf("getDevices(\"gpu\") %p\n", (void *)brt_getDevices("gpu", &n));
 	printf("count %u, rank(NULL) %u, dim(NULL) %u\n", n, brt_stream_rank(NULL),
@@ -478,7 +508,7 @@ static const struct {
 	{ "alias", c_alias }, { "shapes", c_shapes }, { "outputs", c_outputs },
 	{ "propagate", c_propagate }, { "device", c_device }, { "lost", c_lost },
 	{ "null_api", c_null_api }, { "reduce_alloc", c_reduce_alloc },
-	{ "misc", c_misc }, { "loop", c_loop },
+	{ "misc", c_misc }, { "loop", c_loop }, { "swap", c_swap },
 };
 
 int main(int argc, char **argv)

@@ -30,6 +30,9 @@ int main(void)
 	brt_arg a2[3] = { { .s = d }, { .value = &k }, { .s = d4 } };
 	brt_run(&k_scale, a2, NULL);
 	rt_errors("overlapping views", d4);
+	/* the error reaches the streams d4 is a view of (brt.3) */
+	rt_errors("d, which d4 is a view of", d);
+	rt_errors("s, which d is a view of", s);
 	/* a view of a view */
 	unsigned st3[2] = { 1, 1 }, en3[2] = { 3, 2 };
 	brt_stream *d3 = brt_stream_domain(d, st3, en3);
