@@ -30,10 +30,12 @@ sudo=
 # complete: CI runs this script on a fresh Debian machine. (clang and its
 # libFuzzer runtime build fuzz/'s harnesses, which t/reliability.bats
 # builds and runs; strace lets t/reliability.bats see how a tool waits for a
-# pipe, and t/gen.bats where brgen starts its second thread.)
+# pipe, and t/gen.bats where brgen starts its second thread; python3 writes
+# deep inputs and reads brt(3)'s lists in the tests.)
 packages="build-essential autoconf automake libtool pkg-config re2c lemon
 libjansson-dev ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers
-pocl-opencl-icd clinfo bats valgrind clang libclang-rt-dev strace groff-base"
+pocl-opencl-icd clinfo bats valgrind clang libclang-rt-dev strace groff-base
+python3"
 
 if [ $deps = yes ]; then
 	echo "== installing Debian packages"
