@@ -125,7 +125,9 @@ static void host_arg(chk_ctx *c, json_t *a, json_t *p, chk_role role, int n)
 		chk_arg_type_err(c, a, n, at, pt);
 	} else {
 		int pr = ty_rank(pt), ar = ty_rank(at);
-		if (pr > 1 && ar != pr)
+		/* a 1D stream parameter takes any shape; a gather array
+		   addresses the stream in its own rank */
+		if ((pr > 1 || role == ROLE_GATHER) && ar != pr)
 			chk_err(c, a, "E-arg-dims", "Mismatched dimensions of formal and "
 				"actual arguments for argument %d", n);
 		else if (role == ROLE_GATHER && chk_array_count(pt) &&
@@ -213,6 +215,37 @@ static void reduce_shape(chk_ctx *c, json_t *e, json_t *in, json_t *out)
 	}
 }
 
+/* The stream variable that A names, or that A is a .domain() view of. */
+static chk_sym *view_root(chk_ctx *c, json_t *a)
+{
+	json_t *f;
+	while (ast_is(a = chk_strip_paren(a), "call") &&
+		ast_is(f = chk_strip_paren(ast_get(a, "fn")), "member") &&
+		ty_streq(ast_str(f, "name"), "domain"))
+		a = ast_get(f, "e");
+	if (!ast_is(a, "id") || !ty_is_stream(ast_get(a, "ty")))
+		return NULL;
+	return chk_lookup(&c->names, ast_str(a, "name"));
+}
+
+/* Outputs A and B of one call of kernel K: one stream bound whole to
+ * both is an error (each element written twice, the last write wins);
+ * views of it may be disjoint, and warn. */
+static void write_write(chk_ctx *c, json_t *a, json_t *b, const char *k)
+{
+	chk_sym *s = view_root(c, a);
+	if (!s || s != view_root(c, b))
+		return;
+	if (ast_is(chk_strip_paren(a), "id") && ast_is(chk_strip_paren(b), "id"))
+		chk_err(c, b, "E-write-write", "stream \"%s\" is bound to two "
+			"outputs of \"%s\": each element would be written twice",
+			s->name, k);
+	else
+		chk_warn(c, 1, b, "W-write-write", "views of stream \"%s\" are "
+			"bound to two outputs of \"%s\": where they overlap, the "
+			"last write wins", s->name, k);
+}
+
 /* spec 4.2: a stream is bound read-only or write-only, never both (the
  * runtime allows it with BRT_PERMIT_READ_WRITE_ALIASING: a warning). */
 static void read_write(chk_ctx *c, json_t *args, json_t *params,
@@ -227,6 +260,11 @@ static void read_write(chk_ctx *c, json_t *args, json_t *params,
 		role[i] = chk_role_of(json_array_get(params, i));
 		root[i] = ty_is_stream(ast_get(a, "ty")) ? chk_root_sym(c, a) : NULL;
 	}
+	for (i = 0; i < n; i++)
+		for (j = i + 1; role[i] == ROLE_OUT && j < n; j++)
+			if (role[j] == ROLE_OUT)
+				write_write(c, json_array_get(args, i),
+					json_array_get(args, j), name);
 	for (i = 0; i < n; i++) {
 		if (!root[i] || (role[i] != ROLE_OUT && role[i] != ROLE_SCATTER &&
 			role[i] != ROLE_REDUCE))
@@ -245,6 +283,27 @@ static void read_write(chk_ctx *c, json_t *args, json_t *params,
 	free(role);
 }
 
+/* The arguments of a call of a host function (parameters PARAMS): a
+ * stream only for a stream parameter, of its element type and rank, as
+ * for a kernel's input. */
+static void host_fn_args(chk_ctx *c, json_t *args, json_t *params,
+	const char *name)
+{
+	size_t i;
+	json_t *a;
+	json_array_foreach(args, i, a) {
+		json_t *p = json_array_get(params, i);
+		json_t *pt = chk_resolve(c, ast_get(p, "type"));
+		if (p && ty_is_stream(pt))
+			host_arg(c, a, p, ROLE_IN, (int)i + 1);
+		else if (ty_is_stream(ast_get(a, "ty")))
+			chk_err(c, a, "E-arg-stream", "argument %d of \"%s\" is a "
+				"stream, but not its parameter: a stream is passed "
+				"only to a stream parameter", (int)i + 1, name);
+		json_decref(pt);
+	}
+}
+
 static json_t *user_call(chk_ctx *c, json_t *e, json_t *f, chk_sym *s)
 {
 	const char *name = ast_str(f, "name");
@@ -261,6 +320,8 @@ static json_t *user_call(chk_ctx *c, json_t *e, json_t *f, chk_sym *s)
 		if (c->kern)
 			chk_err(c, e, "E-kernel-calls-host",
 				"kernel can't call a non-kernel: \"%s\"", name);
+		else if (args)
+			host_fn_args(c, args, ast_arr(ft, "params"), name);
 		return ret;
 	}
 	json_t *params = ast_arr(ast_get(fnode, "type"), "params");
@@ -493,6 +554,46 @@ out:
 	json_decref(at);
 }
 
+/* brookgpu: streamSwap(a, b) swaps two stream variables of one element
+ * type. A host function's stream parameter is its caller's stream: swapped
+ * with a local one, the local's block would release the caller's stream. */
+static void stream_swap(chk_ctx *c, json_t *args)
+{
+	json_t *a[2];
+	chk_sym *s[2];
+	for (int k = 0; k < 2; k++) {
+		a[k] = json_array_get(args, (size_t)k);
+		json_t *t = ast_get(a[k], "ty");
+		if (ty_is_unknown(t))
+			return;
+		s[k] = chk_root_sym(c, a[k]);
+		if (!ty_is_stream(t) || !s[k] ||
+			!ast_is(chk_strip_paren(a[k]), "id")) {
+			chk_err(c, a[k], "E-stream-op-arg", "streamSwap: argument %d "
+				"must be a stream variable", k + 1);
+			return;
+		}
+	}
+	json_t *e0 = chk_resolve(c, ast_get(ast_get(a[0], "ty"), "of"));
+	json_t *e1 = chk_resolve(c, ast_get(ast_get(a[1], "ty"), "of"));
+	if (!ty_equal(e0, e1)) {
+		char *n0 = TN(e0), *n1 = TN(e1);
+		chk_err(c, a[1], "E-stream-swap-type", "streamSwap: a stream of %s "
+			"and a stream of %s: the element types must be the same",
+			n0, n1);
+		free(n0);
+		free(n1);
+	} else if ((s[0]->kind == SYM_PARAM) != (s[1]->kind == SYM_PARAM)) {
+		int p = s[0]->kind == SYM_PARAM ? 0 : 1;
+		chk_err(c, a[1], "E-stream-swap-param", "streamSwap: \"%s\" is a "
+			"parameter, the caller's stream, and \"%s\" is not: the end "
+			"of %s's block would release the caller's stream",
+			s[p]->name, s[!p]->name, s[!p]->name);
+	}
+	json_decref(e0);
+	json_decref(e1);
+}
+
 /* spec 3.3: stream operators; brookgpu: iter(). */
 static json_t *stream_op_call(chk_ctx *c, json_t *e, json_t *f,
 	const char *name)
@@ -524,7 +625,50 @@ static json_t *stream_op_call(chk_ctx *c, json_t *e, json_t *f,
 		}
 		return chk_set_ty_b(e, chk_T(c, "void"));
 	}
+	if (ty_streq(name, "streamSwap")) {
+		if (arg_count(c, e, args, 2))
+			stream_swap(c, args);
+		return chk_set_ty_b(e, chk_T(c, "void"));
+	}
 	return chk_unknown(c, e);
+}
+
+/* guide 1.7.1: Stream::domain(start, end) takes as many coordinates as
+ * the stream has dimensions (an int for 1D, an int2 for 2D, ...), or an
+ * array of them; a <> parameter's rank is its argument's. */
+static void domain_bounds(chk_ctx *c, json_t *args, json_t *st)
+{
+	int rank = ty_rank(st);
+	size_t i;
+	json_t *a;
+	if (rank == 1 && json_is_null(json_array_get(ast_get(st, "dims"), 0)))
+		return;
+	json_array_foreach(args, i, a) {
+		json_t *at = chk_resolve(c, ast_get(a, "ty"));
+		long long n = ty_is_arith(at) ? ty_ncomp(at) : ty_is_array(at) ?
+			chk_array_count(at) : 0;
+		if (n > 0 && n != rank)
+			chk_err(c, a, "E-stream-domain-rank", "domain: argument %zu has "
+				"%lld coordinate%s, the stream %d dimension%s", i + 1, n,
+				n > 1 ? "s" : "", rank, rank > 1 ? "s" : "");
+		json_decref(at);
+	}
+}
+
+/* guide 1.7: the flags of a stream's read or write method, a string. */
+static void stream_flags(chk_ctx *c, json_t *a, const char *op)
+{
+	json_t *at = chk_resolve(c, ast_get(a, "ty"));
+	json_t *to = ty_is_ptr(at) ? ast_get(at, "to") : ty_is_array(at) ?
+		ast_get(at, "of") : NULL;
+	if (!ty_is_unknown(at) && !(to && (ty_is_unknown(to) ||
+		ty_is_void(to) || ty_streq(ty_scalar(to), "char")))) {
+		char *an = TN(at);
+		chk_err(c, a, "E-stream-flags", "%s: argument 2, the flags, must "
+			"be a string such as \"async\", not %s", op, an);
+		free(an);
+	}
+	json_decref(at);
 }
 
 /* guide 1.7: methods of a stream in host code. */
@@ -542,6 +686,11 @@ static json_t *method_call(chk_ctx *c, json_t *e, json_t *f, json_t *st)
 	if ((ty_streq(name, "read") || ty_streq(name, "write")) &&
 			json_array_size(args) > 0)
 		stream_memory(c, json_array_get(args, 0), st, name);
+	if ((ty_streq(name, "read") || ty_streq(name, "write")) &&
+			json_array_size(args) > 1)
+		stream_flags(c, json_array_get(args, 1), name);
+	if (ty_streq(name, "domain"))
+		domain_bounds(c, args, st);
 	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
 		if (strcmp(tab[i].name, name) != 0)
 			continue;
@@ -595,7 +744,7 @@ json_t *chk_call_expr(chk_ctx *c, json_t *e)
 		}
 	}
 	json_t *ft = chk_expr(c, fe);
-	args_of(c, e);
+	json_t *args = args_of(c, e);
 	callee(e, "host");
 	if (c->kern) {
 		if (ast_is(f, "id"))
@@ -604,9 +753,26 @@ json_t *chk_call_expr(chk_ctx *c, json_t *e)
 			chk_err(c, e, "E-indirect-call", "indirect call not supported");
 		return chk_unknown(c, e);
 	}
-	if (ty_is_ptr(ft))
-		ft = ast_get(ft, "to");
-	if (ty_streq(ty_kind(ft), "func"))
-		return chk_set_ty(e, chk_resolve(c, ast_get(ft, "ret")));
-	return chk_unknown(c, e);
+	/* C99 6.5.2.2: the callee is a function or a pointer to one */
+	json_t *to = chk_resolve(c, ty_is_ptr(ft) ? ast_get(ft, "to") : ft);
+	json_t *ret = NULL;
+	if (ty_streq(ty_kind(to), "func"))
+		ret = chk_resolve(c, ast_get(to, "ret"));
+	else if (!ty_is_unknown(to)) {
+		char *tn = TN(ft);
+		if (ast_is(f, "id"))
+			chk_err(c, e, "E-callee-not-function", "callee is not a "
+				"function: \"%s\" is %s", ast_str(f, "name"), tn);
+		else
+			chk_err(c, e, "E-callee-not-function", "callee is not a "
+				"function: %s", tn);
+		free(tn);
+		args = NULL;
+	}
+	/* a function only the C compiler knows takes no stream */
+	if (args)
+		host_fn_args(c, args, ast_arr(to, "params"), ast_is(f, "id") ?
+			ast_str(f, "name") : "the callee");
+	json_decref(to);
+	return ret ? chk_set_ty(e, ret) : chk_unknown(c, e);
 }

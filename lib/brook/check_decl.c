@@ -297,12 +297,60 @@ void chk_stream_rank(chk_ctx *c, json_t *at, json_t *t)
 			BRT_MAX_RANK);
 }
 
-static void stream_var(chk_ctx *c, json_t *v, json_t *t)
+/* spec 3.2 declares streams of arrays (float b<>[2][3]); neither brgen
+ * nor the runtime implements them: "Unsupported variable type". 1 when
+ * stream T holds arrays. */
+int chk_stream_of_arrays(chk_ctx *c, json_t *at, json_t *t)
+{
+	json_t *elem = ast_get(t, "of");
+	if (!ty_is_stream(t) || !ty_is_array(elem))
+		return 0;
+	char *n = TN(elem);
+	chk_err(c, at, "E-unsupported-type", "Unsupported variable type: a "
+		"stream of arrays (%s) is not supported; use a stream of vectors "
+		"or of structs", n);
+	free(n);
+	return 1;
+}
+
+/* A stream dimension that is a literal, possibly signed: its value. */
+static int signed_dim(json_t *d, long long *v)
+{
+	int neg = 0;
+	d = chk_strip_paren(d);
+	while (ast_is(d, "unop") && (ty_streq(ast_str(d, "op"), "-") ||
+		ty_streq(ast_str(d, "op"), "+"))) {
+		neg ^= ty_streq(ast_str(d, "op"), "-");
+		d = chk_strip_paren(ast_get(d, "e"));
+	}
+	if (!chk_int_literal(d, v))
+		return 0;
+	if (neg)
+		*v = -*v;
+	return 1;
+}
+
+/* brookgpu, "Iterator Streams": 1D iterators, or 2D ones of float2. */
+static void iter_shape(chk_ctx *c, json_t *v, json_t *t)
+{
+	json_t *elem = ast_get(t, "of");
+	int rank = ty_rank(t);
+	if (rank == 1 || (rank == 2 && ty_is_vector(elem) &&
+		ty_streq(ty_scalar(elem), "float") && ty_ncomp(elem) == 2))
+		return;
+	char *n = TN(elem);
+	chk_err(c, v, "E-iter-shape", "iterator streams are 1D, or 2D of "
+		"float2: not %dD of %s", rank, n);
+	free(n);
+}
+
+static void stream_var(chk_ctx *c, json_t *v, json_t *t, const char *storage)
 {
 	size_t i;
 	json_t *d;
 	json_t *elem = ast_get(t, "of");
-	if (!chk_stream_elem_ok(c, elem, 0)) {
+	long long dim;
+	if (!chk_stream_of_arrays(c, v, t) && !chk_stream_elem_ok(c, elem, 0)) {
 		char *n = TN(elem);
 		chk_err(c, v, "E-stream-elem", "Stream element type not supported: %s",
 			n);
@@ -320,10 +368,17 @@ static void stream_var(chk_ctx *c, json_t *v, json_t *t)
 		else if (!(ty_is_scalar(dt) && ty_scalar_is_integer(ty_scalar(dt))))
 			chk_err(c, d, "E-stream-dim-type",
 				"expect int for stream dimension parameter");
+		else if (signed_dim(d, &dim) && dim <= 0)
+			chk_err(c, d, "E-stream-dim-value", "stream dimension must be "
+				"positive: %lld", dim);
 	}
 	chk_stream_rank(c, v, t);
 	if (c->scope->up == NULL)
 		chk_err(c, v, "E-stream-global", "streams must be local variables");
+	else if (ty_streq(storage, "static") || ty_streq(storage, "extern"))
+		chk_err(c, v, "E-stream-storage", "a stream cannot be %s: streams "
+			"are local variables, released when their block ends",
+			storage);
 	/* spec 3.2, guide 1.2.1.2: the 2008 limits */
 	long long total = 1, n;
 	int wide = 0;
@@ -348,6 +403,8 @@ static void stream_var(chk_ctx *c, json_t *v, json_t *t)
 		if (!iter)
 			chk_err(c, v, "E-stream-init", "Stream can't have an initializer");
 	}
+	if (chk_has_qual(ast_get(v, "quals"), "iter"))
+		iter_shape(c, v, t);
 	/* spec 7.1: brcc had no iterator streams (brookgpu's iter) */
 	if (c->o->portable && chk_has_qual(ast_get(v, "quals"), "iter"))
 		chk_warn(c, 1, v, "W-portable-iterator", "Iterator not supported");
@@ -473,7 +530,7 @@ static void var_decl(chk_ctx *c, json_t *v, const char *storage)
 		chk_err(c, v, "E-reduce-qualifier",
 			"reduce qualifier allowed only for kernel parameters");
 	if (!c->kern && ty_is_stream(t))
-		stream_var(c, v, t);
+		stream_var(c, v, t, storage);
 	chk_generated_name(c, v, name);
 	chk_sym *s = chk_declare(c, &c->names, name, SYM_VAR, v, t);
 	s->constq = chk_has_qual(ast_get(raw, "quals"), "const") ||

@@ -37,11 +37,22 @@ json_t *chk_decl_type(chk_ctx *c, json_t *n, const char *key)
 	return chk_resolve(c, t);
 }
 
+/* Host code: streams are not values (spec 3.2). */
+static int host_stream_operand(chk_ctx *c, json_t *at, json_t *t)
+{
+	if (c->kern || !ty_is_stream(t))
+		return 0;
+	chk_err(c, at, "E-stream-host-op", "stream elements cannot be accessed "
+		"outside kernels: a stream is not an operand in host code");
+	return 1;
+}
+
 /* spec 6.3.8: a condition must be a scalar in kernel code. */
 void chk_condition(chk_ctx *c, json_t *e)
 {
 	json_t *t = chk_expr(c, e);
-	if (!c->kern || ty_is_unknown(t) || ty_is_scalar(t) || ty_is_ptr(t))
+	if (host_stream_operand(c, e, t) || !c->kern || ty_is_unknown(t) ||
+		ty_is_scalar(t) || ty_is_ptr(t))
 		return;
 	if (ty_is_vector(t) && c->o->a)
 		chk_warn(c, 1, e, "W-vector-condition", "vector in a conditional "
@@ -314,8 +325,10 @@ static json_t *cast_expr(chk_ctx *c, json_t *e)
 	json_t *t = chk_decl_type(c, e, "type");
 	json_t *et = chk_expr(c, ast_get(e, "e"));
 	chk_set_ty(e, t);
-	if (!c->kern)
+	if (!c->kern) {
+		host_stream_operand(c, e, et);
 		return t;
+	}
 	if (ty_is_ptr(t))
 		chk_err(c, e, "E-kernel-pointer", "pointers not allowed inside kernel");
 	else if (ty_is_array(et))
@@ -392,16 +405,6 @@ static void shift_count(chk_ctx *c, json_t *at, json_t *l, json_t *r)
 		chk_warn(c, 1, at, "W-shift-count", "%s", msg);
 	else
 		chk_err(c, at, "E-shift-count", "%s", msg);
-}
-
-/* Host code: streams are not values (spec 3.2). */
-static int host_stream_operand(chk_ctx *c, json_t *at, json_t *t)
-{
-	if (c->kern || !ty_is_stream(t))
-		return 0;
-	chk_err(c, at, "E-stream-host-op", "stream elements cannot be accessed "
-		"outside kernels: a stream is not an operand in host code");
-	return 1;
 }
 
 /* C's type for a binary operator in host code: enough for brgen. */
@@ -627,7 +630,7 @@ static json_t *expr_kind(chk_ctx *c, json_t *e, const char *k)
 			if (c->kern)
 				chk_err(c, e, "E-kernel-sizeof", "Sizeof not allowed in kernel");
 			if (ast_get(e, "e"))
-				chk_expr(c, ast_get(e, "e"));
+				host_stream_operand(c, e, chk_expr(c, ast_get(e, "e")));
 			return chk_set_ty_b(e, chk_T(c, "ulong"));
 		}
 		break;

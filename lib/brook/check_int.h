@@ -242,6 +242,8 @@ void chk_generated_name(chk_ctx *c, const json_t *at, const char *name);
 void chk_decl(chk_ctx *c, json_t *d);
 /* spec 7.1: vout is refused. */
 void chk_vout(chk_ctx *c, json_t *at);
+/* spec 3.2: a stream of arrays (E-unsupported-type); 1 when T is one. */
+int chk_stream_of_arrays(chk_ctx *c, json_t *at, json_t *t);
 /* spec 7.1: at most BRT_MAX_RANK dimensions for a stream or array T. */
 void chk_stream_rank(chk_ctx *c, json_t *at, json_t *t);
 

@@ -234,7 +234,8 @@ static void kernel_params(chk_ctx *c, json_t *f)
 		if (r == ROLE_OUT && !ty_is_stream(t))
 			chk_err(c, p, "E-out-not-stream",
 				"non-reduce output parameter must be stream type");
-		if (ty_is_stream(t) && !chk_stream_elem_ok(c, ast_get(t, "of"), 0)) {
+		if (!chk_stream_of_arrays(c, p, t) && ty_is_stream(t) &&
+			!chk_stream_elem_ok(c, ast_get(t, "of"), 0)) {
 			char *tn = TN(ast_get(t, "of"));
 			chk_err(c, p, "E-stream-elem",
 				"Stream element type not supported: %s", tn);
@@ -317,6 +318,8 @@ static void declare_params(chk_ctx *c, json_t *f, int kernel)
 				"parameters", q & CHK_Q_OUT ? "out" : "reduce");
 		if (q & CHK_Q_VOUT)
 			chk_vout(c, p);
+		if (!kernel)
+			chk_stream_of_arrays(c, p, t);
 		if (!*name || json_is_null(ast_get(p, "name"))) {
 			json_decref(t);
 			continue;
