@@ -12,6 +12,7 @@
 #include "brook/astprint.h"
 #include "brook/gen_int.h"
 #include "brook/type.h"
+#include "brt.h"
 
 void gen_entries(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn);
 void gen_group_size(gen_ctx *g, const json_t *fn, long gs[3]);
@@ -141,6 +142,34 @@ static int declared_rank(gen_ctx *g, const json_t *p)
 	return gen_rank(g, ty);
 }
 
+/* A gather parameter's declared sizes, x first and four of them, when
+ * it declares them all (brt.h: brt_kernel.gather_size), for libbrt to
+ * check its stream's; 0 when it does not. */
+static int gather_sizes(gen_ctx *g, strbuf *b, const json_t *p)
+{
+	const json_t *ty = gen_resolve(g, ast_get(p, "type"));
+	long long size[BRT_MAX_RANK];
+	int n = 0, k;
+
+	for (; ty_streq(ty_kind(ty), "array"); ty = gen_resolve(g,
+			ast_get(ty, "of"))) {
+		const json_t *sz = ast_get(ty, "size");
+		while (ast_is(sz, "paren"))
+			sz = ast_get(sz, "e");
+		if (n == BRT_MAX_RANK || !ast_is(sz, "int") ||
+				!json_is_integer(ast_get(sz, "value")))
+			return 0;
+		size[n++] = ast_int(sz, "value");
+	}
+	if (!n)
+		return 0;
+	for (k = n - 1; k >= 0; k--)
+		sb_printf(b, "%lld, ", size[k]);
+	for (k = n; k < BRT_MAX_RANK; k++)
+		sb_puts(b, "0, ");
+	return 1;
+}
+
 static int is_stream_reduce(gen_ctx *g, const json_t *p)
 {
 	return ty_streq(ty_kind(gen_resolve(g, ast_get(p, "type"))),
@@ -161,7 +190,8 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 	size_t i;
 	long gs[3] = {1, 1, 1};
 	const char *file = "";
-	int line = 0, col = 0, records;
+	int line = 0, col = 0, records, nsizes = 0;
+	strbuf sizes = {0};
 
 	sb_printf(b, "static const brt_argdesc %s__args%s[] = {\n", name,
 		suffix);
@@ -172,10 +202,18 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 		sb_printf(b, "\t{%s, ", argkind(p));
 		elem_type(g, b, gen_elem(g, ast_get(p, "type")));
 		sb_printf(b, ", %d, %d},\n", declared_rank(g, p), rs);
+		if (ty_streq(gen_role(p), "gather") && gather_sizes(g, &sizes,
+				p))
+			nsizes++;
+		else
+			sb_puts(&sizes, "0, 0, 0, 0, ");
 	}
 	if (!json_array_size(params))
 		sb_puts(b, "\t{BRT_ARG_VALUE, {BRT_INT, 1, 4}, 0, 0},\n");
 	sb_puts(b, "};\n");
+	if (nsizes)
+		sb_printf(b, "static const unsigned %s__sizes%s[] = {%s};\n",
+			name, suffix, sizes.s);
 	if (gen_is_group(fn))
 		gen_group_size(g, fn, gs);
 	records = !ty_streq(cls, "reduce") && gen_records(g, fn);
@@ -215,6 +253,9 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 	}
 	if (gen_uses_any(ast_get(fn, "body"), loops))
 		sb_puts(b, "\t.loops = 1,\n");
+	if (nsizes)
+		sb_printf(b, "\t.gather_size = %s__sizes%s,\n", name, suffix);
+	sb_free(&sizes);
 	if (gen_is_group(fn)) {
 		size_t j, k;
 		json_t *it, *v;

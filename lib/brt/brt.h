@@ -404,6 +404,11 @@ typedef struct brt_kernel {
 					   shares even a small domain among
 					   its threads (64 points a range at
 					   least, rather than 4,096) */
+	const unsigned *gather_size;	/* NULL, or BRT_MAX_RANK numbers an
+					   argument: a gather array's declared
+					   sizes, x first (float g[10][20]:
+					   20, 10, 0, 0), which its stream
+					   must have; 0 where not declared */
 } brt_kernel;
 
 /* One actual argument. */

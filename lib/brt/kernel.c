@@ -73,6 +73,28 @@ static int same_dims(const brt_stream *a, const brt_stream *b)
 	return 1;
 }
 
+/* A gather array declared with its sizes (float g[10][20]) takes a stream
+ * of those sizes: an index clamped to another array's edge would read
+ * elements the kernel never meant. 1 when it does not. */
+static int gather_size(brt_launch *L, const brt_stream *s, unsigned i)
+{
+	const unsigned *size = L->k->gather_size;
+	unsigned k;
+
+	if (!size)
+		return 0;
+	size += (size_t)i * BRT_MAX_RANK;
+	for (k = 0; k < s->rank && k < BRT_MAX_RANK; k++)
+		if (size[k] && size[k] != s->dims[k])
+			break;
+	if (k == s->rank || k == BRT_MAX_RANK)
+		return 0;
+	brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: gather stream "
+		"argument %u has %u elements along dimension %u (x is 1), the "
+		"kernel's declaration %u", i, s->dims[k], k + 1, size[k]);
+	return 1;
+}
+
 /* The checks of each argument on its own. */
 static void check_args(brt_launch *L)
 {
@@ -136,6 +158,8 @@ static void check_args(brt_launch *L)
 					s->rank, a->rank);
 				continue;
 			}
+			if (a->kind == BRT_ARG_GATHER && gather_size(L, s, i))
+				continue;
 			if (!s->iter && !s->reg.buf->written)
 				uninit = 1;
 		} else {
