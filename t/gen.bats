@@ -195,7 +195,7 @@ setup() {
 	brpp "$top_srcdir/t/gen/host_refused.br" | brparse | brcheck > hr.ast
 	run brgen -o hr hr.ast
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"host_refused.br:8:2: error: streamGatherOp(stream, index, array, op) takes a stream of scalar indices; brgen supports STREAM_GATHER_FETCH [E-gen-stream-op]"* ]]
+	[[ "$output" == *"host_refused.br:8:2: error: streamGatherOp(stream, index, array, op) takes a stream of scalar indices (linear offsets) as its second argument [E-gen-stream-op]"* ]]
 	brpp "$top_srcdir/t/gen/iter_noinit.br" | brparse | brcheck > it.ast
 	run brgen -o it it.ast
 	[ "$status" -eq 1 ]

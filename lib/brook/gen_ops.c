@@ -47,6 +47,16 @@ void gen_ops_site(gen_ctx *g, const json_t *n)
 		gen_op *op = &g->ops[g->nops++];
 		const json_t *f = strip(json_array_get(ast_arr(n,
 			"args"), 3));
+		const char *plain = sc ? "STREAM_SCATTER_ASSIGN" :
+			"STREAM_GATHER_FETCH";
+		/* STREAM_SCATTER_ASSIGN | f: the reduce function f */
+		if (sc && ast_is(f, "binop") && ty_streq(ast_str(f, "op"),
+				"|")) {
+			const json_t *l = strip(ast_get(f, "l"));
+			const json_t *r = strip(ast_get(f, "r"));
+			f = ty_streq(ast_str(l, "name"), plain) ? r :
+				ty_streq(ast_str(r, "name"), plain) ? l : f;
+		}
 		const json_t *fd = gen_decl(g, f);
 		op->call = n;
 		op->scatter = sc;
@@ -55,18 +65,18 @@ void gen_ops_site(gen_ctx *g, const json_t *n)
 		op->fn = fd && gen_is_kernel(fd) ? fd : NULL;
 		if (json_array_size(ast_arr(n, "args")) != 4 ||
 				!gen_scalar(op->index) ||
-				ty_ncomp(op->index) != 1 ||
-				(!op->fn && strcmp(ast_str(f, "name"),
-				sc ? "STREAM_SCATTER_ASSIGN" :
-				"STREAM_GATHER_FETCH") != 0) ||
+				ty_ncomp(op->index) != 1) {
+			gen_error(g, n, "E-gen-stream-op", "%s(stream, index, "
+				"array, op) takes a stream of scalar indices "
+				"(linear offsets) as its second argument",
+				name);
+			g->nops--;
+		} else if ((!op->fn && strcmp(ast_str(f, "name"), plain)) ||
 				(op->fn && !sc)) {
-			gen_error(g, n, "E-gen-stream-op",
-				"%s(stream, index, array, %s) "
-				"takes a stream of scalar indices; "
-				"brgen supports %s", name, sc ?
-				"op" : "op", sc ?
-				"STREAM_SCATTER_ASSIGN and reduce "
-				"functions" : "STREAM_GATHER_FETCH");
+			gen_error(g, n, "E-gen-stream-op", "%s: the operation "
+				"must be %s", name, sc ? "STREAM_SCATTER_ASSIGN, "
+				"a reduce function f or STREAM_SCATTER_ASSIGN | f" :
+				"STREAM_GATHER_FETCH");
 			g->nops--;
 		}
 	}
