@@ -850,3 +850,125 @@ no_partial() {
 	[ -p ff ]
 	grep -q "kernel void k" from-fifo
 }
+
+# --- the kernel nesting limit (man/brcheck.1, E-too-deep) ---------------
+# brcheck weighs kernel code so that all it accepts builds as OpenCL C
+# (256 brackets), runs in brrun's interpreter and compiles with the C
+# compiler; at the limit the two backends agree, one past it brcheck says
+# where.
+
+# at_limit SRC KERNEL ARGS...: SRC checks clean, brgen's C compiles, and
+# both backends print the same; leaves the output in $out.
+at_limit() {
+	local src=$1 cpu ocl
+	shift
+	brpp "$src" | brparse | brcheck | brgen -o lim
+	$BROOK_CC $BROOK_CFLAGS -c lim.c -o lim.o
+	cpu=$(timeout 60 brrun --backend cpu "$src" "$@" 2>&1) || {
+		echo "cpu backend failed: $cpu" >&2; return 1; }
+	ocl=$(timeout 60 brrun --backend opencl "$src" "$@" 2>&1) || {
+		echo "opencl backend failed: $ocl" >&2; return 1; }
+	[ "$cpu" = "$ocl" ] || { echo "cpu: $cpu; opencl: $ocl" >&2; return 1; }
+	out=$cpu
+}
+
+# past_limit SRC LINE:COL: brcheck refuses SRC there with E-too-deep.
+past_limit() {
+	run timeout 20 brcheck "$1"
+	refused 1
+	[[ "$output" == "$1:$2: error: kernel code nested too deeply (more than 200 levels"*"[E-too-deep]" ]]
+}
+
+@test "kernel nesting: 196 redundant parentheses run on both backends, 197 are refused by brcheck" {
+	K='kernel void k(float a<>, out float b<>) { b = '
+	{ printf '%s' "$K"; nest 196 '(' a ')'; printf '; }\n'; } > p196.br
+	at_limit p196.br k a=[1] b
+	[ "$out" = 1 ]
+	{ printf '%s' "$K"; nest 197 '(' a ')'; printf '; }\n'; } > p197.br
+	past_limit p197.br 1:244
+}
+
+@test "kernel nesting: 195 nested blocks run on both backends, 196 are refused by brcheck" {
+	K='kernel void k(float a<>, out float b<>) { b = a; '
+	{ printf '%s' "$K"; nest 195 '{' 'b = b + 1.0f;' '}'; printf ' }\n'; } > b195.br
+	at_limit b195.br k a=[1] b
+	[ "$out" = 2 ]
+	{ printf '%s' "$K"; nest 196 '{' 'b = b + 1.0f;' '}'; printf ' }\n'; } > b196.br
+	past_limit b196.br 1:250
+}
+
+@test "kernel nesting: a sum of 197 terms runs on both backends, of 198 is refused by brcheck" {
+	K='kernel void k(float a<>, out float b<>) { b = a'
+	{ printf '%s' "$K"; nest 196 '+a' '' ''; printf '; }\n'; } > s197.br
+	at_limit s197.br k a=[1] b
+	[ "$out" = 197 ]
+	{ printf '%s' "$K"; nest 197 '+a' '' ''; printf '; }\n'; } > s198.br
+	past_limit s198.br 1:47
+}
+
+@test "kernel nesting: gathers count 4 and loops 3, as brgen prints them" {
+	K='kernel void k(float a<>, float g[], out float b<>) { b = '
+	{ printf '%s' "$K"; nest 49 'g[' a ']'; printf '; }\n'; } > g49.br
+	at_limit g49.br k a=[1] g=[1,0] b
+	[ "$out" = 0 ]
+	{ printf '%s' "$K"; nest 50 'g[' a ']'; printf '; }\n'; } > g50.br
+	past_limit g50.br 1:156
+	K='kernel void k(float a<>, out float b<>) { float f; b = a; '
+	L='for (f = 0.0f; f < 2.0f; f += 1.0f) {'
+	{ printf '%s' "$K"; nest 48 "$L" 'b = b + 1.0f;' '}'; printf ' }\n'; } > l48.br
+	at_limit l48.br k a=[1] b
+	[ "$out" = 3 ]
+	{ printf '%s' "$K"; nest 49 "$L" 'b = b + 1.0f;' '}'; printf ' }\n'; } > l49.br
+	run timeout 20 brcheck l49.br
+	refused 1
+	[[ "$output" == *"kernel code nested too deeply"*"[E-too-deep]" ]]
+}
+
+@test "host code keeps the general limit: 300 nested parentheses in a host function check clean" {
+	{ printf 'int f(int x) { return '; nest 300 '(' x ')'; printf '; }\n'; } > h.br
+	run timeout 20 brcheck h.br
+	[ "$status" -eq 0 ]
+	clean
+}
+
+@test "an expression deeper than brrun's interpreter takes, in a sealed AST: one error, not one per operand" {
+	command -v python3 >/dev/null || skip "no python3"
+	cat > deep.py <<'PY'
+import json, sys
+def step(h, w):
+    h = ((h ^ w) * 0x100000001b3) & (2**64 - 1)
+    return h ^ (h >> 32)
+F = {"t": "float"}
+def ident(name, ref, col):
+    return {"k": "id", "at": [0, 1, col], "name": name, "ref": ref, "ty": F}
+e = ident("a", 2, 47)
+for i in range(450):
+    e = {"k": "binop", "at": [0, 1, 47], "op": "+", "l": e,
+         "r": ident("a", 2, 49 + 2 * i), "ty": F}
+par = lambda n, c, q, r, i: {"k": "param", "at": [0, 1, c], "name": n,
+    "type": {"t": "stream", "of": F, "dims": [None]}, "quals": q,
+    "role": r, "id": i}
+doc = {"brast": 1, "stage": "checked", "files": ["deep.br"], "decls": [{
+    "k": "func", "at": [0, 1, 1], "name": "k", "storage": None,
+    "inline": False, "kernel": True, "reduce": False, "attrs": [],
+    "type": {"t": "func", "ret": {"t": "void"}, "params": [
+        par("a", 21, [], "in", 2), par("b", 36, ["out"], "out", 3)],
+        "variadic": False, "proto": True},
+    "body": {"k": "block", "at": [0, 1, 41], "items": [{"k": "expr",
+        "at": [0, 1, 43], "e": {"k": "assign", "at": [0, 1, 43], "op": "=",
+        "l": ident("b", 3, 43), "r": e, "ty": F}}]},
+    "id": 1, "class": "map"}],
+    "options": {"a": False, "c": False, "portable": False, "wlevel": 1}}
+body = json.dumps(doc, separators=(",", ":")).encode()[:-1]
+h = 0xcbf29ce484222325
+for i in range(0, len(body), 8):
+    h = step(h, int.from_bytes(body[i:i + 8], "little"))
+h = step(h, len(body))
+sys.stdout.buffer.write(body + b',"digest":"%016x"}\n' % h)
+PY
+	python3 deep.py > deep.ast
+	run timeout 20 brrun --backend cpu deep.ast k a=[1] b
+	refused 1
+	[ "$(grep -c 'E-run-interp' <<<"$output")" -eq 1 ]
+	[[ "$output" == *"nested too deeply for the interpreter (more than 400 levels)"* ]]
+}

@@ -129,8 +129,11 @@ int check_doc(json_t *doc, const check_options *o, diag_ctx *d)
 		c.cur = n;
 		if (ast_is(n, "decl"))
 			chk_decl(&c, n);
-		else if (ast_is(n, "func"))
+		else if (ast_is(n, "func")) {
 			chk_func_decl(&c, n);
+			if (ast_bool(n, "kernel") || ast_bool(n, "reduce"))
+				chk_kernel_depth(&c, n);
+		}
 		else if (!ast_is(n, "directive"))
 			chk_bad(&c, n, "\"%s\" is not a declaration node", ast_kind(n));
 	}

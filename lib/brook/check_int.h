@@ -10,6 +10,12 @@
 #include "brook/diag.h"
 
 #define CHK_MAX_DEPTH 500
+/* Kernel code: the weighted nesting of chk_kernel_depth. OpenCL C
+ * compilers (clang) stop at 256 nested brackets of a kind; brgen adds a
+ * few around a body (its function's braces, a group kernel's phases,
+ * conversions), which the 56 left over cover. brrun's interpreter takes
+ * 400 (run_interp.c MAX_NEST). */
+#define CHK_KERNEL_DEPTH 200
 #define CHK_HASH 4096
 
 /* ---- symbols ------------------------------------------------------------ */
@@ -252,6 +258,9 @@ void chk_block_items(chk_ctx *c, json_t *b);
 /* E-jump-into-stream: a goto or case label past a stream's declaration
  * in the host function whose body is BODY. */
 void chk_jumps(chk_ctx *c, const json_t *body);
+/* E-too-deep: kernel function FN nests deeper than CHK_KERNEL_DEPTH
+ * (man/brcheck.1 gives the weights). */
+void chk_kernel_depth(chk_ctx *c, const json_t *fn);
 
 /* check_kernel.c */
 /* Sets "role" on each parameter and "class" on the function (ast.h);

@@ -306,3 +306,82 @@ void chk_jumps(chk_ctx *c, const json_t *body)
 	jump_sites_free(w.gotos, w.ngotos);
 	free(w.in);
 }
+
+/* ---- nesting of kernel code ----------------------------------------------- */
+
+/* Every kernel brcheck accepts must build as OpenCL C, whose compilers
+ * allow 256 nested brackets of each kind, and run in brrun's interpreter,
+ * which recurses once per node. A node's weight bounds the brackets brgen
+ * prints around its operands (gen_kcode.c), and is at least 1: a loop may
+ * become up to three blocks (a declaration's, a fast copy's, a counted
+ * copy's), an index into a gather stream brg_idx(...)[...] in four
+ * brackets, a vector comparison or logical operator a conversion around
+ * the operation. Redundant parentheses count: brgen keeps them. */
+static int kernel_weight(const json_t *n)
+{
+	const char *k = ast_kind(n);
+	if (!*k)
+		return 0;	/* a type, a list of names */
+	if (ty_streq(k, "for") || ty_streq(k, "while") || ty_streq(k, "do"))
+		return 3;
+	if (ty_streq(k, "index"))
+		return 4;
+	if (ty_streq(k, "binop") || ty_streq(k, "unop")) {
+		static const char *const logical[] = {
+			"<", ">", "<=", ">=", "==", "!=", "&&", "||", "!", NULL
+		};
+		const char *op = ast_str(n, "op");
+		for (int i = 0; logical[i]; i++)
+			if (ty_streq(op, logical[i]))
+				return 2;
+	}
+	return 1;
+}
+
+typedef struct kdepth_walk {
+	chk_ctx *c;
+	const json_t *where;	/* innermost node with a location */
+	int over;		/* reported */
+} kdepth_walk;
+
+/* N and what it holds, N at weighted depth D before its own weight. */
+static void kdepth(kdepth_walk *w, const json_t *n, int d)
+{
+	if (w->over)
+		return;
+	if (json_is_array(n)) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(n, i, v)
+			kdepth(w, v, d);
+		return;
+	}
+	if (!json_is_object(n))
+		return;
+	const json_t *saved = w->where;
+	if (ast_get(n, "at"))
+		w->where = n;
+	d += kernel_weight(n);
+	if (d > CHK_KERNEL_DEPTH) {
+		chk_err(w->c, w->where, "E-too-deep", "kernel code nested too "
+			"deeply (more than %d levels: OpenCL C allows 256 "
+			"brackets)", CHK_KERNEL_DEPTH);
+		w->over = 1;
+		return;
+	}
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)n, key, v)
+		if (!ty_streq(key, "at") && !ty_streq(key, "ty") &&
+			!ty_streq(key, "type"))
+			kdepth(w, v, d);
+	w->where = saved;
+}
+
+void chk_kernel_depth(chk_ctx *c, const json_t *fn)
+{
+	kdepth_walk w = {c, fn, 0};
+	/* past CHK_MAX_DEPTH the checker has said so once already */
+	if (!c->too_deep)
+		kdepth(&w, ast_get(fn, "body"), 0);
+}

@@ -350,7 +350,8 @@ typedef struct cctx {
 	diag_ctx *d;
 	run_prog *p;
 	rfunc *fn;		/* the function being compiled */
-	int depth;
+	int depth;		/* in the function being compiled */
+	int too_deep;		/* said so: once is enough */
 	int loops;		/* enclosing loops and switches */
 } cctx;
 
@@ -1842,13 +1843,19 @@ static rnode *cexpr_in(cctx *c, const json_t *e)
 }
 
 /* One level deeper into N (WHAT: "expression", "statements"); fails past
- * MAX_NEST. The caller leaves with c->depth--. */
+ * MAX_NEST, reported once (the other operands of the nodes above would
+ * each repeat it). The caller leaves with c->depth--. brcheck refuses
+ * kernel code deeper than its CHK_KERNEL_DEPTH (200) first. */
 static int nest_in(cctx *c, const json_t *n, const char *what)
 {
 	if (++c->depth <= MAX_NEST)
 		return 0;
 	c->depth--;
-	return cfail(c, n, "%s nested too deeply for the interpreter", what);
+	if (c->too_deep)
+		return -1;
+	c->too_deep = 1;
+	return cfail(c, n, "%s nested too deeply for the interpreter (more "
+		"than %d levels)", what, MAX_NEST);
 }
 
 static rnode *cexpr(cctx *c, const json_t *e)
@@ -2429,9 +2436,10 @@ static rfunc *cfunc(cctx *c, const json_t *fnode)
 	if (has_id)
 		c->p->funcs[id] = fn;
 	rfunc *outer = c->fn;
-	int outer_loops = c->loops;
+	int outer_loops = c->loops, outer_depth = c->depth;
 	c->fn = fn;
 	c->loops = 0;
+	c->depth = 0;	/* a subkernel nests from its own body, not its call */
 	json_t *params = ast_arr(ast_get(fnode, "type"), "params");
 	fn->nparams = (int)json_array_size(params);
 	fn->pslot = carena(c->p, ((size_t)fn->nparams + 1) * sizeof(int));
@@ -2449,6 +2457,7 @@ static rfunc *cfunc(cctx *c, const json_t *fnode)
 		fn->body = cstmt(c, ast_get(fnode, "body"));
 	c->fn = outer;
 	c->loops = outer_loops;
+	c->depth = outer_depth;
 	fn->compiling = 0;
 	return ok && fn->body ? fn : NULL;
 }
