@@ -231,6 +231,46 @@ int a[2] = { 1, 2 };')
 	grep -q '"t":"typedef","name":"my_t"' "$T/a.json"
 }
 
+@test "brt(3)'s types are typedef names without --typedef" {
+	local name n=0
+	# the types of brt(3)'s synopsis: names followed by a '*' or a name
+	for name in BError $(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESC/p' \
+		"$top_srcdir/man/brt.3" |
+		grep -oE '\b(brt_[a-z_]+|BR[A-Za-z]+) [*"a-z]' | cut -d' ' -f1 |
+		sort -u); do
+		ast_of "$name x; $name *f($name a);" >"$T/a" 2>&1 || {
+			cat "$T/a"; false; }
+		[ "$(grep -o "\"t\":\"typedef\",\"name\":\"$name\"" "$T/a" |
+			wc -l)" = 4 ]
+		n=$((n + 1))
+	done
+	[ "$n" -ge 9 ]
+	# a program may still use the names for its own things
+	ast_of 'int f(void) { int brt_stream = 2; return brt_stream; }
+typedef int BError; BError g; struct brt_device { int a; };' >"$T/a"
+	grep -q '"k":"id","name":"brt_stream"' "$T/a"
+}
+
+@test "a stream dimension is any expression but a comma one; '>' outside parentheses ends it" {
+	local d
+	# every operator but '>', '>=', '>>', '>>=' and ',' at the top; any
+	# expression in parentheses, brackets, calls and the middle of ?:
+	for d in 'n == 2' 'n != 2' 'n < 2' 'n <= 2' 'n << 1' 'n & 1' 'n ^ 1' \
+		'n | 1' 'n && 1' 'n || 1' 'n ? 1 : 2' 'n = 1' 'n <<= 1' '-n' \
+		'(int)2.5f' 'sizeof(int) * n' '(n > 1)' '(n >> 1, 2)' 'a[n > 1]' \
+		'f(n >= 1)' 'n ? n >> 1 : 2' '2, n == 2 ? 4 : 8'; do
+		ast_of "int n, a[2]; int f(int); float s<$d>;" >"$T/a" 2>&1 || {
+			echo "$d:"; cat "$T/a"; false; }
+	done
+	# '>', '>=', '>>' and '>>=' at the top end the dimensions
+	for d in 'n > 1' 'n >= 1' 'n >> 1' 'n >>= 1' '2, n > 1' 'n ? 1 : n > 1'; do
+		run brparse <<<"int n; float s<$d>;"
+		[ "$status" = 1 ]
+		[[ "$output" == *"a '>' ends stream dimensions"* ]] || {
+			echo "$d: $output"; false; }
+	done
+}
+
 @test "deep nesting gives a diagnostic, not a crash" {
 	local kind
 	for kind in paren block chain unary index if; do

@@ -317,3 +317,4 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 	grep -q 'const BRG_L brg_b = brg_row \* brg_d\[0\], brg_r = brg_b + brg_d\[0\];' rows.cl
 	grep -q 'stencil__bodyin(.*, brg_X, brg_Y);' rows.cl
 }
+@test "spec 3.2: stream dimensions of any integer expression ('>' in parentheses); brt(3)'s types in host code" { run_program stream_dims; }

@@ -23,6 +23,7 @@ typedef struct pctx {
 } pctx;
 
 static void expr(pctx *p, const json_t *e, int need);
+static int dim_need(const json_t *e);
 static void stmt(pctx *p, const json_t *s, int indent);
 static void decl(pctx *p, const json_t *d, int indent, int newline);
 static void spec(pctx *p, const json_t *t, int body, int indent);
@@ -190,7 +191,7 @@ static void declarator(pctx *p, const json_t *t, strbuf *inner)
 					if (i)
 						sb_puts(&s, ", ");
 					if (!json_is_null(d))
-						expr(p, d, 11);
+						expr(p, d, dim_need(d));
 				}
 				sb_putc(&s, '>');
 				t = ast_get(t, "of");
@@ -415,6 +416,31 @@ static int prec(const json_t *e, enum ekind k)
 	default:
 		return 17;
 	}
+}
+
+/* Does E print with a '>', '>=', '>>' or '>>=' outside parentheses,
+ * brackets and the middle of ?: ? DEPTH bounds the walk (then: yes). */
+static int gt_on_top(const json_t *e, int depth)
+{
+	enum ekind k = expr_kind(e);
+	if (depth > PRINT_MAX_DEPTH)
+		return 1;
+	if (k == EK_BINOP || k == EK_ASSIGN) {
+		const char *op = ast_str(e, "op");
+		return (op && op[0] == '>') || gt_on_top(ast_get(e, "l"),
+			depth + 1) || gt_on_top(ast_get(e, "r"), depth + 1);
+	}
+	if (k == EK_COND)
+		return gt_on_top(ast_get(e, "c"), depth + 1)
+			|| gt_on_top(ast_get(e, "f"), depth + 1);
+	return 0;
+}
+
+/* spec 3.2: a stream dimension is any expression but a comma expression,
+ * and a '>' outside parentheses closes the list (brparse(1)) */
+static int dim_need(const json_t *e)
+{
+	return gt_on_top(e, 0) ? 17 : 2;
 }
 
 static void args(pctx *p, const json_t *a)

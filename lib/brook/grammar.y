@@ -270,11 +270,17 @@ direct_decl(A) ::= direct_decl(A) LPAREN args(L) RPAREN.	{ pb_decltor_args(ctx, 
 direct_decl(A) ::= direct_decl(A) LT dims(L) GT.	{ pb_decltor_stream(ctx, &A, L); }
 
 /* spec 3.2: stream dimensions, slowest first; <> and <,100> leave sizes
- * out. A dimension is a shift-expression, so '>' closes the list. */
+ * out. A dimension is any integer expression but a comma expression
+ * ("All dimensions must be integer expressions"). As in a C++ template
+ * argument list, the first '>' outside parentheses, brackets and the
+ * middle of ?: closes the list, so there '>', '>=', '>>' and '>>=' are
+ * not operators: the dim_* rules below repeat the expression levels from
+ * shift_expr up without them (ECMAScript's ...NoIn productions do the
+ * same for 'in'). */
 dims(A) ::= dim(B).			{ A = json_array(); json_array_append_new(A, B); }
 dims(A) ::= dims(A) COMMA dim(B).	{ json_array_append_new(A, B); }
 dim(A) ::= .				{ A = json_null(); }
-dim(A) ::= shift_expr(E).		{ A = E.j; }
+dim(A) ::= dim_assign(E).		{ A = E.j; }
 
 param_list(A) ::= param(P).		{ A = NULL; pb_list_add(&A, P); }
 param_list(A) ::= param_list(A) COMMA param(P).	{ pb_list_add(&A, P); }
@@ -471,3 +477,48 @@ assign_expr(A) ::= unary(L) ASSIGN|MULASSIGN|DIVASSIGN|MODASSIGN|ADDASSIGN|SUBAS
 	{ A = pb_binop(ctx, "assign", &T, L, R); }
 expr(A) ::= assign_expr(B).		{ A = B; }
 expr(A) ::= expr(L) COMMA(T) assign_expr(R).	{ A = pb_binop(ctx, "comma", &T, L, R); }
+
+/* a stream dimension's expression: C99 6.5.7-6.5.16 without '>', '>=',
+ * '>>' and '>>=' outside parentheses (see dims above) */
+%type dim_shift { parse_ex }
+%type dim_rel { parse_ex }
+%type dim_eq { parse_ex }
+%type dim_and { parse_ex }
+%type dim_xor { parse_ex }
+%type dim_or { parse_ex }
+%type dim_land { parse_ex }
+%type dim_lor { parse_ex }
+%type dim_cond { parse_ex }
+%type dim_assign { parse_ex }
+%destructor dim_shift { json_decref($$.j); (void)ctx; }
+%destructor dim_rel { json_decref($$.j); (void)ctx; }
+%destructor dim_eq { json_decref($$.j); (void)ctx; }
+%destructor dim_and { json_decref($$.j); (void)ctx; }
+%destructor dim_xor { json_decref($$.j); (void)ctx; }
+%destructor dim_or { json_decref($$.j); (void)ctx; }
+%destructor dim_land { json_decref($$.j); (void)ctx; }
+%destructor dim_lor { json_decref($$.j); (void)ctx; }
+%destructor dim_cond { json_decref($$.j); (void)ctx; }
+%destructor dim_assign { json_decref($$.j); (void)ctx; }
+
+dim_shift(A) ::= add_expr(B).		{ A = B; }
+dim_shift(A) ::= dim_shift(L) SHL(T) add_expr(R).	{ A = pb_binop(ctx, "binop", &T, L, R); }
+dim_rel(A) ::= dim_shift(B).		{ A = B; }
+dim_rel(A) ::= dim_rel(L) LT|LE(T) dim_shift(R).	{ A = pb_binop(ctx, "binop", &T, L, R); }
+dim_eq(A) ::= dim_rel(B).		{ A = B; }
+dim_eq(A) ::= dim_eq(L) EQ|NE(T) dim_rel(R).	{ A = pb_binop(ctx, "binop", &T, L, R); }
+dim_and(A) ::= dim_eq(B).		{ A = B; }
+dim_and(A) ::= dim_and(L) AMP(T) dim_eq(R).	{ A = pb_binop(ctx, "binop", &T, L, R); }
+dim_xor(A) ::= dim_and(B).		{ A = B; }
+dim_xor(A) ::= dim_xor(L) CARET(T) dim_and(R).	{ A = pb_binop(ctx, "binop", &T, L, R); }
+dim_or(A) ::= dim_xor(B).		{ A = B; }
+dim_or(A) ::= dim_or(L) PIPE(T) dim_xor(R).	{ A = pb_binop(ctx, "binop", &T, L, R); }
+dim_land(A) ::= dim_or(B).		{ A = B; }
+dim_land(A) ::= dim_land(L) ANDAND(T) dim_or(R).	{ A = pb_binop(ctx, "binop", &T, L, R); }
+dim_lor(A) ::= dim_land(B).		{ A = B; }
+dim_lor(A) ::= dim_lor(L) OROR(T) dim_land(R).	{ A = pb_binop(ctx, "binop", &T, L, R); }
+dim_cond(A) ::= dim_lor(B).		{ A = B; }
+dim_cond(A) ::= dim_lor(C) QUESTION expr(T) COLON dim_cond(F).	{ A = pb_cond(ctx, C, T, F); }
+dim_assign(A) ::= dim_cond(B).		{ A = B; }
+dim_assign(A) ::= unary(L) ASSIGN|MULASSIGN|DIVASSIGN|MODASSIGN|ADDASSIGN|SUBASSIGN|SHLASSIGN|ANDASSIGN|XORASSIGN|ORASSIGN(T) dim_assign(R).
+	{ A = pb_binop(ctx, "assign", &T, L, R); }

@@ -55,6 +55,14 @@ static const char *const builtin_typedefs[] = {
 	"cl_platform_id", "cl_event", "cl_bool", "cl_ulong", "cl_long",
 };
 
+/* brt(3)'s types, which host code may declare variables of: every
+ * program brgen writes includes brt.h (BError is the guide's spelling of
+ * BRerror, 1.7.1). */
+static const char *const brt_typedefs[] = {
+	"BRerror", "BError", "brt_scalar", "brt_type", "brt_stream",
+	"brt_device", "brt_kernel", "brt_arg", "brt_exec",
+};
+
 /* spec 6.1.1: Brook's scalar type names; a file may still declare them. */
 static const char *const brook_scalars[] = {
 	"uchar", "ushort", "uint", "ulong", "bool",
@@ -144,6 +152,22 @@ static int has(const int *v, int n, int code)
 	return 0;
 }
 
+/* spec 3.2, as C++ template arguments: a '>' outside parentheses closes a
+ * stream's dimensions, so "float s<n >= 1>" stops at '>=' (where '>' would
+ * do) and "float s<n > 1>" at the '1' after the '>' that closed them. A '>'
+ * is no operator only there: one the parser took before a token it could
+ * not take ends dimensions, unless an expression should have come next. */
+static const char *gt_hint(parse_ctx *c, const lex_token *t,
+	const int *expected, int nexpected)
+{
+	int at_gt = (t->code == TK_GE || t->code == TK_SHR
+		|| t->code == TK_SHRASSIGN) && has(expected, nexpected, TK_GT);
+	int after_gt = c->last.code == TK_GT && t->s == c->cur.s
+		&& !has(expected, nexpected, TK_INTCONST);
+	return at_gt || after_gt ? " (outside parentheses, a '>' ends stream "
+		"dimensions: parenthesize the expression)" : "";
+}
+
 /* "expected ';' before 'x'": what the parser could have taken in the state
  * where it stopped, then what it found. */
 void parse_syntax_error(parse_ctx *c, const lex_token *t, const int *expected,
@@ -186,14 +210,15 @@ void parse_syntax_error(parse_ctx *c, const lex_token *t, const int *expected,
 			}
 		}
 	}
+	const char *hint = gt_hint(c, t, expected, nexpected);
 	if (t->code == 0)
 		error_tok(c, t, "parse-syntax", "%s at end of input", what.s);
 	else if (t->len <= 32)
-		error_tok(c, t, "parse-syntax", "%s before '%.*s'", what.s, t->len,
-			t->s);
+		error_tok(c, t, "parse-syntax", "%s before '%.*s'%s", what.s,
+			t->len, t->s, hint);
 	else
-		error_tok(c, t, "parse-syntax", "%s before %s", what.s,
-			token_desc(t->code) ? token_desc(t->code) : "this");
+		error_tok(c, t, "parse-syntax", "%s before %s%s", what.s,
+			token_desc(t->code) ? token_desc(t->code) : "this", hint);
 	sb_free(&what);
 }
 
@@ -540,6 +565,14 @@ static void shift_look(parse_ctx *c)
 
 /* ---- parse_text ---------------------------------------------------------- */
 
+/* Names known before the text: N of them, all of KIND. */
+static void declare_names(parse_ctx *c, const char *const *names, size_t n,
+	int kind)
+{
+	for (size_t i = 0; i < n; i++)
+		parse_declare(c, names[i], (int)strlen(names[i]), kind);
+}
+
 static void ctx_init(parse_ctx *c, const char *text, size_t len,
 	const char *name, const parse_options *o, diag_ctx *d)
 {
@@ -554,15 +587,14 @@ static void ctx_init(parse_ctx *c, const char *text, size_t len,
 	c->files = json_array();
 	c->decls = json_array();
 	rehash(c, 1024);
-	for (size_t i = 0; i < sizeof builtin_typedefs / sizeof *builtin_typedefs;
-		i++)
-		parse_declare(c, builtin_typedefs[i],
-			(int)strlen(builtin_typedefs[i]), PARSE_SYM_TYPEDEF);
-	for (size_t i = 0; i < sizeof brook_scalars / sizeof *brook_scalars; i++)
-		parse_declare(c, brook_scalars[i], (int)strlen(brook_scalars[i]),
-			PARSE_SYM_BROOKTYPE);
-	for (int i = 0; o && i < o->ntypedefs; i++)
-		parse_declare(c, o->typedefs[i], (int)strlen(o->typedefs[i]),
+	declare_names(c, builtin_typedefs, sizeof builtin_typedefs
+		/ sizeof *builtin_typedefs, PARSE_SYM_TYPEDEF);
+	declare_names(c, brt_typedefs, sizeof brt_typedefs
+		/ sizeof *brt_typedefs, PARSE_SYM_TYPEDEF);
+	declare_names(c, brook_scalars, sizeof brook_scalars
+		/ sizeof *brook_scalars, PARSE_SYM_BROOKTYPE);
+	if (o)
+		declare_names(c, o->typedefs, (size_t)o->ntypedefs,
 			PARSE_SYM_TYPEDEF);
 	c->level = 1;
 }
