@@ -290,6 +290,8 @@ int brt_region_packed(const brt_region *r);	/* the whole array */
 int brt_region_contig(const brt_region *r);	/* one run of elements */
 int64_t brt_region_base(const brt_region *r);	/* element offset */
 void brt_region_pitch(const brt_region *r, int64_t pitch[4]);
+/* Whether boxes A and B share an element (of one buffer). */
+int brt_region_overlap(const brt_region *a, const brt_region *b);
 void brt_region_view(const brt_region *r, unsigned rank, brt_view *v);
 void brt_buffer_release(brt_buffer *b);
 void brt_iter_value(const brt_stream *s, int64_t i, float out[4]);

@@ -193,17 +193,7 @@ static void check_args(brt_launch *L)
 
 /* Guide 1.6.1.1: a stream bound as input and output of one call is an
  * error unless BRT_PERMIT_READ_WRITE_ALIASING is set. Overlapping views
- * of one stream alias too. */
-static int overlap(const brt_region *a, const brt_region *b)
-{
-	if (a->buf != b->buf)
-		return 0;
-	for (int i = 0; i < 4; i++)
-		if (a->origin[i] >= b->origin[i] + b->dims[i]
-		    || b->origin[i] >= a->origin[i] + a->dims[i])
-			return 0;
-	return 1;
-}
+ * of one stream alias too (brt_region_overlap). */
 
 static void check_alias(brt_launch *L)
 {
@@ -215,7 +205,8 @@ static void check_alias(brt_launch *L)
 			continue;
 		for (unsigned j = 0; j < k->nargs; j++)
 			if (is_write(&k->args[j], &L->args[j])
-			    && overlap(&L->args[j].s->reg, &L->args[i].s->reg)) {
+			    && brt_region_overlap(&L->args[j].s->reg,
+				    &L->args[i].s->reg)) {
 				brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: "
 					"Input stream is same as output stream. "
 					"Binding kernels read-write is prohibited");

@@ -172,8 +172,7 @@ static size_t region_count(const brt_region *r)
 	return (size_t)(r->dims[0] * r->dims[1] * r->dims[2] * r->dims[3]);
 }
 
-/* Whether boxes A and B of one buffer share an element. */
-static int region_overlap(const brt_region *a, const brt_region *b)
+int brt_region_overlap(const brt_region *a, const brt_region *b)
 {
 	if (a->buf != b->buf)
 		return 0;
@@ -190,7 +189,7 @@ static int region_overlap(const brt_region *a, const brt_region *b)
 int brt_xfer_copy(const brt_region *dst, const brt_region *src, brt_str *msg)
 {
 	brt_device *dd = dst->buf->dev, *sd = src->buf->dev;
-	int overlap = region_overlap(dst, src);
+	int overlap = brt_region_overlap(dst, src);
 	if (overlap && !memcmp(dst->origin, src->origin, sizeof dst->origin))
 		return 0;
 	if (dd == sd && !overlap && dd->kind == BRT_DEV_OPENCL)
