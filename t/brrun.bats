@@ -1064,3 +1064,7 @@ bench_clock() {
 	both "$K" rsum a=[1,2,3] r
 	expect '6'
 }
+
+@test "a source file that cannot be read is brrun's E-run-file, status 2" {
+	fails_with 2 "cannot read none.br: No such file or directory [E-run-file]" none.br sum
+}

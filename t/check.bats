@@ -302,3 +302,12 @@ check_case() {
 		fi
 	done
 }
+
+@test "a source file that cannot be read is brcheck's E-io, status 2" {
+	run brcheck "$BATS_TEST_TMPDIR/none.br"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"cannot read $BATS_TEST_TMPDIR/none.br: No such file or directory [E-io]"* ]]
+	run brcheck "$BATS_TEST_TMPDIR"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *": is a directory [E-io]"* ]]
+}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "brook/ast.h"
 #include "brook/check.h"
@@ -172,6 +173,16 @@ static json_t *load(const brcheck_args *a, const char *path, diag_ctx *d,
 		return doc;
 	}
 	strbuf text = {0};
+	char err[512];
+	int fd = strcmp(path, "-") ? util_open_read(path, err, sizeof err) : 0;
+	if (fd < 0) {	/* brcheck's ID for it, not the preprocessor's */
+		diag_report(d, DIAG_ERROR, NULL, 0, 0, "E-io", "cannot read %s",
+			err);
+		*status = 2;
+		return NULL;
+	}
+	if (fd > 0)
+		close(fd);
 	int r = pp_run(&a->po, path, &text, d);
 	if (r != 0) {
 		sb_free(&text);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "brt.h"
@@ -379,6 +380,16 @@ static int front_end(brrun *r)
 		po.ndefines = o->ndefines;
 		po.incdirs = o->incdirs;
 		po.nincdirs = o->nincdirs;
+		char err[512];
+		int fd = strcmp(o->file, "-") ? util_open_read(o->file, err,
+			sizeof err) : 0;
+		if (fd < 0) {	/* brrun's ID for it, not brpp's */
+			diag_report(&r->d, DIAG_ERROR, NULL, 0, 0, FILE_ID,
+				"cannot read %s", err);
+			return EXIT_USAGE;
+		}
+		if (fd > 0)
+			close(fd);
 		int s = pp_run(&po, o->file, &text, &r->d);
 		if (s != 0) {
 			sb_free(&text);
