@@ -1014,6 +1014,9 @@ bench_clock() {
 	fails_with 1 "a.bin: 12 bytes, but 4 elements of float32 need 16" \
 		"$SUM" sum a=@a.bin:4 b=1
 	fails_with 1 "a .bin file needs its dimensions" "$SUM" sum a=@a.bin b=1
+	# a count that overflows is named as such, not as a need of 0 bytes
+	fails_with 1 "a.bin: 2147483648x2147483648x4 elements are more than memory can hold" \
+		"$SUM" sum a=@a.bin:2147483648x2147483648x4 b=1
 }
 
 @test "error: a generator or an output with no shape to take" {

@@ -84,10 +84,18 @@ static int load_bin(const char *spec, brt_type et, const char *pname,
 	out->scalar = et.scalar;
 	out->typed = 1;
 	out->ndim = run_full_shape(eshape, erank, et, out->shape);
-	run_array_count(out);
 	/* a struct: the host layout's bytes (run_struct.h) */
-	size_t want = out->count * (et.scalar == BRT_STRUCT ? et.size :
-		run_scalar_size(et.scalar));
+	size_t esz = et.scalar == BRT_STRUCT ? et.size :
+		run_scalar_size(et.scalar);
+	if (run_array_count(out) != 0 || (esz && out->count > SIZE_MAX / esz)) {
+		diag_report(d, DIAG_ERROR, NULL, 0, 0, SHAPE_ID,
+			"%s: %s elements are more than memory can hold", path,
+			colon + 1);
+		free(bytes);
+		free(path);
+		return -1;
+	}
+	size_t want = out->count * esz;
 	if (len != want) {
 		char tb[48];
 		if (et.scalar == BRT_STRUCT)
