@@ -1152,7 +1152,7 @@ static int hoisted_decls(gen_ctx *g, gen_target t, strbuf *b,
 	const json_t *fn, json_t *names, long n, const char *ind,
 	const gen_gplan *plan, const long gs[3])
 {
-	json_t *vars = json_array(), *v;
+	json_t *vars = json_array(), *v, *seen = json_object();
 	strbuf lv = {0}, priv = {0};
 	long size = 0, align = 1, sh = t == GEN_CL ? shared_total(g, fn) : -1;
 	size_t i;
@@ -1171,11 +1171,20 @@ static int hoisted_decls(gen_ctx *g, gen_target t, strbuf *b,
 	if (n > (1L << 20) || size > (1L << 20))
 		size = 0;
 	json_array_foreach(vars, i, v) {
-		char nm[160];
+		char nm[160], un[128];
 		const char *name = ast_str(v, "name");
 		int field = size && arith_bytes(g, ast_get(v, "type"));
 		if (gen_gplan_local(plan, v))
 			continue;	/* a uniform loop's (gen_group.c) */
+		/* a name declared again in a loop's block (shadowing one
+		   outside it) shares the function's scope now: its own */
+		if (json_object_get(seen, name)) {
+			snprintf(un, sizeof un, "brg_h%zu_%s", i, name);
+			name = un;
+			if (t != GEN_CPU)
+				set_name(names, v, "%s", name);
+		}
+		json_object_set_new(seen, ast_str(v, "name"), json_true());
 		if (t == GEN_CPU) {
 			snprintf(nm, sizeof nm, "%s[%ld]", name, n);
 			set_name(names, v, "%s[brg_t]", name);
@@ -1193,6 +1202,7 @@ static int hoisted_decls(gen_ctx *g, gen_target t, strbuf *b,
 		sb_puts(field ? &priv : b, ";\n");
 	}
 	json_decref(vars);
+	json_decref(seen);
 	if (size)
 		sb_printf(b, "#if defined(BRG_CPU) && BRG_LOCAL_MEM >= %ld\n"
 			"\t__local struct {\n%s\t} brg_lv[%ld];\n"

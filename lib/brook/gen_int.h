@@ -122,6 +122,12 @@ typedef struct gen_fn {
 				   "has returned" flag, else NULL */
 	int phase, nphase;	/* ... the current phase's label number */
 	int phase_ret;		/* ... and whether a return jumps to it */
+	int sync_loop;		/* ... on the CPU, in the phases of a loop
+				   with syncGroup() whose body breaks or
+				   continues: 1 + the number of its flags
+				   brg_brkN and brg_cntN; else 0 */
+	int jump_nest;		/* ... loops and switches around the
+				   statement printed, inside those phases */
 	const json_t *fast_ctr;	/* the counter (its decl) of a counted loop
 				   being printed in its unclamped copy */
 	int unclamped;		/* a gather read in a row interior without

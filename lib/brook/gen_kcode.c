@@ -2986,7 +2986,22 @@ static void print_loop(gen_fn *f, strbuf *b, const json_t *s,
 	sb_free(&post);
 }
 
+static void kstmt(gen_fn *f, strbuf *b, const json_t *s);
+
+/* A statement; a loop or switch counts for the break and continue inside
+ * it (f->jump_nest). */
 void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
+{
+	const char *k = ast_kind(s);
+	int nest = ty_streq(k, "for") || ty_streq(k, "while") ||
+		ty_streq(k, "do") || ty_streq(k, "switch");
+
+	f->jump_nest += nest;
+	kstmt(f, b, s);
+	f->jump_nest -= nest;
+}
+
+static void kstmt(gen_fn *f, strbuf *b, const json_t *s)
 {
 	const char *k = ast_kind(s);
 	size_t i;
@@ -3058,6 +3073,14 @@ void gen_kstmt(gen_fn *f, strbuf *b, const json_t *s)
 			gen_indent(b, f->depth);
 			sb_puts(b, "}\n");
 		}
+	} else if ((ty_streq(k, "break") || ty_streq(k, "continue")) &&
+			f->sync_loop && !f->jump_nest) {
+		/* the loop with syncGroup() that the group's threads run
+		 * together (sync_loop): the thread ends its phase, and the
+		 * loop breaks or continues after it */
+		sb_printf(b, "{ brg_%s%d = 1; goto brg_ph%d; }\n", k[0] == 'b' ?
+			"brk" : "cnt", f->sync_loop - 1, f->phase);
+		f->phase_ret = 1;
 	} else if (ty_streq(k, "break")) {
 		sb_puts(b, "break;\n");
 	} else if (ty_streq(k, "continue")) {
@@ -3359,6 +3382,28 @@ int gen_is_sync_loop(const json_t *s)
 		gen_uses(ast_get(s, "body"), "syncGroup");
 }
 
+/* Whether statement S breaks (1) or continues (2) the loop it is in the
+ * body of, outside any loop or switch of its own. */
+static int loop_jumps(const json_t *s)
+{
+	const char *k = ast_kind(s);
+	size_t i;
+	json_t *it;
+	int r = 0;
+
+	if (ty_streq(k, "break"))
+		return 1;
+	if (ty_streq(k, "continue"))
+		return 2;
+	if (ty_streq(k, "block"))
+		ast_array_foreach(ast_arr(s, "items"), i, it)
+			r |= loop_jumps(it);
+	else if (ty_streq(k, "if"))
+		r = loop_jumps(ast_get(s, "then")) | loop_jumps(ast_get(s,
+			"else"));
+	return r;
+}
+
 static void sync_loop(gen_fn *f, strbuf *b, const json_t *s,
 	const char *open, const char *close, const char *barrier)
 {
@@ -3368,7 +3413,8 @@ static void sync_loop(gen_fn *f, strbuf *b, const json_t *s,
 	const json_t *step = ast_is(s, "for") ? ast_get(s, "step") : NULL;
 	json_t *blk = ast_is(body, "block") ? json_incref((json_t *)body) :
 		json_pack("{s:s,s:[O]}", "k", "block", "items", body);
-	int lvl = f->depth;
+	int lvl = f->depth, jumps, id;
+	int outer_loop = f->sync_loop, outer_nest = f->jump_nest;
 
 	if (json_is_null(init))
 		init = NULL;
@@ -3411,8 +3457,15 @@ static void sync_loop(gen_fn *f, strbuf *b, const json_t *s,
 		json_decref(blk);
 		return;
 	}
-	/* CPU: the group's threads take each step together; the first
-	 * active thread's condition decides for all */
+	/* CPU: the group's threads take each step together; every active
+	 * thread evaluates the condition (its side effects are its own),
+	 * which the group takes the same (guide 1.17.7) */
+	jumps = loop_jumps(blk);
+	id = ++f->nphase;
+	if (jumps) {
+		gen_indent(b, f->depth);
+		sb_printf(b, "int brg_brk%d = 0, brg_cnt%d = 0;\n", id, id);
+	}
 	if (init) {
 		gen_indent(b, f->depth);
 		sb_puts(b, open);
@@ -3434,11 +3487,9 @@ static void sync_loop(gen_fn *f, strbuf *b, const json_t *s,
 		sb_puts(b, open);
 		f->depth++;
 		gen_indent(b, f->depth);
-		sb_printf(b, "brg_go%d = (", lvl);
+		sb_printf(b, "brg_go%d |= (", lvl);
 		cond_expr(f, b, cond);
 		sb_puts(b, ") != 0;\n");
-		gen_indent(b, f->depth);
-		sb_puts(b, "break;\n");
 		f->depth--;
 		gen_indent(b, f->depth);
 		sb_puts(b, close);
@@ -3447,7 +3498,17 @@ static void sync_loop(gen_fn *f, strbuf *b, const json_t *s,
 	sb_printf(b, "if (!brg_go%d)\n", lvl);
 	gen_indent(b, f->depth + 1);
 	sb_puts(b, "break;\n");
+	f->sync_loop = jumps ? id + 1 : 0;
+	f->jump_nest = 0;
 	gen_group_split(f, b, blk, open, close, barrier);
+	f->sync_loop = outer_loop;
+	f->jump_nest = outer_nest;
+	if (jumps) {
+		gen_indent(b, f->depth - 1);
+		sb_printf(b, "brg_step%d:\n", id);
+		gen_indent(b, f->depth);
+		sb_printf(b, "brg_cnt%d = 0;\n", id);
+	}
 	if (step) {
 		gen_indent(b, f->depth);
 		sb_puts(b, open);
@@ -3462,6 +3523,10 @@ static void sync_loop(gen_fn *f, strbuf *b, const json_t *s,
 	f->depth--;
 	gen_indent(b, f->depth);
 	sb_puts(b, "}\n");
+	if (jumps) {
+		gen_indent(b, f->depth);
+		sb_printf(b, "brg_end%d: ;\n", id);
+	}
 	json_decref(blk);
 }
 
@@ -3480,6 +3545,19 @@ static void phase_close(gen_fn *f, strbuf *b, const char *close)
 	f->depth--;
 	gen_indent(b, f->depth);
 	sb_puts(b, close);
+	if (f->sync_loop) {
+		/* the loop's break or continue, once every thread has run
+		   the phase (sync_loop) */
+		int n = f->sync_loop - 1;
+		gen_indent(b, f->depth);
+		sb_printf(b, "if (brg_brk%d)\n", n);
+		gen_indent(b, f->depth + 1);
+		sb_printf(b, "goto brg_end%d;\n", n);
+		gen_indent(b, f->depth);
+		sb_printf(b, "if (brg_cnt%d)\n", n);
+		gen_indent(b, f->depth + 1);
+		sb_printf(b, "goto brg_step%d;\n", n);
+	}
 }
 
 void gen_phase_stmt(gen_fn *f, strbuf *b, const json_t *s)
