@@ -70,6 +70,7 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "a stream dimension computed negative or past 32 bits is BR_ERROR_DECLARATION, as 0 is" { run_program negdim; }
 @test "a gather array declared with its sizes takes a stream of those sizes, checked at run time" { run_program gather_size; }
 @test "loops with syncGroup(): break, continue, a condition with a side effect, a shadowing local, on the CPU backend as on OpenCL" { run_program group_sync_loops; }
+@test "cross() of float4 vectors: w is 0" { run_program cross4; }
 @test "gathers by uint indices of 2^31 and more read the last element, with 32- and 64-bit index code" {
 	run_program gather_uint
 	BRT_INDEX64=1 run_both ./gather_uint

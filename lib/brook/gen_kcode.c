@@ -351,11 +351,12 @@ static const char *builtin_helper(gen_ctx *g, gen_target t, const char *name,
 			sb_printf(h, " r.%c = a.%c / l;", comp[k], comp[k]);
 		sb_puts(h, " return r; }\n");
 	} else if (ty_streq(name, "cross")) {
+		/* a float4's w is 0, as OpenCL C's cross gives it */
 		sb_printf(h, "%s%s %s(%s a, %s b) { %s r;"
 			" r.x = a.y * b.z - a.z * b.y;"
 			" r.y = a.z * b.x - a.x * b.z;"
-			" r.z = a.x * b.y - a.y * b.x; return r; }\n",
-			fnq(t), V, fname, V, V, V);
+			" r.z = a.x * b.y - a.y * b.x;%s return r; }\n",
+			fnq(t), V, fname, V, V, V, n == 4 ? " r.w = 0;" : "");
 	} else {
 		int pred = ty_streq(name, "isnan") ||
 			ty_streq(name, "isinf") ||
