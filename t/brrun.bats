@@ -1071,3 +1071,18 @@ bench_clock() {
 @test "a source file that cannot be read is brrun's E-run-file, status 2" {
 	fails_with 2 "cannot read none.br: No such file or directory [E-run-file]" none.br sum
 }
+
+@test "a partial group's work-items outside the domain run nothing in the interpreter, as in the generated code" {
+	cat > pg.br <<'BR'
+Attribute[GroupSize(4, 1, 1)]
+kernel void gk(float a<>, out float c[])
+{
+	int i = instance().x;
+	if (i >= 2)
+		c[i - 2] = 100.0f + (float)i;
+}
+BR
+	# items 6 and 7 of the second group would write c[4] and c[5]
+	both pg.br gk a=zeros --shape a=6
+	expect '102 103 104 105 0 0'
+}

@@ -2944,16 +2944,14 @@ static void *item_main(void *arg)
 	ritem *it = arg;
 	rframe *f = &it->f;
 	const run_prog *p = it->th.prog;
-	if (it->inside)
+	/* a work-item of a partial group outside the domain runs nothing,
+	 * as in the generated code (only active threads run the phases):
+	 * it leaves the group, whose barriers then wait for it no more */
+	if (it->inside) {
 		load_params(p, f);
-	else
-		for (int i = 0; i < p->nparams; i++)
-			if (p->params[i].kind == BRT_ARG_GATHER ||
-				p->params[i].kind == BRT_ARG_SCATTER)
-				f->slots[p->params[i].slot].c[0].i = i;
-	exec(p->main->body, f);
-	if (it->inside)
+		exec(p->main->body, f);
 		store_outputs(p, f);
+	}
 	group_leave(it->th.group);
 	return NULL;
 }
