@@ -22,6 +22,27 @@ static int is_iig_x(json_t *e)
 		ty_streq(ast_str(b, "builtin"), "instanceInGroup");
 }
 
+/* Whether E holds instanceInGroup().x anywhere. */
+static int uses_iig_x(json_t *e)
+{
+	if (is_iig_x(e))
+		return 1;
+	if (json_is_object(e)) {
+		const char *key;
+		json_t *v;
+		json_object_foreach(e, key, v)
+			if (ast_walks(key) && uses_iig_x(v))
+				return 1;
+	} else if (json_is_array(e)) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(e, i, v)
+			if (uses_iig_x(v))
+				return 1;
+	}
+	return 0;
+}
+
 /* guide 1.17.6: lds[Stride * instanceInGroup().x + offset] = data, with
  * Stride = SharedArraySize / GroupSize and 0 <= offset < Stride. */
 static void shared_write(chk_ctx *c, chk_sym *s, json_t *target)
@@ -31,9 +52,12 @@ static void shared_write(chk_ctx *c, chk_sym *s, json_t *target)
 	long long want = s->shared_size / c->fn->groupsize, v;
 	json_t *i = chk_strip_paren(ast_get(target, "i"));
 	json_t *terms[2] = {i, NULL};
-	if (ast_is(i, "binop") && ty_streq(ast_str(i, "op"), "+")) {
+	int minus = 0;
+	if (ast_is(i, "binop") && (ty_streq(ast_str(i, "op"), "+") ||
+			ty_streq(ast_str(i, "op"), "-"))) {
 		terms[0] = chk_strip_paren(ast_get(i, "l"));
 		terms[1] = chk_strip_paren(ast_get(i, "r"));
+		minus = ty_streq(ast_str(i, "op"), "-");
 	}
 	int k = -1;
 	json_t *stride = NULL;
@@ -55,9 +79,21 @@ static void shared_write(chk_ctx *c, chk_sym *s, json_t *target)
 			"must be instanceInGroup().x");
 		return;
 	}
+	if (k < 0 && uses_iig_x(i)) {
+		chk_err(c, target, "E-shared-offset", "offset of Shared array index "
+			"expression must be a constant integer: write Stride * "
+			"instanceInGroup().x + offset");
+		return;
+	}
 	if (k < 0) {
 		chk_err(c, target, "E-shared-thread", "Shared array index expression "
 			"must contain instanceInGroup().x");
+		return;
+	}
+	if (minus && k == 1) {
+		chk_err(c, target, "E-shared-offset", "offset of Shared array index "
+			"expression must be a constant integer: write Stride * "
+			"instanceInGroup().x + offset");
 		return;
 	}
 	if (stride && !chk_int_literal(stride, &v))
@@ -73,7 +109,7 @@ static void shared_write(chk_ctx *c, chk_sym *s, json_t *target)
 	else if (!chk_int_literal(off, &v))
 		chk_err(c, target, "E-shared-offset", "offset must be a integer "
 			"constant");
-	else if (v < 0 || v >= want)
+	else if ((minus ? v = -v : v) < 0 || v >= want)
 		chk_err(c, target, "E-shared-offset-range", "offset value(\"%lld\") "
 			"must be in the range of 0 <= offset < (SharedArraySize / "
 			"groupSize) = %lld", v, want);
@@ -150,6 +186,10 @@ void chk_write_check(chk_ctx *c, json_t *target, json_t *node,
 	if (s->constq)
 		chk_err(c, target, "E-const-lvalue", "lvalue is a constant type: \"%s\"",
 			s->name);
-	if (s->shared && ast_is(chk_strip_paren(target), "index"))
-		shared_write(c, s, chk_strip_paren(target));
+	/* a field or components of an element too: s[i].x = ... */
+	json_t *el = chk_strip_paren(target);
+	while (ast_is(el, "member"))
+		el = chk_strip_paren(ast_get(el, "e"));
+	if (s->shared && ast_is(el, "index"))
+		shared_write(c, s, el);
 }
