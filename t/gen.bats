@@ -747,3 +747,11 @@ brgen_both() {
 		[[ "$output" == *"$f.br:1:"*"a scatter array takes only '=' assignments [E-gen-scatter-op]"* ]]
 	done
 }
+
+@test "a trigraph in a host string or character literal is kept as written, not replaced by cc -std=c99" {
+	printf '#include <stdio.h>\nint main(void) { printf("what??!\\n"); printf("??/"); printf("%%c\\n", %s); return 0; }\n' "'?'" > tri.br
+	brpp tri.br | brparse | brcheck | brgen -o tri
+	grep -q 'what?\\?!' tri.c
+	$BROOK_CC $BROOK_CFLAGS tri.c -o tri $BROOK_LIBS
+	[ "$(./tri)" = "$(printf 'what??!\n??/?')" ]
+}

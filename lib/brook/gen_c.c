@@ -632,11 +632,34 @@ static int stream_op(host_ctx *hc, strbuf *out, const json_t *e,
 	return 0;
 }
 
+/* A string or character literal whose text holds a trigraph (two
+ * question marks and one of = ( / ) ' < ! > -): brpp replaces none
+ * (brpp(1)), cc -std=c99 would; a backslash before the second question
+ * mark keeps the characters as written. 1 when printed. */
+static int trigraph_literal(strbuf *out, const json_t *e)
+{
+	const char *t = ast_str(e, "text");
+
+	if ((!ast_is(e, "string") && !ast_is(e, "char")) || !strstr(t, "??"))
+		return 0;
+	for (; *t; t++) {
+		sb_putc(out, *t);
+		if (*t == '\\' && t[1])
+			sb_putc(out, *++t);
+		else if (*t == '?' && t[1] == '?' && t[2] &&
+				strchr("=(/)'<!>-", t[2]))
+			sb_putc(out, '\\');
+	}
+	return 1;
+}
+
 static int hook_expr(void *ctx, strbuf *out, const json_t *e)
 {
 	host_ctx *hc = ctx;
 	const char *k = ast_kind(e);
 
+	if (trigraph_literal(out, e))
+		return 1;
 	if (ty_streq(k, "call")) {
 		const char *c = ast_str(e, "callee");
 		const json_t *fnode = strip(ast_get(e, "fn"));
