@@ -195,6 +195,11 @@ const json_t *gen_target_decl(gen_ctx *g, const json_t *e);
 int gen_writes(gen_ctx *g, const json_t *n, const json_t *const *ds,
 	int nd, int loops);
 void gen_indent(strbuf *b, int depth);
+/* The characters of S inside a C string literal: quotes and backslashes
+ * escaped, control characters as octal escapes. */
+void gen_c_chars(strbuf *b, const char *s);
+/* S inside a comment: a star before a slash is set apart from it. */
+void gen_comment_chars(strbuf *b, const char *s);
 /* Whether the kernel code under N calls instance() (or indexof in a
  * subkernel), syncGroup(), or indexof on a parameter. */
 int gen_uses(const json_t *n, const char *what);

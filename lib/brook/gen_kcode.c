@@ -16,6 +16,28 @@
 
 static const char comp[] = "xyzw";
 
+void gen_c_chars(strbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			sb_putc(b, '\\');
+		if (c < ' ' || c == 127)
+			sb_printf(b, "\\%03o", c);
+		else
+			sb_putc(b, (char)c);
+	}
+}
+
+void gen_comment_chars(strbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		sb_putc(b, *s);
+		if (*s == '*' && s[1] == '/')
+			sb_putc(b, ' ');
+	}
+}
+
 void gen_indent(strbuf *b, int depth)
 {
 	int i;
@@ -2867,7 +2889,11 @@ static void line_directive(gen_fn *f, strbuf *b, const json_t *s)
 
 	if (f->t == GEN_CPU && f->g->o && f->g->o->line_directives &&
 			ast_at(f->g->doc, s, &file, &line, &col) == 0)
-		sb_printf(b, "#line %d \"%s\"\n", line, file);
+	{
+		sb_printf(b, "#line %d \"", line);
+		gen_c_chars(b, file);
+		sb_puts(b, "\"\n");
+	}
 }
 
 /* Loop S (for: with INIT, NULL when printed before) once. */
