@@ -123,8 +123,15 @@ static void stmt_kind(chk_ctx *c, json_t *s, const char *k)
 		local_func(c, s);
 	} else if (ty_streq(k, "return")) {
 		return_stmt(c, s);
+	} else if (ty_streq(k, "directive")) {
+		/* brgen's two targets share no pragma: GCC warns of
+		 * OpenCL's, and a loop's copies part #pragma unroll from it */
+		if (c->kern)
+			chk_warn(c, 1, s, "W-kernel-pragma", "a directive inside "
+				"a kernel is left out of the generated code: %s",
+				ast_str(s, "text"));
 	} else if (!ty_streq(k, "break") && !ty_streq(k, "continue") &&
-		!ty_streq(k, "empty") && !ty_streq(k, "directive")) {
+		!ty_streq(k, "empty")) {
 		chk_bad(c, s, "\"%s\" is not a statement node", k);
 	}
 }

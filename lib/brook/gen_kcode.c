@@ -3053,10 +3053,8 @@ static void kstmt(gen_fn *f, strbuf *b, const json_t *s)
 		local_decl(f, b, s, 0);
 		return;
 	}
-	if (ty_streq(k, "directive")) {
-		sb_printf(b, "%s\n", ast_str(s, "text"));
-		return;
-	}
+	if (ty_streq(k, "directive"))
+		return;	/* a #pragma in a kernel: brcheck's W-kernel-pragma */
 	gen_indent(b, f->depth);
 	if (ty_streq(k, "expr")) {
 		const json_t *u = f->shadow ? sh_update(f, s, f->shadow) : NULL;
