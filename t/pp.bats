@@ -747,3 +747,11 @@ pp_warning_test() {
 			<(grep -v '^#' "$BATS_TEST_TMPDIR/twice.i" | pp_tokens)
 	done
 }
+
+@test "a UTF-8 byte order mark at the start of a file, or of an included one, is skipped" {
+	printf '\357\273\277#define N 3\nint a = N;\n' > "$BATS_TEST_TMPDIR/bom.h"
+	printf '\357\273\277#include "bom.h"\nint b = N;\n' > "$BATS_TEST_TMPDIR/bom.br"
+	run brpp -P "$BATS_TEST_TMPDIR/bom.br"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'int a = 3;\nint b = 3;')" ]
+}

@@ -703,6 +703,9 @@ static void lex_init(pp_lexer *l, pp_file *f)
 	memset(l, 0, sizeof *l);
 	l->f = f;
 	l->p = l->loc_p = l->loc_ls = f->buf;
+	/* a UTF-8 byte order mark is no text, as for GCC and Clang */
+	if (f->len >= 3 && memcmp(f->buf, "\xef\xbb\xbf", 3) == 0)
+		l->p = l->loc_p = l->loc_ls = f->buf + 3;
 	l->end = f->buf + f->len;
 	l->loc_line = 1;
 	l->name = f->name;
