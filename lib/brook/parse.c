@@ -494,6 +494,12 @@ static void classify(parse_ctx *c, lex_token *t)
 {
 	switch (t->code) {
 	case TK_IDENT: {
+		/* brgen builds its names from these, in buffers of 160 and
+		 * more (C99 5.2.4.1 asks compilers for 63 characters) */
+		if (t->len > PARSE_MAX_NAME)
+			error_tok(c, t, "parse-name-too-long", "an identifier of "
+				"%zu characters: at most %d", (size_t)t->len,
+				PARSE_MAX_NAME);
 		/* a typedef name, unless it is being declared again: after a
 		 * type ("int size_t;") or where only a name can stand
 		 * ("typedef struct s *T;") */

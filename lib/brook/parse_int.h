@@ -12,6 +12,8 @@
 /* Deepest expression nesting accepted; the parser's stack bounds the rest.
  * Both keep the JSON document within what jansson reads back (2048). */
 #define PARSE_MAX_DEPTH 1000
+/* the longest identifier (parse-name-too-long) */
+#define PARSE_MAX_NAME 127
 
 /* An expression and the depth of its tree. */
 typedef struct parse_ex {
