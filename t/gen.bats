@@ -765,3 +765,28 @@ brgen_both() {
 	grep -qF '#line 1 "d*/q\"b\\s.br"' pq.c
 	$BROOK_CC $BROOK_CFLAGS pq.c -o pq $BROOK_LIBS
 }
+
+@test "kernels named like OpenCL functions the entries call are renamed; names the generated code takes are refused before brgen" {
+	cat > rn.br <<'SRC'
+kernel void barrier(float a<>, out float b<>) { b = a + 1.0f; }
+kernel void get_id(float a<>, out float b<>) { b = a * 2.0f; }
+kernel void ctz(float a<>, out float b<>) { b = a - 1.0f; }
+int main(void) { float a<4>; float b<4>; barrier(a, b); get_id(a, b); ctz(a, b); return 0; }
+SRC
+	brpp rn.br | brparse | brcheck | brgen -k -o rn
+	for k in barrier get_id ctz; do
+		grep -q "^__kernel void brk_${k}__packed(" rn.cl
+		grep -q ".cl_name = \"brk_$k\"" rn.c
+	done
+	$BROOK_CC $BROOK_CFLAGS rn.c -o rn $BROOK_LIBS
+	for src in 'kernel void k(float global<>, out float b<>) { b = global; }' \
+		'kernel void k(float a<>, out float b<>) { float INFINITY = a; b = INFINITY; }' \
+		'kernel void sqrt(float a<>, out float b<>) { b = a; }' \
+		'kernel void k(float a<>, out float k__kernel<>) { k__kernel = a; }' \
+		'int brg_ret; kernel void k(float a<>, out float b<>) { b = a; }'; do
+		printf '%s\n' "$src" > bad.br
+		run brcheck bad.br
+		[ "$status" = 1 ]
+		[[ "$output" == *"[E-reserved-name]"* || "$output" == *"[E-generated-name]"* ]]
+	done
+}

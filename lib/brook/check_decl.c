@@ -153,6 +153,8 @@ static void declare_tags(chk_ctx *c, json_t *t)
 			}
 			if (*tag) {
 				chk_sym *s = chk_in_scope(c, &c->tags, tag);
+				if (!s)
+					chk_brg_name(c, t, tag);
 				if (s && s->type && json_is_array(ast_get(s->type,
 					"fields")) && s->type != t)
 					chk_err(c, t, "E-duplicate", "Variable name Duplicated: "
@@ -165,6 +167,7 @@ static void declare_tags(chk_ctx *c, json_t *t)
 						json_incref(t));
 			}
 		} else if (*tag && !chk_lookup(&c->tags, tag)) {
+			chk_brg_name(c, t, tag);
 			chk_declare(c, &c->tags, tag, SYM_TAG, NULL, NULL);
 		}
 	} else if (ty_streq(k, "enum")) {
@@ -180,6 +183,7 @@ static void declare_tags(chk_ctx *c, json_t *t)
 			if (chk_in_scope(c, &c->names, name))
 				chk_err(c, it, "E-duplicate", "Variable name Duplicated: %s",
 					name);
+			chk_generated_name(c, it, name);
 			chk_declare(c, &c->names, name, SYM_ENUM, it,
 				json_incref(chk_T(c, "int")));
 		}
@@ -494,6 +498,7 @@ static void var_decl(chk_ctx *c, json_t *v, const char *storage)
 	chk_give_id(c, v);
 	chk_walk_sizes(c, raw);
 	if (ty_streq(storage, "typedef")) {
+		chk_generated_name(c, v, name);
 		chk_declare(c, &c->names, name, SYM_TYPEDEF, v, t);
 		return;
 	}

@@ -242,9 +242,6 @@ int chk_type_has_ptr(const json_t *t);
 int chk_stream_elem_ok(chk_ctx *c, json_t *t, int depth);
 /* spec 6.1.2 and 2: reserved types; double vectors beyond two. */
 void chk_kernel_type(chk_ctx *c, json_t *at, json_t *t);
-/* E-generated-name: NAME, a kernel's parameter or local, is one the
- * generated code gives its own variables. */
-void chk_generated_name(chk_ctx *c, const json_t *at, const char *name);
 void chk_decl(chk_ctx *c, json_t *d);
 /* spec 7.1: vout is refused. */
 void chk_vout(chk_ctx *c, json_t *at);
@@ -269,6 +266,15 @@ void chk_kernel_depth(chk_ctx *c, const json_t *fn);
 void chk_classify(chk_ctx *c, chk_fn *fn, json_t *f);
 /* A function: prototype or definition, kernel or not. */
 void chk_func_decl(chk_ctx *c, json_t *f);
+/* E-generated-name: NAME, declared anywhere, begins with brg_ or BRG_. */
+void chk_brg_name(chk_ctx *c, const json_t *at, const char *name);
+/* E-generated-name, E-reserved-name: NAME, a kernel's name, is one the
+ * generated code takes or a word of OpenCL C or of the C headers. */
+void chk_kernel_name(chk_ctx *c, const json_t *at, const char *name);
+/* The same for NAME, a variable or parameter: in kernel code, also one
+ * the generated code gives a parameter's view, element, ...; in host
+ * code, brg_... and BRG_... only. */
+void chk_generated_name(chk_ctx *c, const json_t *at, const char *name);
 void chk_post_checks(chk_ctx *c);
 
 #endif

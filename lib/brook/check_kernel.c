@@ -4,6 +4,7 @@
  * group intrinsics). */
 #include "config.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -297,6 +298,44 @@ static void kernel_params(chk_ctx *c, json_t *f)
 	}
 }
 
+/* Whether type T (not a struct's fields) names typedef NAME. */
+static int names_typedef(const json_t *t, const char *name)
+{
+	size_t i;
+	json_t *p;
+
+	for (; json_is_object(t); t = ast_get(t, ty_is_ptr(t) ? "to" : "of")) {
+		if (ty_streq(ty_kind(t), "typedef"))
+			return ty_streq(ast_str(t, "name"), name);
+		if (ty_streq(ty_kind(t), "func")) {
+			json_array_foreach(ast_arr(t, "params"), i, p)
+				if (names_typedef(ast_get(p, "type"), name))
+					return 1;
+			return names_typedef(ast_get(t, "ret"), name);
+		}
+	}
+	return 0;
+}
+
+/* C99 6.2.1: parameter P (the Ith of PARAMS), named NAME, hides the
+ * typedef of that name from the parameters after it. */
+static void hides_type(chk_ctx *c, json_t *params, size_t i, json_t *p,
+	const char *name)
+{
+	chk_sym *s = chk_lookup(&c->names, name);
+	json_t *q;
+
+	if (!s || s->kind != SYM_TYPEDEF)
+		return;
+	for (i++; (q = json_array_get(params, i)); i++)
+		if (names_typedef(ast_get(q, "type"), name)) {
+			chk_err(c, p, "E-param-hides-type", "parameter \"%s\" "
+				"hides the typedef that parameter %s's type "
+				"names: rename it", name, ast_str(q, "name"));
+			return;
+		}
+}
+
 /* Parameters in the function's scope, as the body sees them: a stream
  * parameter names one element. */
 static void declare_params(chk_ctx *c, json_t *f, int kernel)
@@ -333,29 +372,247 @@ static void declare_params(chk_ctx *c, json_t *f, int kernel)
 			t = e;
 		}
 		chk_generated_name(c, p, name);
+		hides_type(c, params, i, p, name);
 		chk_sym *s = chk_declare(c, &c->names, name, SYM_PARAM, p, t);
 		s->role = kernel ? r : ROLE_NONE;
 		s->constq = (q & CHK_Q_CONST) != 0;
 	}
 }
 
+/* ---- names the generated code takes (brgen.1, "Names") ------------------ */
+
+/* What makes a name reserved in kernel code. */
+enum {
+	W_CL,		/* a word of OpenCL C */
+	W_CLFN,		/* an OpenCL C function the generated code calls: a
+			 * kernel so named is renamed (gen_cl_name) */
+	W_C,		/* a type or macro of the C headers the generated C
+			 * includes, or a function it calls */
+	W_CFN,		/* a function of those headers: refused as a kernel's
+			 * name only (a local may hide it) */
+	W_BRT		/* brt.h's */
+};
+
+typedef struct chk_word {
+	const char *pat;	/* an fnmatch(3) pattern */
+	int why;
+} chk_word;
+
+/* OpenCL C 1.2: keywords and qualifiers (6.1.9, 6.5-6.8), types (6.1.1-
+ * 6.1.4; vectors in cl_vector_name), macros (6.10, 6.12.2, 6.12.3,
+ * 6.12.12, 6.12.9), the work-item, synchronization, vector, atomic and
+ * conversion functions the generated code calls (6.12.1, 6.12.7-6.12.11,
+ * 6.2.3); C99's <math.h>, <stdint.h>, <stddef.h>, <stdio.h> and
+ * <string.h> (7.12, 7.18, 7.17, 7.19, 7.21), which the generated C
+ * includes; brt.h. */
+static const chk_word chk_words[] = {
+	{ "global", W_CL }, { "local", W_CL }, { "constant", W_CL },
+	{ "private", W_CL }, { "kernel", W_CL }, { "read_only", W_CL },
+	{ "write_only", W_CL }, { "read_write", W_CL }, { "uniform", W_CL },
+	{ "pipe", W_CL }, { "bool", W_CL }, { "true", W_CL },
+	{ "false", W_CL }, { "half", W_CL }, { "quad", W_CL },
+	{ "complex", W_CL }, { "imaginary", W_CL }, { "vec_step", W_CL },
+	{ "uchar", W_CL }, { "ushort", W_CL }, { "uint", W_CL },
+	{ "ulong", W_CL }, { "image*_t", W_CL }, { "sampler_t", W_CL },
+	{ "event_t", W_CL }, { "queue_t", W_CL }, { "clk_event_t", W_CL },
+	{ "ndrange_t", W_CL }, { "reserve_id_t", W_CL },
+	{ "cl_*", W_CL }, { "memory_order", W_CL }, { "memory_scope", W_CL },
+	{ "MAXFLOAT", W_CL }, { "M_*", W_CL }, { "FLT_*", W_CL },
+	{ "DBL_*", W_CL }, { "HALF_*", W_CL }, { "CLK_*", W_CL },
+	{ "CL_*", W_CL }, { "FP_*", W_CL }, { "CHAR_*", W_CL },
+	{ "SCHAR_*", W_CL }, { "UCHAR_*", W_CL }, { "SHRT_*", W_CL },
+	{ "USHRT_*", W_CL }, { "INT_*", W_CL }, { "UINT_*", W_CL },
+	{ "LONG_*", W_CL }, { "ULONG_*", W_CL }, { "ENDIAN_LITTLE", W_CL },
+	{ "FAST_RELAXED_MATH", W_CL }, { "INFINITY", W_CL }, { "NAN", W_CL },
+	{ "HUGE_VAL*", W_CL },
+	{ "get_*", W_CLFN }, { "barrier", W_CLFN }, { "mem_fence", W_CLFN },
+	{ "read_mem_fence", W_CLFN }, { "write_mem_fence", W_CLFN },
+	{ "vload*", W_CLFN }, { "vstore*", W_CLFN }, { "atomic_*", W_CLFN },
+	{ "atom_*", W_CLFN }, { "async_*", W_CLFN }, { "convert_*", W_CLFN },
+	{ "as_*", W_CLFN }, { "wait_group_events", W_CLFN },
+	{ "prefetch", W_CLFN },
+	{ "size_t", W_C }, { "ptrdiff_t", W_C }, { "wchar_t", W_C },
+	{ "NULL", W_C }, { "offsetof", W_C }, { "float_t", W_C },
+	{ "double_t", W_C }, { "MATH_ERR*", W_C },
+	{ "math_errhandling", W_C }, { "int*_t", W_C }, { "uint*_t", W_C },
+	{ "INT*_MAX", W_C }, { "INT*_MIN", W_C }, { "UINT*_MAX", W_C },
+	{ "INT*_C", W_C }, { "UINT*_C", W_C }, { "PTRDIFF_*", W_C },
+	{ "SIZE_MAX", W_C }, { "SIG_ATOMIC_*", W_C }, { "WCHAR_*", W_C },
+	{ "WINT_*", W_C }, { "LLONG_*", W_C }, { "ULLONG_*", W_C },
+	{ "FILE", W_C }, { "fpos_t", W_C }, { "EOF", W_C },
+	{ "BUFSIZ", W_C }, { "FILENAME_MAX", W_C }, { "FOPEN_MAX", W_C },
+	{ "L_tmpnam", W_C }, { "TMP_MAX", W_C }, { "SEEK_*", W_C },
+	{ "_IO[FLN]BF", W_C }, { "stdin", W_C }, { "stdout", W_C },
+	{ "stderr", W_C }, { "memset", W_C }, { "memcpy", W_C },
+	{ "brt_*", W_BRT }, { "BRT_*", W_BRT }, { "BR_*", W_BRT },
+	{ "BRerror", W_BRT }, { "BError", W_BRT }, { "brmalloc", W_BRT },
+	{ "brfree", W_BRT },
+	{ "memchr", W_CFN }, { "memcmp", W_CFN }, { "memmove", W_CFN },
+	{ "strcat", W_CFN }, { "strchr", W_CFN }, { "strcmp", W_CFN },
+	{ "strcoll", W_CFN }, { "strcpy", W_CFN }, { "strcspn", W_CFN },
+	{ "strerror", W_CFN }, { "strlen", W_CFN }, { "strncat", W_CFN },
+	{ "strncmp", W_CFN }, { "strncpy", W_CFN }, { "strpbrk", W_CFN },
+	{ "strrchr", W_CFN }, { "strspn", W_CFN }, { "strstr", W_CFN },
+	{ "strtok", W_CFN }, { "strxfrm", W_CFN }, { "malloc", W_CFN },
+	{ "calloc", W_CFN }, { "realloc", W_CFN }, { "free", W_CFN },
+	{ "abort", W_CFN }, { "exit", W_CFN }, { "*printf", W_CFN },
+	{ "*scanf", W_CFN }, { "fopen", W_CFN }, { "freopen", W_CFN },
+	{ "fclose", W_CFN }, { "fflush", W_CFN }, { "fgetc", W_CFN },
+	{ "fgets", W_CFN }, { "fputc", W_CFN }, { "fputs", W_CFN },
+	{ "fread", W_CFN }, { "fwrite", W_CFN }, { "fgetpos", W_CFN },
+	{ "fsetpos", W_CFN }, { "fseek", W_CFN }, { "ftell", W_CFN },
+	{ "feof", W_CFN }, { "ferror", W_CFN }, { "getc", W_CFN },
+	{ "getchar", W_CFN }, { "gets", W_CFN }, { "putc", W_CFN },
+	{ "putchar", W_CFN }, { "puts", W_CFN }, { "ungetc", W_CFN },
+	{ "clearerr", W_CFN }, { "perror", W_CFN }, { "remove", W_CFN },
+	{ "rename", W_CFN }, { "rewind", W_CFN }, { "setbuf", W_CFN },
+	{ "setvbuf", W_CFN }, { "tmpfile", W_CFN }, { "tmpnam", W_CFN },
+};
+
+/* C99 7.12's functions and function-like macros; each function F also
+ * as Ff and Fl. */
+static const char *const c_math[] = {
+	"acos", "asin", "atan", "atan2", "cos", "sin", "tan", "acosh",
+	"asinh", "atanh", "cosh", "sinh", "tanh", "exp", "exp2", "expm1",
+	"frexp", "ilogb", "ldexp", "log", "log10", "log1p", "log2", "logb",
+	"modf", "scalbn", "scalbln", "cbrt", "fabs", "hypot", "pow", "sqrt",
+	"erf", "erfc", "lgamma", "tgamma", "ceil", "floor", "nearbyint",
+	"rint", "lrint", "llrint", "round", "lround", "llround", "trunc",
+	"fmod", "remainder", "remquo", "copysign", "nan", "nextafter",
+	"nexttoward", "fdim", "fmax", "fmin", "fma", "fpclassify",
+	"isfinite", "isinf", "isnan", "isnormal", "signbit", "isgreater",
+	"isgreaterequal", "isless", "islessequal", "islessgreater",
+	"isunordered", NULL
+};
+
+/* OpenCL C's vector types (6.1.2), reserved ones (6.1.4: bool, half and
+ * quad vectors, float and double matrices) included: a scalar type's
+ * name and 2, 3, 4, 8 or 16, or NxM. */
+static int cl_vector_name(const char *name)
+{
+	static const char *const scalar[] = { "bool", "char", "uchar",
+		"short", "ushort", "int", "uint", "long", "ulong", "float",
+		"double", "half", "quad", NULL };
+	static const char *const width[] = { "2", "3", "4", "8", "16" };
+	size_t i, j, k, n;
+
+	for (i = 0; scalar[i]; i++) {
+		n = strlen(scalar[i]);
+		if (strncmp(name, scalar[i], n) != 0)
+			continue;
+		for (j = 0; j < 5; j++) {
+			size_t w = strlen(width[j]);
+			if (strncmp(name + n, width[j], w) != 0)
+				continue;
+			if (!name[n + w])
+				return 1;
+			for (k = 0; name[n + w] == 'x' && k < 5; k++)
+				if (strcmp(name + n + w + 1, width[k]) == 0)
+					return 1;
+		}
+	}
+	return 0;
+}
+
+/* The chk_words entry NAME matches, as a W_ value; -1 for none. */
+static int reserved_word(const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (cl_vector_name(name))
+		return W_CL;
+	for (i = 0; i < sizeof chk_words / sizeof chk_words[0]; i++)
+		/* the first letter rules out most patterns without a call:
+		   every declaration of kernel code asks */
+		if ((chk_words[i].pat[0] == name[0] ||
+				chk_words[i].pat[0] == '*') &&
+				fnmatch(chk_words[i].pat, name, 0) == 0)
+			return chk_words[i].why;
+	for (i = 0; c_math[i]; i++)
+		if (strcmp(name, c_math[i]) == 0 || (n &&
+			(name[n - 1] == 'f' || name[n - 1] == 'l') &&
+			strlen(c_math[i]) == n - 1 &&
+			strncmp(name, c_math[i], n - 1) == 0))
+			return W_CFN;
+	return -1;
+}
+
+/* E-reserved-name: NAME, declared in kernel code, is a word of OpenCL C
+ * or a name of the headers the generated C includes. KERNEL: NAME names
+ * a kernel, which may hide no function of those headers, and which brgen
+ * renames in OpenCL when an OpenCL function has its name. */
+static void reserved_name(chk_ctx *c, const json_t *at, const char *name,
+	int kernel)
+{
+	int why = reserved_word(name);
+
+	if (why == W_CL)
+		chk_err(c, at, "E-reserved-name", "\"%s\" is a word of "
+			"OpenCL C: rename it", name);
+	else if (why == W_CLFN && !kernel)
+		chk_err(c, at, "E-reserved-name", "\"%s\" is an OpenCL C "
+			"function the generated code calls: rename it", name);
+	else if (why == W_C || (why == W_CFN && kernel))
+		chk_err(c, at, "E-reserved-name", "\"%s\" is a name of the C "
+			"headers the generated code includes: rename it", name);
+	else if (why == W_BRT)
+		chk_err(c, at, "E-reserved-name", "\"%s\" is a name of brt.h, "
+			"which the generated code includes: rename it", name);
+}
+
+/* The generated code's own names: brg_... and BRG_... anywhere; in kernel
+ * code K__SUFFIX for a kernel K and brk_K, a kernel renamed for OpenCL.
+ * Returns 1 when NAME is one (and says so at AT). */
+static int generated_prefix(chk_ctx *c, const json_t *at, const char *name,
+	int kernel_code)
+{
+	if (strncmp(name, "brg_", 4) == 0 || strncmp(name, "BRG_", 4) == 0 ||
+		(kernel_code && strncmp(name, "brk_", 4) == 0)) {
+		chk_err(c, at, "E-generated-name", "\"%s\": names beginning "
+			"with %.4s are the generated code's", name, name);
+		return 1;
+	}
+	if (kernel_code && strstr(name, "__")) {
+		chk_err(c, at, "E-generated-name", "\"%s\": names with \"__\" "
+			"are the generated code's in kernel code", name);
+		return 1;
+	}
+	return 0;
+}
+
+void chk_brg_name(chk_ctx *c, const json_t *at, const char *name)
+{
+	if (name)
+		generated_prefix(c, at, name, 0);
+}
+
+void chk_kernel_name(chk_ctx *c, const json_t *at, const char *name)
+{
+	if (!generated_prefix(c, at, name, 1))
+		reserved_name(c, at, name, 1);
+}
+
 /* The code brgen writes names a kernel's stream or array parameter P's
- * view, element, buffer and position P_v, P_e, P_p and P__idx, its own
- * variables brg_... and its macros BRG_...: a parameter or local of the
- * kernel so named would clash with them there (brgen.1, "Names"). */
+ * view, element and buffer P_v, P_e and P_p (and its position P__idx:
+ * "__" is the generated code's), and in the OpenCL entry K__packed the
+ * lanes of a stream P_a and P_N (N digits). */
 void chk_generated_name(chk_ctx *c, const json_t *at, const char *name)
 {
-	static const char *const sfx[] = { "_v", "_e", "_p", "__idx" };
+	static const char *const sfx[] = { "_v", "_e", "_p", "_a" };
+	static const char *const what[] = { "view", "element", "buffer",
+		"lanes" };
 	json_t *params, *p;
 	size_t i, k;
 
-	if (!c->kern || !c->fnode || !name)
+	if (!name)
 		return;
-	if (strncmp(name, "brg_", 4) == 0 || strncmp(name, "BRG_", 4) == 0) {
-		chk_err(c, at, "E-generated-name", "\"%s\": names beginning "
-			"with %.4s are the generated code's", name, name);
+	if (!c->kern || !c->fnode) {
+		chk_brg_name(c, at, name);
 		return;
 	}
+	if (generated_prefix(c, at, name, 1))
+		return;
+	reserved_name(c, at, name, 0);
 	params = ast_arr(ast_get(c->fnode, "type"), "params");
 	json_array_foreach(params, i, p) {
 		const char *pn = ast_str(p, "name");
@@ -367,10 +624,13 @@ void chk_generated_name(chk_ctx *c, const json_t *at, const char *name)
 		for (k = 0; k < sizeof sfx / sizeof sfx[0]; k++)
 			if (strcmp(name + n, sfx[k]) == 0)
 				chk_err(c, at, "E-generated-name", "\"%s\" is "
-					"the generated code's name for parameter %s's "
-					"%s: rename it", name, pn, k == 0 ? "view" :
-					k == 1 ? "element" : k == 2 ? "buffer" :
-					"position");
+					"the generated code's name for parameter "
+					"%s's %s: rename it", name, pn, what[k]);
+		if (name[n] == '_' && name[n + 1] &&
+			strspn(name + n + 1, "0123456789") == strlen(name + n + 1))
+			chk_err(c, at, "E-generated-name", "\"%s\" is the "
+				"generated code's name for parameter %s's lanes: "
+				"rename it", name, pn);
 	}
 }
 
@@ -404,6 +664,10 @@ void chk_func_decl(chk_ctx *c, json_t *f)
 	if (!prev || prev->kind != SYM_FUNC)
 		chk_declare(c, &c->names, name, SYM_FUNC, f, chk_decl_type(c, f, "type"));
 	int kernel = ast_bool(f, "kernel") || ast_bool(f, "reduce");
+	if (!prev && kernel)
+		chk_kernel_name(c, f, name);
+	else if (!prev)
+		chk_brg_name(c, f, name);
 	attributes(c, f, kernel);
 	json_t *ret = chk_decl_type(c, ft, "ret");
 	if (kernel && ty_is_stream(ret))

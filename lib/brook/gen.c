@@ -536,8 +536,11 @@ static void indexof_through_calls(gen_ctx *g)
 	}
 }
 
-/* OpenCL C's built-in functions and reserved words a kernel may be named
- * after (OpenCL C 1.2, section 6.12, and 6.1.9). */
+/* OpenCL C's built-in functions a kernel may be named after (OpenCL C
+ * 1.2, section 6.12; 2.0, 6.13): brgen renames such a kernel. brcheck
+ * refuses a kernel named like a word of OpenCL C (a keyword, type or
+ * macro) or a function of the C headers (E-reserved-name), and names
+ * beginning with brk_ (E-generated-name), so two kernels never meet. */
 static const char *const cl_reserved[] = {
 	"abs", "abs_diff", "acos", "acosh", "acospi", "add_sat", "all", "any",
 	"asin", "asinh", "asinpi", "atan", "atan2", "atan2pi", "atanh",
@@ -557,15 +560,15 @@ static const char *const cl_reserved[] = {
 	"shuffle", "shuffle2", "sign", "signbit", "sin", "sincos", "sinh",
 	"sinpi", "smoothstep", "sqrt", "step", "sub_sat", "tan", "tanh",
 	"tanpi", "tgamma", "trunc", "upsample", "write_mem_fence",
-	"prefetch", "wait_group_events", "half", "quad", "complex",
-	"imaginary", "image2d_t", "image3d_t", "sampler_t", "event_t",
-	"global", "local", "constant", "private", "read_only", "write_only",
-	"read_write", "uniform", "pipe", NULL
+	"prefetch", "wait_group_events", "ctz", "to_global", "to_local",
+	"to_private", "retain_event", "release_event", "create_user_event",
+	"set_user_event_status", "capture_event_profiling_info", NULL
 };
 
 static const char *const cl_reserved_prefix[] = {
 	"convert_", "as_", "vload", "vstore", "atom_", "atomic_", "get_",
 	"native_", "half_", "fast_", "async_", "read_image", "write_image",
+	"work_group_", "sub_group_", "enqueue_", "ndrange_", "is_valid_",
 	"brg_", NULL
 };
 
