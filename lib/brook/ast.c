@@ -32,6 +32,29 @@ const char *ast_kind(const json_t *n)
 }
 
 
+const json_t *ast_find(const json_t *n,
+	int (*pred)(const json_t *node, const void *ctx), const void *ctx)
+{
+	const json_t *found;
+
+	if (json_is_object(n)) {
+		const char *key;
+		json_t *v;
+		if (pred(n, ctx))
+			return n;
+		json_object_foreach((json_t *)n, key, v)
+			if (ast_walks(key) && (found = ast_find(v, pred, ctx)))
+				return found;
+	} else if (json_is_array(n)) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(n, i, v)
+			if ((found = ast_find(v, pred, ctx)))
+				return found;
+	}
+	return NULL;
+}
+
 int ast_at(const json_t *doc, const json_t *n, const char **file, int *line,
 	int *col)
 {

@@ -231,6 +231,11 @@ static inline int ast_walks(const char *key)
 		(key[0] == 't' && key[1] == 'y')) && key[2] == '\0');
 }
 
+/* The first node under N, N itself first, depth first through the members
+ * ast_walks enters, for which PRED(node, CTX) holds; NULL if none. */
+const json_t *ast_find(const json_t *n,
+	int (*pred)(const json_t *node, const void *ctx), const void *ctx);
+
 /* Location: n["at"] as file name (from the document's "files"), line, col.
  * Returns 0 when n has a location. */
 int ast_at(const json_t *doc, const json_t *n, const char **file, int *line,

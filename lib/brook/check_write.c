@@ -22,25 +22,16 @@ static int is_iig_x(json_t *e)
 		ty_streq(ast_str(b, "builtin"), "instanceInGroup");
 }
 
+static int is_iig_x_node(const json_t *e, const void *unused)
+{
+	(void)unused;
+	return is_iig_x((json_t *)e);
+}
+
 /* Whether E holds instanceInGroup().x anywhere. */
 static int uses_iig_x(json_t *e)
 {
-	if (is_iig_x(e))
-		return 1;
-	if (json_is_object(e)) {
-		const char *key;
-		json_t *v;
-		json_object_foreach(e, key, v)
-			if (ast_walks(key) && uses_iig_x(v))
-				return 1;
-	} else if (json_is_array(e)) {
-		size_t i;
-		json_t *v;
-		json_array_foreach(e, i, v)
-			if (uses_iig_x(v))
-				return 1;
-	}
-	return 0;
+	return ast_find(e, is_iig_x_node, NULL) != NULL;
 }
 
 /* guide 1.17.6: lds[Stride * instanceInGroup().x + offset] = data, with

@@ -98,24 +98,14 @@ static void free_from(host_ctx *hc, strbuf *out, size_t from, int indent)
 		hc->nstreams, indent);
 }
 
+static int is_label(const json_t *n, const void *label)
+{
+	return ast_is(n, "label") && strcmp(ast_str(n, "name"), label) == 0;
+}
+
 static int contains_label(const json_t *n, const char *label)
 {
-	if (json_is_object(n)) {
-		const char *key;
-		json_t *v;
-		if (ast_is(n, "label") && strcmp(ast_str(n, "name"), label) == 0)
-			return 1;
-		json_object_foreach((json_t *)n, key, v)
-			if (ast_walks(key) && contains_label(v, label))
-				return 1;
-	} else if (json_is_array(n)) {
-		size_t i;
-		json_t *v;
-		json_array_foreach(n, i, v)
-			if (contains_label(v, label))
-				return 1;
-	}
-	return 0;
+	return ast_find(n, is_label, label) != NULL;
 }
 
 /* The streams that block N declares before its statement holding LABEL
@@ -150,27 +140,19 @@ static int is_kernel_call(host_ctx *hc, const json_t *e)
 }
 
 /* Whether expression E makes a stream's .domain() view. */
+static int is_domain_call(const json_t *e, const void *unused)
+{
+	const json_t *m = strip(ast_get(e, "fn"));
+
+	(void)unused;
+	return ast_is(e, "call") && ast_is(m, "member") &&
+		ty_streq(ast_str(m, "name"), "domain") &&
+		is_stream_ty(ast_get(ast_get(m, "e"), "ty"));
+}
+
 static int has_domain(const json_t *e)
 {
-	if (json_is_object(e)) {
-		const char *key;
-		json_t *v;
-		const json_t *m = strip(ast_get(e, "fn"));
-		if (ast_is(e, "call") && ast_is(m, "member") &&
-				ty_streq(ast_str(m, "name"), "domain") &&
-				is_stream_ty(ast_get(ast_get(m, "e"), "ty")))
-			return 1;
-		json_object_foreach((json_t *)e, key, v)
-			if (ast_walks(key) && has_domain(v))
-				return 1;
-	} else if (json_is_array(e)) {
-		size_t i;
-		json_t *v;
-		json_array_foreach(e, i, v)
-			if (has_domain(v))
-				return 1;
-	}
-	return 0;
+	return ast_find(e, is_domain_call, NULL) != NULL;
 }
 
 /* ---- small pieces ------------------------------------------------------- */

@@ -3158,34 +3158,24 @@ static int is_one_of(const char *s, const char *const *what)
 	return 0;
 }
 
+/* A call of one of WHAT (by its built-in or function name), or a node of
+ * one of those kinds. */
+static int is_use(const json_t *n, const void *what)
+{
+	const char *k = ast_kind(n);
+
+	if (ty_streq(k, "call")) {
+		const json_t *fn = strip(ast_get(n, "fn"));
+		const char *name = ast_str(n, "builtin");
+		if (is_one_of(name[0] ? name : ast_str(fn, "name"), what))
+			return 1;
+	}
+	return is_one_of(k, what);
+}
+
 const json_t *gen_find_any(const json_t *n, const char *const *what)
 {
-	const json_t *found;
-
-	if (json_is_object(n)) {
-		const char *k = ast_kind(n);
-		if (ty_streq(k, "call")) {
-			const json_t *fn = strip(ast_get(n, "fn"));
-			const char *name = ast_str(n, "builtin");
-			if (is_one_of(name[0] ? name : ast_str(fn, "name"), what))
-				return n;
-		}
-		if (is_one_of(k, what))
-			return n;
-		for (void *it = json_object_iter((json_t *)n); it;
-				it = json_object_iter_next((json_t *)n, it)) {
-			const char *key = json_object_iter_key(it);
-			if (ast_walks(key) && (found = gen_find_any(
-					json_object_iter_value(it), what)))
-				return found;
-		}
-	} else if (json_is_array(n)) {
-		size_t i, count = json_array_size(n);
-		for (i = 0; i < count; i++)
-			if ((found = gen_find_any(json_array_get(n, i), what)))
-				return found;
-	}
-	return NULL;
+	return ast_find(n, is_use, what);
 }
 
 int gen_uses_any(const json_t *n, const char *const *what)
