@@ -146,6 +146,7 @@ static void declare_tags(chk_ctx *c, json_t *t)
 			json_array_foreach(fields, i, f) {
 				if (!chk_node_id(f))
 					chk_give_id(c, f);
+				chk_type_name(c, f, ast_str(f, "name"));
 				declare_tags(c, ast_get(f, "type"));
 				chk_walk_sizes(c, ast_get(f, "type"));
 				if (ast_get(f, "bits") && !json_is_null(ast_get(f, "bits")))
@@ -153,8 +154,10 @@ static void declare_tags(chk_ctx *c, json_t *t)
 			}
 			if (*tag) {
 				chk_sym *s = chk_in_scope(c, &c->tags, tag);
-				if (!s)
+				if (!s) {
 					chk_brg_name(c, t, tag);
+					chk_type_name(c, t, tag);
+				}
 				if (s && s->type && json_is_array(ast_get(s->type,
 					"fields")) && s->type != t)
 					chk_err(c, t, "E-duplicate", "Variable name Duplicated: "
@@ -184,6 +187,7 @@ static void declare_tags(chk_ctx *c, json_t *t)
 				chk_err(c, it, "E-duplicate", "Variable name Duplicated: %s",
 					name);
 			chk_generated_name(c, it, name);
+			chk_type_name(c, it, name);
 			chk_declare(c, &c->names, name, SYM_ENUM, it,
 				json_incref(chk_T(c, "int")));
 		}
@@ -499,6 +503,7 @@ static void var_decl(chk_ctx *c, json_t *v, const char *storage)
 	chk_walk_sizes(c, raw);
 	if (ty_streq(storage, "typedef")) {
 		chk_generated_name(c, v, name);
+		chk_type_name(c, v, name);
 		chk_declare(c, &c->names, name, SYM_TYPEDEF, v, t);
 		return;
 	}

@@ -271,6 +271,9 @@ void chk_brg_name(chk_ctx *c, const json_t *at, const char *name);
 /* E-generated-name, E-reserved-name: NAME, a kernel's name, is one the
  * generated code takes or a word of OpenCL C or of the C headers. */
 void chk_kernel_name(chk_ctx *c, const json_t *at, const char *name);
+/* E-reserved-name: a typedef, tag, field or enum constant of the file or
+ * of a kernel named like a word of OpenCL C. */
+void chk_type_name(chk_ctx *c, const json_t *at, const char *name);
 /* The same for NAME, a variable or parameter: in kernel code, also one
  * the generated code gives a parameter's view, element, ...; in host
  * code, brg_... and BRG_... only. */

@@ -586,6 +586,17 @@ void chk_brg_name(chk_ctx *c, const json_t *at, const char *name)
 		generated_prefix(c, at, name, 0);
 }
 
+void chk_type_name(chk_ctx *c, const json_t *at, const char *name)
+{
+	/* brgen copies the types of the file (and of kernels) into the
+	   OpenCL program, whether kernels use them or not */
+	if (name && *name && (!c->scope->up || c->kern) &&
+			reserved_word(name) == W_CL)
+		chk_err(c, at, "E-reserved-name", "\"%s\" is a word of OpenCL "
+			"C, into which brgen copies the file's types: rename it",
+			name);
+}
+
 void chk_kernel_name(chk_ctx *c, const json_t *at, const char *name)
 {
 	if (!generated_prefix(c, at, name, 1))
