@@ -255,6 +255,9 @@ void chk_block_items(chk_ctx *c, json_t *b);
 /* E-jump-into-stream: a goto or case label past a stream's declaration
  * in the host function whose body is BODY. */
 void chk_jumps(chk_ctx *c, const json_t *body);
+/* W-sync-nested, W-sync-loop: syncGroup() where brgen, which runs a
+ * group kernel's threads phase by phase, refuses it. */
+void chk_sync_places(chk_ctx *c, const json_t *body);
 /* E-too-deep: kernel function FN nests deeper than CHK_KERNEL_DEPTH
  * (man/brcheck.1 gives the weights). */
 void chk_kernel_depth(chk_ctx *c, const json_t *fn);

@@ -703,6 +703,8 @@ void chk_func_decl(chk_ctx *c, json_t *f)
 		chk_block_items(c, body);
 		if (!kernel)
 			chk_jumps(c, body);
+		else if (fn->groupsize)
+			chk_sync_places(c, body);
 		json_t *r = chk_resolve(c, ast_get(ft, "ret"));
 		if (kernel && !c->saw_return && !ty_is_void(r) &&
 			!ty_is_unknown(r))
@@ -784,6 +786,11 @@ void chk_post_checks(chk_ctx *c)
 			chk_err(c, fn->group_use, ty_streq(fn->group_what, "syncGroup") ?
 				"E-sync-pixel" : "E-iig-pixel", "Illegal to use %s() for "
 				"pixel shader kernel: specify a GroupSize attribute",
+				fn->group_what);
+		else if (fn->group_use)	/* brgen's E-gen-group-sub */
+			chk_warn(c, 1, fn->group_use, "W-group-sub", "%s() inside "
+				"a subkernel: brgen refuses it (a group kernel's "
+				"threads run its own body phase by phase)",
 				fn->group_what);
 	}
 }

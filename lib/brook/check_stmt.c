@@ -392,3 +392,56 @@ void chk_kernel_depth(chk_ctx *c, const json_t *fn)
 	if (!c->too_deep)
 		kdepth(&w, ast_get(fn, "body"), 0);
 }
+
+/* ---- where syncGroup() may stand ------------------------------------------ */
+
+static int is_sync_call(const json_t *n, const void *unused)
+{
+	(void)unused;
+	return ast_is(n, "call") && ty_streq(ast_str(n, "builtin"),
+		"syncGroup");
+}
+
+/* The items of block B of a group kernel: syncGroup() as a statement of
+ * the kernel's outermost block or of a for or while loop standing there
+ * (recursively), as brgen runs a group's threads phase by phase
+ * (brgen(1), E-gen-sync-nested and E-gen-sync-loop). Warnings, so that
+ * brcheck -x (a linter in CI) finds what brgen would refuse. */
+static void sync_items(chk_ctx *c, const json_t *b)
+{
+	size_t i;
+	json_t *it;
+	const json_t *call;
+
+	json_array_foreach(ast_arr(b, "items"), i, it) {
+		const json_t *e = chk_strip_paren(ast_get(it, "e"));
+		if (ast_is(it, "expr") && is_sync_call(e, NULL))
+			continue;
+		if ((ast_is(it, "for") || ast_is(it, "while")) &&
+				ast_find(ast_get(it, "body"), is_sync_call, NULL)) {
+			const json_t *body = ast_get(it, "body");
+			if (ast_is(ast_get(it, "init"), "decl"))
+				chk_warn(c, 1, it, "W-sync-loop", "a loop with "
+					"syncGroup() declares its variable before "
+					"the loop: brgen refuses it");
+			if (ast_is(body, "block"))
+				sync_items(c, body);
+			else if (!(ast_is(body, "expr") && is_sync_call(
+					chk_strip_paren(ast_get(body, "e")), NULL)))
+				chk_warn(c, 1, body, "W-sync-nested",
+					"syncGroup() must be a statement of the "
+					"kernel's outermost block or of a for or "
+					"while loop there: brgen refuses it");
+			continue;
+		}
+		if ((call = ast_find(it, is_sync_call, NULL)))
+			chk_warn(c, 1, call, "W-sync-nested", "syncGroup() must "
+				"be a statement of the kernel's outermost block or of "
+				"a for or while loop there: brgen refuses it");
+	}
+}
+
+void chk_sync_places(chk_ctx *c, const json_t *body)
+{
+	sync_items(c, body);
+}
