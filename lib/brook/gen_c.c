@@ -35,6 +35,7 @@ typedef struct host_ctx {
 	const json_t *func;	/* the host function being printed */
 	const json_t *skip;	/* printed by astprint on our behalf */
 	int temps;		/* the file uses brg_temp() */
+	int views;		/* the statement printed made a .domain() view */
 } host_ctx;
 
 static const json_t *strip(const json_t *e)
@@ -137,22 +138,6 @@ static int is_kernel_call(host_ctx *hc, const json_t *e)
 	d = ast_is(e, "call") ? gen_decl(hc->g, strip(ast_get(e, "fn"))) :
 		NULL;
 	return d && gen_is_kernel(d);
-}
-
-/* Whether expression E makes a stream's .domain() view. */
-static int is_domain_call(const json_t *e, const void *unused)
-{
-	const json_t *m = strip(ast_get(e, "fn"));
-
-	(void)unused;
-	return ast_is(e, "call") && ast_is(m, "member") &&
-		ty_streq(ast_str(m, "name"), "domain") &&
-		is_stream_ty(ast_get(ast_get(m, "e"), "ty"));
-}
-
-static int has_domain(const json_t *e)
-{
-	return ast_find(e, is_domain_call, NULL) != NULL;
 }
 
 /* ---- small pieces ------------------------------------------------------- */
@@ -388,11 +373,14 @@ static int hook_stmt(void *ctx, strbuf *out, const json_t *s, int indent)
 		pop_scope(hc);
 		return 1;
 	}
-	if (ty_streq(k, "expr") && has_domain(ast_get(s, "e")) &&
-			!is_kernel_call(hc, ast_get(s, "e"))) {
-		/* the statement's .domain() views end with it */
+	if (ty_streq(k, "expr")) {
+		/* the statement's .domain() views end with it (a kernel
+		   call releases its own) */
+		hc->views = 0;
 		expr(hc, out, ast_get(s, "e"));
-		sb_puts(out, ", brg_temp_release();\n");
+		sb_puts(out, hc->views && !is_kernel_call(hc, ast_get(s, "e")) ?
+			", brg_temp_release();\n" : ";\n");
+		hc->views = 0;
 		return 1;
 	}
 	if (hc->nstreams == 0)
@@ -548,7 +536,7 @@ static void method_call(host_ctx *hc, strbuf *out, const json_t *e)
 	} else if (ty_streq(name, "domain")) {
 		/* a view lives to the end of its statement (or of the kernel
 		   call it is an argument of): brg_temp_release() */
-		hc->temps = 1;
+		hc->temps = hc->views = 1;
 		sb_puts(out, "brg_temp(brt_stream_domain(");
 		expr(hc, out, obj);
 		sb_puts(out, ", ");
