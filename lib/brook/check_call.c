@@ -683,12 +683,12 @@ static json_t *method_call(chk_ctx *c, json_t *e, json_t *f, json_t *st)
 	json_t *args = args_of(c, e);
 	chk_unknown(c, f);
 	callee(e, "method");
-	if ((ty_streq(name, "read") || ty_streq(name, "write")) &&
-			json_array_size(args) > 0)
-		stream_memory(c, json_array_get(args, 0), st, name);
-	if ((ty_streq(name, "read") || ty_streq(name, "write")) &&
-			json_array_size(args) > 1)
-		stream_flags(c, json_array_get(args, 1), name);
+	if (ty_streq(name, "read") || ty_streq(name, "write")) {
+		if (json_array_size(args) > 0)
+			stream_memory(c, json_array_get(args, 0), st, name);
+		if (json_array_size(args) > 1)
+			stream_flags(c, json_array_get(args, 1), name);
+	}
 	if (ty_streq(name, "domain"))
 		domain_bounds(c, args, st);
 	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {

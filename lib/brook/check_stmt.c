@@ -172,7 +172,7 @@ static void stmt(chk_ctx *c, json_t *s)
 
 typedef struct jump_site {
 	const json_t *node;
-	const char *label;	/* NULL for a case or default label */
+	const char *label;	/* the label, or the one a goto names */
 	const json_t **in;	/* the streams in scope there, outermost first */
 	size_t n;
 } jump_site;
@@ -379,8 +379,7 @@ static void kdepth(kdepth_walk *w, const json_t *n, int d)
 	const char *key;
 	json_t *v;
 	json_object_foreach((json_t *)n, key, v)
-		if (!ty_streq(key, "at") && !ty_streq(key, "ty") &&
-			!ty_streq(key, "type"))
+		if (ast_walks(key) && !ty_streq(key, "type"))
 			kdepth(w, v, d);
 	w->where = saved;
 }
@@ -402,46 +401,49 @@ static int is_sync_call(const json_t *n, const void *unused)
 		"syncGroup");
 }
 
-/* The items of block B of a group kernel: syncGroup() as a statement of
- * the kernel's outermost block or of a for or while loop standing there
- * (recursively), as brgen runs a group's threads phase by phase
- * (brgen(1), E-gen-sync-nested and E-gen-sync-loop). Warnings, so that
- * brcheck -x (a linter in CI) finds what brgen would refuse. */
-static void sync_items(chk_ctx *c, const json_t *b)
+static int is_sync_stmt(const json_t *s)
 {
+	return ast_is(s, "expr") && is_sync_call(chk_strip_paren(ast_get(s,
+		"e")), NULL);
+}
+
+/* Statement S of a group kernel's outermost block, or of the body of a
+ * for or while loop with syncGroup() standing there: syncGroup() as a
+ * statement, or in such a loop, as brgen runs a group's threads phase by
+ * phase (brgen(1), E-gen-sync-nested and E-gen-sync-loop). Warnings, so
+ * that brcheck -x (a linter in CI) finds what brgen would refuse. */
+static void sync_place(chk_ctx *c, const json_t *s)
+{
+	const json_t *call;
 	size_t i;
 	json_t *it;
-	const json_t *call;
 
-	json_array_foreach(ast_arr(b, "items"), i, it) {
-		const json_t *e = chk_strip_paren(ast_get(it, "e"));
-		if (ast_is(it, "expr") && is_sync_call(e, NULL))
-			continue;
-		if ((ast_is(it, "for") || ast_is(it, "while")) &&
-				ast_find(ast_get(it, "body"), is_sync_call, NULL)) {
-			const json_t *body = ast_get(it, "body");
-			if (ast_is(ast_get(it, "init"), "decl"))
-				chk_warn(c, 1, it, "W-sync-loop", "a loop with "
-					"syncGroup() declares its variable before "
-					"the loop: brgen refuses it");
-			if (ast_is(body, "block"))
-				sync_items(c, body);
-			else if (!(ast_is(body, "expr") && is_sync_call(
-					chk_strip_paren(ast_get(body, "e")), NULL)))
-				chk_warn(c, 1, body, "W-sync-nested",
-					"syncGroup() must be a statement of the "
-					"kernel's outermost block or of a for or "
-					"while loop there: brgen refuses it");
-			continue;
-		}
-		if ((call = ast_find(it, is_sync_call, NULL)))
-			chk_warn(c, 1, call, "W-sync-nested", "syncGroup() must "
-				"be a statement of the kernel's outermost block or of "
-				"a for or while loop there: brgen refuses it");
+	if (is_sync_stmt(s))
+		return;
+	if ((ast_is(s, "for") || ast_is(s, "while")) &&
+			ast_find(ast_get(s, "body"), is_sync_call, NULL)) {
+		const json_t *body = ast_get(s, "body");
+		if (ast_is(ast_get(s, "init"), "decl"))
+			chk_warn(c, 1, s, "W-sync-loop", "a loop with "
+				"syncGroup() declares its variable before the "
+				"loop: brgen refuses it");
+		if (!ast_is(body, "block"))
+			sync_place(c, body);
+		json_array_foreach(ast_arr(body, "items"), i, it)
+			sync_place(c, it);
+		return;
 	}
+	if ((call = ast_find(s, is_sync_call, NULL)))
+		chk_warn(c, 1, call, "W-sync-nested", "syncGroup() must be a "
+			"statement of the kernel's outermost block or of a for or "
+			"while loop there: brgen refuses it");
 }
 
 void chk_sync_places(chk_ctx *c, const json_t *body)
 {
-	sync_items(c, body);
+	size_t i;
+	json_t *it;
+
+	json_array_foreach(ast_arr(body, "items"), i, it)
+		sync_place(c, it);
 }

@@ -70,18 +70,12 @@ static void shared_write(chk_ctx *c, chk_sym *s, json_t *target)
 			"must be instanceInGroup().x");
 		return;
 	}
-	if (k < 0 && uses_iig_x(i)) {
-		chk_err(c, target, "E-shared-offset", "offset of Shared array index "
-			"expression must be a constant integer: write Stride * "
-			"instanceInGroup().x + offset");
-		return;
-	}
-	if (k < 0) {
+	if (k < 0 && !uses_iig_x(i)) {
 		chk_err(c, target, "E-shared-thread", "Shared array index expression "
 			"must contain instanceInGroup().x");
 		return;
 	}
-	if (minus && k == 1) {
+	if (k < 0 || (minus && k == 1)) {	/* there, in another form */
 		chk_err(c, target, "E-shared-offset", "offset of Shared array index "
 			"expression must be a constant integer: write Stride * "
 			"instanceInGroup().x + offset");
@@ -100,7 +94,7 @@ static void shared_write(chk_ctx *c, chk_sym *s, json_t *target)
 	else if (!chk_int_literal(off, &v))
 		chk_err(c, target, "E-shared-offset", "offset must be a integer "
 			"constant");
-	else if ((minus ? v = -v : v) < 0 || v >= want)
+	else if ((v = minus ? -v : v) < 0 || v >= want)
 		chk_err(c, target, "E-shared-offset-range", "offset value(\"%lld\") "
 			"must be in the range of 0 <= offset < (SharedArraySize / "
 			"groupSize) = %lld", v, want);

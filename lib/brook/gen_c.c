@@ -129,17 +129,6 @@ static size_t streams_before(const json_t *n, const char *label)
 	return count;
 }
 
-/* Whether E is a call of a kernel: kernel_call releases its views. */
-static int is_kernel_call(host_ctx *hc, const json_t *e)
-{
-	const json_t *d;
-
-	e = strip(e);
-	d = ast_is(e, "call") ? gen_decl(hc->g, strip(ast_get(e, "fn"))) :
-		NULL;
-	return d && gen_is_kernel(d);
-}
-
 /* ---- small pieces ------------------------------------------------------- */
 
 static void expr(host_ctx *hc, strbuf *out, const json_t *e)
@@ -375,11 +364,10 @@ static int hook_stmt(void *ctx, strbuf *out, const json_t *s, int indent)
 	}
 	if (ty_streq(k, "expr")) {
 		/* the statement's .domain() views end with it (a kernel
-		   call releases its own) */
+		   call's, with the call) */
 		hc->views = 0;
 		expr(hc, out, ast_get(s, "e"));
-		sb_puts(out, hc->views && !is_kernel_call(hc, ast_get(s, "e")) ?
-			", brg_temp_release();\n" : ";\n");
+		sb_puts(out, hc->views ? ", brg_temp_release();\n" : ";\n");
 		hc->views = 0;
 		return 1;
 	}
@@ -444,14 +432,13 @@ static int hook_stmt(void *ctx, strbuf *out, const json_t *s, int indent)
 }
 
 /* kernel(args): a scalar reduce target by address; the __other form when
- * the target is of the other kind than declared; .domain() arguments as
- * temporaries released after the call. */
-static void kernel_call(host_ctx *hc, strbuf *out, const json_t *e,
+ * the target is of the other kind than declared. */
+static void kernel_args(host_ctx *hc, strbuf *out, const json_t *e,
 	const json_t *fn)
 {
 	json_t *params = ast_arr(ast_get(fn, "type"), "params");
 	json_t *args = ast_arr(e, "args"), *a;
-	int other = 0, temps = 0;
+	int other = 0;
 	size_t i;
 
 	json_array_foreach(params, i, a) {
@@ -460,16 +447,6 @@ static void kernel_call(host_ctx *hc, strbuf *out, const json_t *e,
 				is_stream_ty(gen_resolve(hc->g, ast_get(a,
 				"type"))) != is_stream_ty(ast_get(arg, "ty")))
 			other = 1;
-	}
-	json_array_foreach(args, i, a) {
-		const json_t *m = strip(ast_get(strip(a), "fn"));
-		if (ast_is(strip(a), "call") && ast_is(m, "member") &&
-				ty_streq(ast_str(m, "name"), "domain"))
-			temps = 1;
-	}
-	if (temps) {
-		hc->temps = 1;
-		sb_puts(out, "(");
 	}
 	sb_printf(out, "%s%s(", ast_str(fn, "name"), other ? "__other" : "");
 	json_array_foreach(args, i, a) {
@@ -497,8 +474,24 @@ static void kernel_call(host_ctx *hc, strbuf *out, const json_t *e,
 		}
 	}
 	sb_putc(out, ')');
-	if (temps)
-		sb_puts(out, ", brg_temp_release())");
+}
+
+/* A kernel call, its .domain() views (method_call) released after it:
+ * the statement around it has none left to release. */
+static void kernel_call(host_ctx *hc, strbuf *out, const json_t *e,
+	const json_t *fn)
+{
+	strbuf call = {0};
+	int outer = hc->views;
+
+	hc->views = 0;
+	kernel_args(hc, &call, e, fn);
+	if (hc->views)
+		sb_printf(out, "(%s, brg_temp_release())", call.s);
+	else
+		sb_puts(out, call.s);
+	hc->views = outer;
+	sb_free(&call);
 }
 
 static void method_call(host_ctx *hc, strbuf *out, const json_t *e)

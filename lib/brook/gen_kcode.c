@@ -2079,23 +2079,37 @@ static void gather_read(gen_fn *f, strbuf *b, const json_t *p,
 }
 
 /* out T s[] ... s[i] = v: an index outside the array drops the write. */
-static void scatter_write(gen_fn *f, strbuf *b, const json_t *p,
-	const json_t **idx, int n, const json_t *val)
+static void scatter_open(gen_fn *f, strbuf *b, const json_t *p,
+	const json_t **idx, int n)
 {
-	strbuf ix = {0}, v = {0};
-	const json_t *el = gen_elem(f->g, ast_get(p, "type"));
-	const char *name = ast_str(p, "name");
+	strbuf ix = {0};
 
 	access_index(f, &ix, p, idx, n, 1);
-	gen_kconv(f, &v, val, el);
 	/* one statement, so that "if (c) b[i] = x; else ..." stays one */
 	sb_printf(b, "do { %s brg_k = %s; if (brg_k >= 0) ", long_name(f->g, f->t),
 		ix.s);
-	gen_store(f->g, f->t, b, el, name, "brg_k", v.s);
-	/* recorded for the stream's error log (brt.h, brt_records) */
-	sb_printf(b, "; else brg_drop%s(brg_cx.rec, &%s_v); } while (0)",
-		i32_sfx(f->g, f->t), name);
 	sb_free(&ix);
+}
+
+/* ... and the write dropped, recorded for the stream's error log (brt.h,
+ * brt_records). */
+static void scatter_close(gen_fn *f, strbuf *b, const json_t *p)
+{
+	sb_printf(b, " else brg_drop%s(brg_cx.rec, &%s_v); } while (0)",
+		i32_sfx(f->g, f->t), ast_str(p, "name"));
+}
+
+static void scatter_write(gen_fn *f, strbuf *b, const json_t *p,
+	const json_t **idx, int n, const json_t *val)
+{
+	strbuf v = {0};
+	const json_t *el = gen_elem(f->g, ast_get(p, "type"));
+
+	scatter_open(f, b, p, idx, n);
+	gen_kconv(f, &v, val, el);
+	gen_store(f->g, f->t, b, el, ast_str(p, "name"), "brg_k", v.s);
+	sb_putc(b, ';');
+	scatter_close(f, b, p);
 	sb_free(&v);
 }
 
@@ -2442,7 +2456,7 @@ static int scatter_member(gen_fn *f, strbuf *b, const json_t *e)
 	const json_t *l = strip(ast_get(e, "l")), *x = l, *y, *idx[8], *p;
 	const json_t *el;
 	json_t *top = NULL, *cur = NULL, *c, *ne;
-	strbuf ix = {0}, elem = {0};
+	strbuf elem = {0};
 	const char *name;
 	int n, copy;
 
@@ -2461,9 +2475,8 @@ static int scatter_member(gen_fn *f, strbuf *b, const json_t *e)
 	name = ast_str(p, "name");
 	el = gen_elem(f->g, ast_get(p, "type"));
 	copy = f->t == GEN_CL && (!gen_scalar(el) || ty_ncomp(el) == 3);
-	access_index(f, &ix, p, idx, n, 1);
-	sb_printf(b, "do { %s brg_k = %s; if (brg_k >= 0) { ",
-		long_name(f->g, f->t), ix.s);
+	scatter_open(f, b, p, idx, n);
+	sb_puts(b, "{ ");
 	if (copy) {
 		gen_type(f->g, f->t, b, el, "brg_e");
 		sb_puts(b, " = ");
@@ -2491,10 +2504,9 @@ static int scatter_member(gen_fn *f, strbuf *b, const json_t *e)
 		gen_store(f->g, f->t, b, el, name, "brg_k", "brg_e");
 		sb_puts(b, "; ");
 	}
-	sb_printf(b, "} else brg_drop%s(brg_cx.rec, &%s_v); } while (0)",
-		i32_sfx(f->g, f->t), name);
+	sb_putc(b, '}');
+	scatter_close(f, b, p);
 	json_decref(ne);
-	sb_free(&ix);
 	sb_free(&elem);
 	return 1;
 }
@@ -2888,8 +2900,7 @@ static void line_directive(gen_fn *f, strbuf *b, const json_t *s)
 	int line, col;
 
 	if (f->t == GEN_CPU && f->g->o && f->g->o->line_directives &&
-			ast_at(f->g->doc, s, &file, &line, &col) == 0)
-	{
+			ast_at(f->g->doc, s, &file, &line, &col) == 0) {
 		sb_printf(b, "#line %d \"", line);
 		gen_c_chars(b, file);
 		sb_puts(b, "\"\n");
