@@ -107,6 +107,20 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 			BRT_CACHE_DIR=$PWD/c BRT_LOG_FILE=$PWD/$p.log ./$p > $p.actual
 		diff_golden "$top_srcdir/t/run/$p.out" $p.actual
 		grep -q 'options ".*-DBRG_PACK4"' $p.log
+		grep -q '__packed for .*; four points a work-item)$' $p.log
+	done
+	# the option as two words, as the compiler reads it; a longer name
+	# is another macro; without it, one point a work-item
+	for o in "-D BRG_PACK4" "-DBRG_PACK4=1" "-DBRG_PACK4X" ""; do
+		BRT_CL_OPTIONS="$o" BRT_RUNTIME=opencl BRT_CACHE_DIR= \
+			BRT_LOG_FILE=$PWD/o.log ./packed_lanes > o.actual
+		diff_golden "$top_srcdir/t/run/packed_lanes.out" o.actual
+		case $o in
+		*X|"") n=one ;;
+		*) n=four ;;
+		esac
+		grep -q "add1__packed for .*; $n points\? a work-item)$" o.log
+		rm -f o.log
 	done
 }
 @test "BrookGPU: kernel k with a float3 and a gather; stream shape resize" { run_program brookgpu; }

@@ -96,6 +96,32 @@ static void add_option(brt_device *d, const char *opt)
 		opt);
 }
 
+/* Whether OPTS, build options as the driver takes them, define macro
+ * NAME: -DNAME, -DNAME=V, or -D and NAME as the next word (OpenCL's
+ * preprocessor options are -D and -I). The generated kernels test such
+ * macros with #if defined, so the host reads them as the compiler will. */
+static int options_define(const char *opts, const char *name)
+{
+	size_t n = strlen(name);
+	int lone = 0;	/* the word before was a lone -D */
+
+	for (;;) {
+		size_t len;
+		opts += strspn(opts, " \t\n");
+		len = strcspn(opts, " \t\n");
+		if (!len)
+			return 0;
+		const char *m = lone ? opts : opts[0] == '-' && opts[1] == 'D'
+			? opts + 2 : NULL;
+		size_t mlen = lone ? len : m ? len - 2 : 0;
+		lone = !lone && len == 2 && m;
+		if (m && mlen >= n && strncmp(m, name, n) == 0 &&
+				(mlen == n || m[n] == '='))
+			return 1;
+		opts += len;
+	}
+}
+
 static void device_options(brt_cl *cl, cl_device_id id, brt_device *d)
 {
 	size_t n = 0;
@@ -125,7 +151,7 @@ static void device_options(brt_cl *cl, cl_device_id id, brt_device *d)
 		add_option(d, user);
 	/* K__packed one point a work-item on such a device, unless
 	   BRT_CL_OPTIONS asks for four (brt.h, brt.3) */
-	d->pack1 = d->cpu && !(user && strstr(user, "-DBRG_PACK4"));
+	d->pack1 = d->cpu && !(user && options_define(user, "BRG_PACK4"));
 }
 
 /* A device's record from what the driver tells of it; no context yet
@@ -1272,8 +1298,12 @@ brt_clkernel *brt_ocl_kernel(brt_device *d, const brt_kernel *k, int entry,
 		ck->wgsize = 1;
 	ck->next = d->kernels;
 	d->kernels = ck;
-	brt_log("kernel: %s for %s%s", name, d->name, i32 ? " (32-bit indices)"
-		: "");
+	/* K__packed's points a work-item (kernel.c, geometry) */
+	const char *pts = entry != BRT_ENTRY_PACKED ? NULL : d->pack1 &&
+		p->pk1 ? "one point a work-item" : "four points a work-item";
+	brt_log("kernel: %s for %s%s%s%s%s%s", name, d->name, i32 || pts ?
+		" (" : "", i32 ? "32-bit indices" : "", i32 && pts ? "; " : "",
+		pts ? pts : "", i32 || pts ? ")" : "");
 	return ck;
 }
 
