@@ -628,11 +628,19 @@ static const char *opname(const char *op)
 	return "op";
 }
 
+/* Whether OP in scalar type S is an integer division or remainder, which
+ * idiv_helper computes. */
+static int idiv_op(const char *op, const char *s)
+{
+	return s && (ty_streq(op, "/") || ty_streq(op, "%")) &&
+		!ty_scalar_is_float(s);
+}
+
 /* Integer division and remainder as brrun's interpreter defines them,
  * where C traps (a CPU's idiv) and OpenCL leaves the value open: x / 0 is
  * 0, x % 0 is x, INT_MIN / -1 wraps to INT_MIN and INT_MIN % -1 is 0.
  * brg_div_S / brg_mod_S for the promoted scalar S (int, uint, long,
- * ulong); NULL where OP is not / or %, or the type not an integer. */
+ * ulong); NULL where idiv_op says no. */
 static const char *idiv_helper(gen_fn *f, const char *op, const char *s)
 {
 	char fname[64];
@@ -640,7 +648,7 @@ static const char *idiv_helper(gen_fn *f, const char *op, const char *s)
 	int mod = ty_streq(op, "%"), sgn;
 	const char *T;
 
-	if (!s || (!ty_streq(op, "/") && !mod) || ty_scalar_is_float(s))
+	if (!idiv_op(op, s))
 		return NULL;
 	if (!ty_streq(s, "uint") && !ty_streq(s, "long") &&
 			!ty_streq(s, "ulong"))
@@ -2549,8 +2557,7 @@ static void assign(gen_fn *f, strbuf *b, const json_t *e)
 		return;
 	}
 	if ((f->t == GEN_CPU && ty_ncomp(lt) > 1 && !ty_streq(op, "=")) ||
-			(!plain_divisor(r) && idiv_helper(f, bop,
-			gen_scalar(lt)))) {
+			(!plain_divisor(r) && idiv_op(bop, gen_scalar(lt)))) {
 		/* x /= y and x %= y of integers through the helpers too */
 		gen_kexpr(f, b, l);
 		sb_puts(b, " = ");
