@@ -327,6 +327,25 @@ EOS
 	[[ "$output" == *"en.br:10:58: error: the interpreter does not support the use of 'SZ' here"*"[E-run-interp]"* ]]
 }
 
+@test "enumeration constants: case labels, and casts converted as C converts" {
+	cat > cs.br <<'EOS'
+enum { RED = 1, GREEN = 4, WRAP = (char)300, BYTE = (uchar)-1, NEG = (short)65535, ONE = (bool)7 };
+kernel void k(int a<>, out int o<>)
+{
+	switch (a) {
+	case RED: o = 10; break;
+	case GREEN: o = 20; break;
+	case 1 << 3: o = 30; break;
+	case (char)300: o = 40; break;
+	case -GREEN: o = 50; break;
+	default: o = a + WRAP + BYTE * 1000 + NEG * 100000 + ONE * 1000000;
+	}
+}
+EOS
+	both cs.br k a=[1,4,8,44,-4,0] o
+	expect "10 20 30 40 50 1155044"
+}
+
 @test "decimal unsigned constants up to 2^32 - 1 are uint (C99 6.4.4.1)" {
 	cat > ul.br <<'EOS'
 kernel void k(uint a<>, out uint b<>, out uint c<>, out int d<>)

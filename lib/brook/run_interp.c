@@ -323,6 +323,21 @@ struct run_prog {
 	char message[200];
 };
 
+/* An enumeration constant's value for run_const_int: the constants of
+ * the file whose value is known (enum_scan, in order, so each may name
+ * the ones before). */
+static int enum_id(const void *ctx, const json_t *e, long long *v)
+{
+	const run_prog *p = ctx;
+	long long id = ast_int(e, "ref");
+
+	if (!json_is_integer(ast_get(e, "ref")) || id < 0 || id > p->max_id ||
+			!p->enum_ok[id])
+		return -1;
+	*v = p->enum_val[id];
+	return 0;
+}
+
 /* The state of one thread running points. */
 struct rframe {
 	rval *slots;
@@ -2081,7 +2096,8 @@ static int declare_var(cctx *c, const json_t *var, int *slot, int *nslots,
 	while (strcmp(ast_str(t, "t"), "array") == 0) {
 		long long sz;
 		if (a->ndims == BRT_MAX_RANK ||
-			run_const_int(ast_get(t, "size"), &sz) != 0 || sz <= 0 ||
+			run_const_int(ast_get(t, "size"), &sz, NULL, NULL) != 0 ||
+			sz <= 0 ||
 			sz > STACK_SLOTS)
 			return cfail(c, var, "the interpreter needs a constant "
 				"size for the local array '%s'",
@@ -2267,7 +2283,8 @@ static rstmt *cswitch(cctx *c, const json_t *st)
 			}
 			if (ast_is(it, "case")) {
 				long long v;
-				if (run_const_int(ast_get(it, "e"), &v) != 0) {
+				if (run_const_int(ast_get(it, "e"), &v, enum_id,
+						c->p) != 0) {
 					cfail(c, it, "case label is not a constant "
 						"the interpreter knows");
 					return NULL;
@@ -2462,77 +2479,6 @@ static rfunc *cfunc(cctx *c, const json_t *fnode)
 	return ok && fn->body ? fn : NULL;
 }
 
-/* The value of the integer constant expression E of an enumeration
- * constant, which may name the constants before it: 0, or -1 when it is
- * not one the interpreter folds (a use of that constant is then an
- * error). */
-static int enum_eval(const run_prog *p, const json_t *e, long long *v,
-	int depth)
-{
-	const char *k = ast_kind(e), *op = ast_str(e, "op");
-	long long a, b;
-
-	if (depth > MAX_NEST)
-		return -1;
-	if (strcmp(k, "int") == 0 || strcmp(k, "char") == 0) {
-		if (!json_is_integer(ast_get(e, "value")))
-			return -1;
-		*v = ast_int(e, "value");
-		return 0;
-	}
-	if (strcmp(k, "id") == 0) {
-		long long id = ast_int(e, "ref");
-		if (!json_is_integer(ast_get(e, "ref")) || id < 0 ||
-			id > p->max_id || !p->enum_ok[id])
-			return -1;
-		*v = p->enum_val[id];
-		return 0;
-	}
-	if (strcmp(k, "paren") == 0 || strcmp(k, "cast") == 0)
-		return enum_eval(p, ast_get(e, "e"), v, depth + 1);
-	if (strcmp(k, "unop") == 0) {
-		if (enum_eval(p, ast_get(e, "e"), &a, depth + 1) != 0)
-			return -1;
-		switch (op[0]) {
-		case '-': *v = -a; return 0;
-		case '+': *v = a; return 0;
-		case '~': *v = ~a; return 0;
-		case '!': *v = !a; return 0;
-		}
-		return -1;
-	}
-	if (strcmp(k, "binop") != 0 ||
-		enum_eval(p, ast_get(e, "l"), &a, depth + 1) != 0 ||
-		enum_eval(p, ast_get(e, "r"), &b, depth + 1) != 0 ||
-		a < INT32_MIN || a > INT32_MAX || b < INT32_MIN || b > INT32_MAX)
-		return -1;
-	if (strcmp(op, "<<") == 0 || strcmp(op, ">>") == 0) {
-		if (b < 0 || b > 31)
-			return -1;
-		*v = op[0] == '<' ? (long long)((unsigned long long)a << b)
-			: a >> b;
-		return 0;
-	}
-	switch (op[0]) {
-	case '+': *v = a + b; return 0;
-	case '-': *v = a - b; return 0;
-	case '*': *v = a * b; return 0;
-	case '/': case '%':
-		if (b == 0)
-			return -1;
-		*v = op[0] == '/' ? a / b : a % b;
-		return 0;
-	case '&': *v = op[1] ? a && b : a & b; return 0;
-	case '|': *v = op[1] ? a || b : a | b; return 0;
-	case '^': *v = a ^ b; return 0;
-	case '=': *v = a == b; return 0;
-	case '!': *v = a != b; return 0;
-	case '<': *v = op[1] ? a <= b : a < b; return 0;
-	case '>': *v = op[1] ? a >= b : a > b; return 0;
-	}
-	return -1;
-}
-
 /* The constants of the enumerations that TY defines, itself or in its
  * fields: each the value given, else one more than the one before. */
 static void enum_scan_type(run_prog *p, const json_t *ty, int depth)
@@ -2554,7 +2500,7 @@ static void enum_scan_type(run_prog *p, const json_t *ty, int depth)
 		long long id = ast_int(it, "id"), v = next;
 		const json_t *val = ast_get(it, "value");
 		if (val && !json_is_null(val))
-			known = enum_eval(p, val, &v, 0) == 0;
+			known = run_const_int(val, &v, enum_id, p) == 0;
 		if (!json_is_integer(ast_get(it, "id")) || id < 0 ||
 			id > p->max_id)
 			continue;

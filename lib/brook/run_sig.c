@@ -73,46 +73,103 @@ int run_elem_type(const json_t *doc, const json_t *ty, brt_type *out)
 	return -1;
 }
 
-/* const = int | char | paren | unop("-"|"+") const | binop const const */
-int run_const_int(const json_t *e, long long *v)
+/* *V converted to the integer type of cast node E, as C converts
+ * (two's complement); -1 for a type whose values a long long cannot
+ * hold or compare as C does (ulong), or that is not an integer. */
+static int cast_int(const json_t *e, long long *v)
 {
-	const char *k = ast_kind(e);
+	static const struct { const char *t; int bits, sgn; } tab[] = {
+		{"char", 8, 1}, {"uchar", 8, 0}, {"short", 16, 1},
+		{"ushort", 16, 0}, {"int", 32, 1}, {"uint", 32, 0},
+		{"long", 64, 1}, {"bool", 1, 0},
+	};
+	const char *t = ast_str(ast_get(e, "type"), "t");
+
+	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
+		if (strcmp(t, tab[i].t) != 0)
+			continue;
+		if (tab[i].bits == 1) {
+			*v = *v != 0;
+		} else if (tab[i].bits < 64) {
+			unsigned long long m = (1ULL << tab[i].bits) - 1;
+			unsigned long long u = (unsigned long long)*v & m;
+			*v = tab[i].sgn && u >> (tab[i].bits - 1) ?
+				(long long)u - (long long)m - 1 : (long long)u;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+static int fold(const json_t *e, long long *v, run_const_id id,
+	const void *ctx, int depth)
+{
+	const char *k = ast_kind(e), *op = ast_str(e, "op");
+	long long a, b;
+
+	if (depth > 10000)
+		return -1;
 	if (strcmp(k, "int") == 0 || strcmp(k, "char") == 0) {
 		if (!json_is_integer(ast_get(e, "value")))
 			return -1;
 		*v = ast_int(e, "value");
 		return 0;
 	}
+	if (strcmp(k, "id") == 0)
+		return id ? id(ctx, e, v) : -1;
 	if (strcmp(k, "paren") == 0)
-		return run_const_int(ast_get(e, "e"), v);
+		return fold(ast_get(e, "e"), v, id, ctx, depth + 1);
+	if (strcmp(k, "cast") == 0)
+		return fold(ast_get(e, "e"), v, id, ctx, depth + 1) != 0 ? -1 :
+			cast_int(e, v);
 	if (strcmp(k, "unop") == 0) {
-		if (run_const_int(ast_get(e, "e"), v) != 0)
-			return -1;
-		const char *op = ast_str(e, "op");
-		if (strcmp(op, "-") == 0)
-			*v = -*v;
-		else if (strcmp(op, "+") != 0)
-			return -1;
-		return 0;
-	}
-	if (strcmp(k, "binop") == 0) {
-		long long a, b;
-		if (run_const_int(ast_get(e, "l"), &a) != 0 ||
-			run_const_int(ast_get(e, "r"), &b) != 0)
-			return -1;
-		const char *op = ast_str(e, "op");
-		if (a < -(1LL << 31) || a > (1LL << 31) || b < -(1LL << 31) ||
-			b > (1LL << 31))
+		if (fold(ast_get(e, "e"), &a, id, ctx, depth + 1) != 0 ||
+				a < INT64_MIN + 1)
 			return -1;
 		switch (op[0]) {
-		case '+': *v = a + b; return 0;
-		case '-': *v = a - b; return 0;
-		case '*': *v = a * b; return 0;
-		case '/': if (b == 0) return -1; *v = a / b; return 0;
-		default: return -1;
+		case '-': *v = -a; return op[1] ? -1 : 0;
+		case '+': *v = a; return op[1] ? -1 : 0;
+		case '~': *v = ~a; return 0;
+		case '!': *v = !a; return op[1] ? -1 : 0;
 		}
+		return -1;
+	}
+	if (strcmp(k, "binop") != 0 ||
+		fold(ast_get(e, "l"), &a, id, ctx, depth + 1) != 0 ||
+		fold(ast_get(e, "r"), &b, id, ctx, depth + 1) != 0 ||
+		a < INT32_MIN || a > INT32_MAX || b < INT32_MIN || b > INT32_MAX)
+		return -1;
+	if (strcmp(op, "<<") == 0 || strcmp(op, ">>") == 0) {
+		if (b < 0 || b > 31)
+			return -1;
+		*v = op[0] == '<' ? (long long)((unsigned long long)a << b)
+			: a >> b;
+		return 0;
+	}
+	switch (op[0]) {
+	case '+': *v = a + b; return 0;
+	case '-': *v = a - b; return 0;
+	case '*': *v = a * b; return 0;
+	case '/': case '%':
+		if (b == 0)
+			return -1;
+		*v = op[0] == '/' ? a / b : a % b;
+		return 0;
+	case '&': *v = op[1] ? a && b : a & b; return 0;
+	case '|': *v = op[1] ? a || b : a | b; return 0;
+	case '^': *v = a ^ b; return 0;
+	case '=': *v = a == b; return 0;
+	case '!': *v = a != b; return 0;
+	case '<': *v = op[1] ? a <= b : a < b; return 0;
+	case '>': *v = op[1] ? a >= b : a > b; return 0;
 	}
 	return -1;
+}
+
+int run_const_int(const json_t *e, long long *v, run_const_id id,
+	const void *ctx)
+{
+	return fold(e, v, id, ctx, 0);
 }
 
 /* The operator of the first update of a reduce variable in J ("+" from
@@ -325,7 +382,8 @@ static int param_desc(const json_t *doc, const json_t *pn, run_param *p,
 			rank < BRT_MAX_RANK) {
 			long long n = 0;
 			const json_t *sz = ast_get(ty, "size");
-			if (sz && !json_is_null(sz) && run_const_int(sz, &n) != 0)
+			if (sz && !json_is_null(sz) &&
+				run_const_int(sz, &n, NULL, NULL) != 0)
 				n = 0;
 			p->decl_dims[rank++] = n > 0 ? (size_t)n : 0;
 			ty = ast_get(ty, "of");
@@ -387,7 +445,7 @@ int run_sig_build(const json_t *doc, const char *name, run_sig *sig,
 		json_t *e;
 		json_array_foreach(ast_arr(a, "args"), j, e) {
 			long long v;
-			if (j < 3 && run_const_int(e, &v) == 0 && v > 0 &&
+			if (j < 3 && run_const_int(e, &v, NULL, NULL) == 0 && v > 0 &&
 				v <= 65536)
 				sig->group[j] = (unsigned)v;
 		}

@@ -65,8 +65,18 @@ void run_sig_list(const json_t *doc, char *buf, size_t len);
  * DOC) as an element type; -1 when it is not a scalar or vector. */
 int run_elem_type(const json_t *doc, const json_t *ty, brt_type *out);
 
-/* Value of a constant integer expression (literals, enum-free arithmetic),
- * for array sizes; -1 when it is not one. */
-int run_const_int(const json_t *e, long long *v);
+/* The value of a name in a constant expression, found by the caller
+ * (the interpreter's enumeration constants): 0, or -1 when it is not
+ * one. */
+typedef int (*run_const_id)(const void *ctx, const json_t *e, long long *v);
+
+/* Folds the integer constant expression E into *V: integer and character
+ * literals, parentheses, casts to the integer types but ulong (converted
+ * as C converts), unary - + ~ !, and binary + - * / % << >> & | ^ && ||
+ * == != < <= > >= on operands in int's range; a name through ID(CTX, ...)
+ * (ID NULL: no names). 0, or -1 where E is not one it folds (a division
+ * by zero, a shift out of range, a float, a call ...). */
+int run_const_int(const json_t *e, long long *v, run_const_id id,
+	const void *ctx);
 
 #endif
