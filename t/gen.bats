@@ -766,6 +766,23 @@ brgen_both() {
 	$BROOK_CC $BROOK_CFLAGS pq.c -o pq $BROOK_LIBS
 }
 
+@test "a source path with a newline or ??: the AST names the file itself, and the generated C names it without a trigraph" {
+	f=$(printf 'n\nl??-x.br')
+	printf 'kernel void k(float a<>, out float b<>) { b = a + 1.0f; }\nint main(void) { float x[2] = {1, 2}; float a<2>; float b<2>; streamRead(a, x); k(a, b); streamWrite(b, x); return (int)x[1]; }\n' > "$f"
+	brpp "$f" | head -1 | grep -qF '# 1 "n\012l??-x.br"'
+	brpp "$f" | brparse -o nl.ast
+	python3 -c 'import json, sys; f = json.load(open("nl.ast"))["files"]; sys.exit(f != ["n\nl??-x.br"])'
+	# a linemarker's or #line's escapes, as GCC spells them
+	printf '#line 3 "t\\tq\\101\\\\z.br"\nkernel void k(float a<>) { a = ; }\n' | { ! brparse 2>err; }
+	grep -qF "$(printf 't\tqA\\z.br:3:')" err
+	brcheck nl.ast | brgen -l -o nl
+	grep -qF '#line 1 "n\012l?\?-x.br"' nl.c
+	grep -qF '.src_file = "n\012l?\?-x.br"' nl.c
+	$BROOK_CC $BROOK_CFLAGS -Wall -Werror nl.c -o nl $BROOK_LIBS
+	run ./nl
+	[ "$status" = 3 ]
+}
+
 @test "kernels named like OpenCL functions the entries call are renamed; names the generated code takes are refused before brgen" {
 	cat > rn.br <<'SRC'
 kernel void barrier(float a<>, out float b<>) { b = a + 1.0f; }

@@ -733,12 +733,15 @@ static void c_string(strbuf *out, const char *s)
 	sb_puts(out, "\t\"");
 	while (*s) {
 		/* the run of characters that need no escape, at once */
-		size_t n = strcspn(s, "\n\t\"\\");
+		size_t n = strcspn(s, "\n\t\"\\?");
 		sb_putn(out, s, n);
 		s += n;
 		if (!*s)
 			break;
-		if (*s == '\n') {
+		if (*s == '?') {
+			/* ?? as ?\?: no trigraph (a file name in a comment) */
+			sb_puts(out, s[1] == '?' ? "?\\" : "?");
+		} else if (*s == '\n') {
 			sb_puts(out, s[1] ? "\\n\"\n\t\"" : "\\n");
 		} else if (*s == '\t') {
 			sb_puts(out, "\\t");

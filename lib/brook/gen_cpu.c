@@ -268,11 +268,7 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 		sb_printf(b, "\t.shared_bytes = %zu,\n", bytes);
 	}
 	sb_puts(b, "\t.src_file = \"");
-	for (; *file; file++) {
-		if (*file == '"' || *file == '\\')
-			sb_putc(b, '\\');
-		sb_putc(b, *file);
-	}
+	gen_c_chars(b, file);
 	sb_printf(b, "\",\n\t.src_line = %d,\n};\n", line);
 }
 

@@ -196,7 +196,7 @@ int gen_writes(gen_ctx *g, const json_t *n, const json_t *const *ds,
 	int nd, int loops);
 void gen_indent(strbuf *b, int depth);
 /* The characters of S inside a C string literal: quotes and backslashes
- * escaped, control characters as octal escapes. */
+ * escaped, control characters as octal escapes, and ?? as ?\? (no trigraph). */
 void gen_c_chars(strbuf *b, const char *s);
 /* S inside a comment: a star before a slash is set apart from it. */
 void gen_comment_chars(strbuf *b, const char *s);

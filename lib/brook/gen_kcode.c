@@ -26,6 +26,8 @@ void gen_c_chars(strbuf *b, const char *s)
 			sb_printf(b, "\\%03o", c);
 		else
 			sb_putc(b, (char)c);
+		if (c == '?' && s[1] == '?')
+			sb_putc(b, '\\');	/* no trigraph: ?\? */
 	}
 }
 

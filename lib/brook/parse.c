@@ -325,22 +325,27 @@ static void scope_pop(parse_ctx *c)
 
 /* ---- the token stream ---------------------------------------------------- */
 
-/* The index of a file name in "files", added when new. */
+/* The index of a file name in "files", added when new: a newline in it
+ * stays one, so the generated code's #line names the file itself; bytes
+ * that are not UTF-8 become octal escapes (pb_text). */
 static int intern_file(parse_ctx *c, const char *name, size_t len)
 {
 	size_t i;
-	json_t *v;
+	json_t *v, *s = pb_text(name, len, PB_FILE);
 	json_array_foreach(c->files, i, v)
-		if (json_string_length(v) == len && memcmp(json_string_value(v),
-			name, len) == 0)
+		if (json_equal(v, s)) {
+			json_decref(s);
 			return (int)i;
-	json_array_append_new(c->files, pb_text(name, len, 0));
+		}
+	json_array_append_new(c->files, s);
 	return (int)json_array_size(c->files) - 1;
 }
 
 /* # 12 "file" flags | #line 12 "file" | #line 12: the next line is line
- * 12 of file. The name keeps its escapes (brpp writes none but \\ and \").
- * A line beyond 2147483647 (C99 6.10.4p3) is an error, the marker ignored. */
+ * 12 of file. The name's escapes are undone as GCC's spelling has them
+ * (brpp's put_escaped): \\, \", octal for other bytes (\012 a newline),
+ * and C's \n \t ... as a #line may spell them. A line beyond 2147483647
+ * (C99 6.10.4p3) is an error, the marker ignored. */
 static void linemarker(parse_ctx *c, const lex_token *t)
 {
 	const char *p = t->s + (t->s[0] == '%' ? 2 : 1), *end = t->s + t->len;
@@ -368,9 +373,25 @@ static void linemarker(parse_ctx *c, const lex_token *t)
 	if (p < end && *p == '"') {
 		strbuf name = {0};
 		for (p++; p < end && *p != '"'; p++) {
-			if (*p == '\\' && p + 1 < end)
-				p++;
-			sb_putc(&name, *p);
+			const char *esc = "n\nt\tr\ra\ab\bf\fv\v", *e;
+			int v = 0, k;
+			if (*p != '\\' || p + 1 == end) {
+				sb_putc(&name, *p);
+				continue;
+			}
+			p++;
+			for (k = 0; k < 3 && p < end && *p >= '0' && *p <= '7';
+					k++)
+				v = v * 8 + *p++ - '0';
+			if (k) {
+				p--;
+				sb_putc(&name, (char)v);
+			} else if ((e = strchr(esc, *p)) && *p &&
+					(e - esc) % 2 == 0) {
+				sb_putc(&name, e[1]);
+			} else {
+				sb_putc(&name, *p);
+			}
 		}
 		free(c->pend_owned);
 		c->pend_owned = name.s ? name.s : xstrdup("");
@@ -629,7 +650,7 @@ static void ctx_free(parse_ctx *c)
 static void files_end(parse_ctx *c)
 {
 	if (json_array_size(c->files) == 0)
-		json_array_append_new(c->files, json_string(c->pend_name));
+		intern_file(c, c->pend_name, strlen(c->pend_name));
 }
 
 /* The parse of C's text; with S, each new declaration of "decls" is

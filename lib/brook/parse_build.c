@@ -98,7 +98,7 @@ json_t *pb_node(parse_ctx *c, const char *kind, json_t *at)
 
 json_t *pb_name(const lex_token *t)
 {
-	return pb_text(t->s, (size_t)t->len, 0);
+	return pb_text(t->s, (size_t)t->len, PB_NAME);
 }
 
 /* The length of the valid UTF-8 sequence at s, or 0 (RFC 3629). */
@@ -118,10 +118,12 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
-/* Source text as a JSON string, which must be UTF-8: in a LITERAL a byte
- * that is not UTF-8 becomes an octal escape (the same char in C), and
- * elsewhere '?'; control characters other than tab become spaces. */
-json_t *pb_text(const char *s, size_t n, int literal)
+/* Source text as a JSON string, which must be UTF-8. A byte that is not
+ * UTF-8 becomes an octal escape (the same char in C) in a PB_LITERAL or a
+ * PB_FILE (a file name), and '?' in a PB_NAME; control characters become
+ * octal escapes in a PB_LITERAL, spaces in a PB_NAME, and stay as they
+ * are in a PB_FILE (a newline in a file name is one). */
+json_t *pb_text(const char *s, size_t n, int mode)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0, k;
@@ -132,14 +134,14 @@ json_t *pb_text(const char *s, size_t n, int literal)
 	strbuf b = {0};
 	sb_putn(&b, s, i);
 	while (i < n) {
-		if (u[i] < 0x20 && !literal) {
-			sb_putc(&b, ' ');
+		if (u[i] < 0x20 && mode != PB_LITERAL) {
+			sb_putc(&b, mode == PB_FILE ? s[i] : ' ');
 			i++;
 		} else if (u[i] >= 0x20 && (k = utf8_len(u + i, n - i)) > 0) {
 			sb_putn(&b, s + i, k);
 			i += k;
 		} else {
-			if (literal)
+			if (mode != PB_NAME)
 				sb_printf(&b, "\\%03o", u[i]);
 			else
 				sb_putc(&b, '?');
@@ -294,7 +296,7 @@ static long long char_value(const char **p, const char *end)
 parse_ex pb_char(parse_ctx *c, const lex_token *t)
 {
 	json_t *n = pb_node(c, "char", pb_at(c, t));
-	SET(n, "text", pb_text(t->s, (size_t)t->len, 1));
+	SET(n, "text", pb_text(t->s, (size_t)t->len, PB_LITERAL));
 	const char *p = memchr(t->s, '\'', (size_t)t->len) + 1;
 	const char *end = t->s + t->len - 1;
 	long long v = 0;
@@ -313,7 +315,7 @@ parse_ex pb_char(parse_ctx *c, const lex_token *t)
 parse_ex pb_string(parse_ctx *c, const lex_token *t)
 {
 	json_t *n = pb_node(c, "string", pb_at(c, t));
-	SET(n, "text", pb_text(t->s, (size_t)t->len, 1));
+	SET(n, "text", pb_text(t->s, (size_t)t->len, PB_LITERAL));
 	return pb_ex(c, n, 1);
 }
 
@@ -322,7 +324,7 @@ void pb_string_more(parse_ctx *c, parse_ex *s, const lex_token *t)
 {
 	(void)c;
 	json_t *old = json_object_get(s->j, "text");
-	json_t *more = pb_text(t->s, (size_t)t->len, 1);
+	json_t *more = pb_text(t->s, (size_t)t->len, PB_LITERAL);
 	strbuf b = {0};
 	sb_putn(&b, json_string_value(old), json_string_length(old));
 	sb_putc(&b, ' ');
@@ -1344,7 +1346,7 @@ json_t *pb_directive(parse_ctx *c, const lex_token *t)
 		strbuf b = {0};
 		sb_putc(&b, '#');
 		sb_putn(&b, t->s + 2, (size_t)t->len - 2);
-		SET(n, "text", pb_text(b.s, b.len, 0));
+		SET(n, "text", pb_text(b.s, b.len, PB_NAME));
 		sb_free(&b);
 	} else {
 		SET(n, "text", pb_name(t));

@@ -136,7 +136,9 @@ json_t *pb_at(parse_ctx *c, const lex_token *t);
 json_t *pb_node(parse_ctx *c, const char *kind, json_t *at); /* steals at */
 json_t *pb_kind(parse_ctx *c, const char *kind);	/* a shared string */
 json_t *pb_name(const lex_token *t);		/* json string of the text */
-json_t *pb_text(const char *s, size_t n, int literal);
+/* what pb_text makes of bytes that are not printable UTF-8 */
+enum { PB_NAME, PB_LITERAL, PB_FILE };
+json_t *pb_text(const char *s, size_t n, int mode);
 parse_ex pb_ex(parse_ctx *c, json_t *node, int d);
 
 parse_ex pb_id(parse_ctx *c, const lex_token *t);
