@@ -87,6 +87,9 @@ static int directive(lex_ctx *L, lex_token *t)
 	E  = [eE] [+-]? D+;
 	P  = [pP] [+-]? D+;
 	ESC = "\\" [^\n\x00];
+	// C99 6.4.3: universal character names; bytes beyond ASCII (UTF-8)
+	UCN = "\\u" H{4} | "\\U" H{8};
+	IDX = L | UCN | [\x80-\xff];
 	VEC = ("float" | "double" | "int" | "uint" | "char" | "uchar" |
 		"short" | "ushort" | "long" | "ulong") [234];
 */
@@ -192,7 +195,15 @@ again:
 	VEC		{ TOK(TK_VECTYPE); }
 	VEC "_"		{ TOK(TK_CTOR_U); }
 
-	L (L | D)*	{ TOK(TK_IDENT); }
+	// C99 6.4.2.1: an identifier may hold universal character names
+	// and other characters; parse.c refuses them (parse-name-char), so
+	// that the whole name is one token with one message
+	IDX (IDX | D)*	{ TOK(TK_IDENT); }
+	"\\" [uU] H*	{
+		L->errmsg = "incomplete universal character name: "
+			"\\u takes 4 hex digits, \\U 8";
+		TOK(LEX_ERROR);
+	}
 
 	"0" [xX] H+ IS?			{ TOK(TK_INTCONST); }
 	"0" [bB] [01]+ IS?		{ TOK(TK_INTCONST); }

@@ -509,6 +509,38 @@ static int after_type_spec(const parse_ctx *c)
 	return c->prevtag || c->closed_tag;
 }
 
+/* C99 6.4.2.1 lets an identifier hold universal character names (6.4.3)
+ * and characters an implementation chooses; brgen writes the names of
+ * kernel code into OpenCL C, whose compilers differ on both, and builds
+ * its own names of them, so an identifier here is ASCII. One error an
+ * identifier, at its first such character. */
+static void name_chars(parse_ctx *c, const lex_token *t)
+{
+	const unsigned char *s = (const unsigned char *)t->s;
+	unsigned long cp;
+	size_t len;
+	int i;
+
+	for (i = 0; i < t->len && s[i] != '\\' && s[i] < 0x80; i++)
+		;
+	if (i == t->len)
+		return;
+	lex_token at = *t;
+	at.col += i;
+	cp = pb_utf8_char(t->s + i, (size_t)(t->len - i), &len);
+	if (s[i] == '\\')	/* the lexer took \uXXXX or \UXXXXXXXX */
+		error_tok(c, &at, "parse-name-char", "universal character name "
+			"'%.*s' in an identifier: not supported, identifiers are "
+			"ASCII", s[i + 1] == 'u' ? 6 : 10, t->s + i);
+	else if (len)
+		error_tok(c, &at, "parse-name-char", "non-ASCII character "
+			"U+%04lX in an identifier: not supported, identifiers are "
+			"ASCII", cp);
+	else
+		error_tok(c, &at, "parse-name-char", "non-ASCII byte '\\%o' in "
+			"an identifier: not supported, identifiers are ASCII", s[i]);
+}
+
 /* Gives the raw token its grammar code: typedef names, Brook's scalar
  * names, vector constructors and the contextual Brook keywords. */
 static void classify(parse_ctx *c, lex_token *t)
@@ -521,6 +553,7 @@ static void classify(parse_ctx *c, lex_token *t)
 			error_tok(c, t, "parse-name-too-long", "an identifier of "
 				"%zu characters: at most %d", (size_t)t->len,
 				PARSE_MAX_NAME);
+		name_chars(c, t);
 		/* a typedef name, unless it is being declared again: after a
 		 * type ("int size_t;") or where only a name can stand
 		 * ("typedef struct s *T;") */

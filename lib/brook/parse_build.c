@@ -118,6 +118,20 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
+unsigned long pb_utf8_char(const char *s, size_t n, size_t *len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned long cp;
+
+	*len = utf8_len(u, n);
+	if (*len < 2)
+		return *len ? u[0] : 0;
+	cp = u[0] & (0x7f >> *len);
+	for (size_t i = 1; i < *len; i++)
+		cp = cp << 6 | (u[i] & 0x3f);
+	return cp;
+}
+
 /* Source text as a JSON string, which must be UTF-8. A byte that is not
  * UTF-8 becomes an octal escape (the same char in C) in a PB_LITERAL or a
  * PB_FILE (a file name), and '?' in a PB_NAME; control characters become
@@ -251,6 +265,13 @@ parse_ex pb_float(parse_ctx *c, const lex_token *t)
 	return pb_ex(c, n, 1);
 }
 
+/* The value of hex digit D, or -1. */
+static int hex_digit(char d)
+{
+	return d >= '0' && d <= '9' ? d - '0' : d && strchr("abcdefABCDEF", d) ?
+		(d | 32) - 'a' + 10 : -1;
+}
+
 /* One character of a character or string literal, escapes decoded
  * (C99 6.4.4.4); advances *p. */
 static long long char_value(const char **p, const char *end)
@@ -273,11 +294,17 @@ static long long char_value(const char **p, const char *end)
 	case 'e': v = 27; s++; break;
 	case 'x':
 		v = 0;
-		for (s++; s < end && strchr("0123456789abcdefABCDEF", *s) && *s;
-			s++)
-			v = (v << 4 | (*s <= '9' ? *s - '0' : (*s | 32) - 'a' + 10))
-				& 0xffffffff;
+		for (s++; s < end && hex_digit(*s) >= 0; s++)
+			v = (v << 4 | hex_digit(*s)) & 0xffffffff;
 		break;
+	case 'u':	/* C99 6.4.3: the code point of \uXXXX, \UXXXXXXXX */
+	case 'U': {
+		int n = *s == 'u' ? 4 : 8;
+		v = 0;
+		for (s++; n > 0 && s < end && hex_digit(*s) >= 0; n--, s++)
+			v = v << 4 | hex_digit(*s);
+		break;
+	}
 	default:
 		if (*s >= '0' && *s <= '7') {
 			v = 0;
@@ -302,8 +329,20 @@ parse_ex pb_char(parse_ctx *c, const lex_token *t)
 	long long v = 0;
 	int plain = t->s[0] == '\'';
 	while (p < end) {
+		int ucn = p[0] == '\\' && (p[1] == 'u' || p[1] == 'U');
 		long long ch = char_value(&p, end);
-		v = plain ? (v << 8 | (ch & 0xff)) & 0xffffffff : ch;
+		if (plain && ucn && ch >= 0x80) {
+			/* as gcc: the character's UTF-8 bytes, as if written */
+			static const int lead[] = { 0, 0, 0xc0, 0xe0, 0xf0 };
+			int n = ch < 0x800 ? 2 : ch < 0x10000 ? 3 : 4;
+			for (int i = n - 1; i >= 0; i--) {
+				long long byte = i == n - 1 ? lead[n] | ch >> 6 * i :
+					0x80 | (ch >> 6 * i & 0x3f);
+				v = (v << 8 | (byte & 0xff)) & 0xffffffff;
+			}
+		} else {
+			v = plain ? (v << 8 | (ch & 0xff)) & 0xffffffff : ch;
+		}
 	}
 	/* a plain char is signed here, as on the hosts gcc targets */
 	if (plain && v > 127 && v < 256)

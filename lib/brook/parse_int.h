@@ -139,6 +139,9 @@ json_t *pb_name(const lex_token *t);		/* json string of the text */
 /* what pb_text makes of bytes that are not printable UTF-8 */
 enum { PB_NAME, PB_LITERAL, PB_FILE };
 json_t *pb_text(const char *s, size_t n, int mode);
+/* The code point of the UTF-8 character at S (N bytes), its length in
+ * *LEN: 0 when S starts none (RFC 3629). */
+unsigned long pb_utf8_char(const char *s, size_t n, size_t *len);
 parse_ex pb_ex(parse_ctx *c, json_t *node, int d);
 
 parse_ex pb_id(parse_ctx *c, const lex_token *t);
