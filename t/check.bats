@@ -158,6 +158,19 @@ check_case() {
 	[[ "$output" == *"error: Uninitialized components"* ]]
 }
 
+@test "W-missing-return is a level-1 warning: -a -x makes it an error, -a -w0 hides it" {
+	local f=t/check/W-missing-return.br
+	run brcheck --lint -x $f
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'warning: control can reach the end of' <<<"$output")" -eq 7 ]
+	run brcheck --lint -a -x $f
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"error: control can reach the end of \"sign_of\""*"[W-missing-return]"* ]]
+	run brcheck --lint -a -w0 -x $f
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
 @test "spec 9: -c with and without -a and -x" {
 	local f=t/check/E-gather-incomplete.br
 	run brcheck --lint -c $f

@@ -18,7 +18,9 @@ static void callee(json_t *e, const char *kind)
 	json_object_set_new_nocheck(e, "callee", json_string_nocheck(kind));
 }
 
-static json_t *args_of(chk_ctx *c, json_t *e)
+/* The arguments of call E; PARAMS: a subkernel's parameters, whose out
+ * and reduce arguments are written, not read (chk_target_expr). */
+static json_t *args_of(chk_ctx *c, json_t *e, json_t *params)
 {
 	json_t *args = ast_arr(e, "args");
 	size_t i;
@@ -27,8 +29,13 @@ static json_t *args_of(chk_ctx *c, json_t *e)
 		chk_bad(c, e, "\"call\" node without \"args\"");
 		return NULL;
 	}
-	json_array_foreach(args, i, a)
-		chk_expr(c, a);
+	json_array_foreach(args, i, a) {
+		chk_role r = chk_role_of(json_array_get(params, i));
+		if (r == ROLE_OUT || r == ROLE_REDUCE)
+			chk_target_expr(c, a);
+		else
+			chk_expr(c, a);
+	}
 	return args;
 }
 
@@ -309,7 +316,9 @@ static json_t *user_call(chk_ctx *c, json_t *e, json_t *f, chk_sym *s)
 	const char *name = ast_str(f, "name");
 	chk_fn *cf = chk_fn_find(c, name);
 	json_t *fnode = cf && cf->def ? cf->def : s->node;
-	json_t *args = args_of(c, e);
+	json_t *params = ast_arr(ast_get(fnode, "type"), "params");
+	json_t *args = args_of(c, e, c->kern && cf && cf->kernel ? params :
+		NULL);
 	chk_id_expr(c, f);
 	json_t *ft = ast_get(s->type, "ret") ? s->type : NULL;
 	json_t *ret = ft ? chk_resolve(c, ast_get(ft, "ret")) :
@@ -324,7 +333,6 @@ static json_t *user_call(chk_ctx *c, json_t *e, json_t *f, chk_sym *s)
 			host_fn_args(c, args, ast_arr(ft, "params"), name);
 		return ret;
 	}
-	json_t *params = ast_arr(ast_get(fnode, "type"), "params");
 	if (c->kern) {
 		callee(e, "sub");
 		cf->sub = 1;
@@ -397,7 +405,7 @@ static json_t *intrinsic_call(chk_ctx *c, json_t *e, json_t *f,
 	size_t k = 0;
 	while (strcmp(tab[k].name, name) != 0)
 		k++;
-	json_t *args = args_of(c, e);
+	json_t *args = args_of(c, e, NULL);
 	chk_unknown(c, f);
 	callee(e, "builtin");
 	json_object_set_new_nocheck(e, "builtin", json_string_nocheck(name));
@@ -419,7 +427,7 @@ static json_t *intrinsic_call(chk_ctx *c, json_t *e, json_t *f,
 static json_t *builtin_call(chk_ctx *c, json_t *e, json_t *f,
 	const ty_builtin *b)
 {
-	json_t *args = args_of(c, e);
+	json_t *args = args_of(c, e, NULL);
 	chk_unknown(c, f);
 	callee(e, "builtin");
 	json_object_set_new_nocheck(e, "builtin",
@@ -598,7 +606,7 @@ static void stream_swap(chk_ctx *c, json_t *args)
 static json_t *stream_op_call(chk_ctx *c, json_t *e, json_t *f,
 	const char *name)
 {
-	json_t *args = args_of(c, e);
+	json_t *args = args_of(c, e, NULL);
 	chk_unknown(c, f);
 	callee(e, "stream_op");
 	if (c->kern) {
@@ -680,7 +688,7 @@ static json_t *method_call(chk_ctx *c, json_t *e, json_t *f, json_t *st)
 		{"read", "void"}, {"write", "void"}, {"assign", "void"},
 	};
 	const char *name = ast_str(f, "name");
-	json_t *args = args_of(c, e);
+	json_t *args = args_of(c, e, NULL);
 	chk_unknown(c, f);
 	callee(e, "method");
 	if (ty_streq(name, "read") || ty_streq(name, "write")) {
@@ -736,7 +744,7 @@ json_t *chk_call_expr(chk_ctx *c, json_t *e)
 		if (!s && c->kern && (b = ty_builtin_find(name)))
 			return builtin_call(c, e, f, b);
 		if (!s && c->kern) {
-			args_of(c, e);
+			args_of(c, e, NULL);
 			chk_unknown(c, f);
 			callee(e, "host");
 			chk_err(c, e, "E-callee-unknown", "callee unknown: \"%s\"", name);
@@ -744,7 +752,7 @@ json_t *chk_call_expr(chk_ctx *c, json_t *e)
 		}
 	}
 	json_t *ft = chk_expr(c, fe);
-	json_t *args = args_of(c, e);
+	json_t *args = args_of(c, e, NULL);
 	callee(e, "host");
 	if (c->kern) {
 		if (ast_is(f, "id"))

@@ -232,9 +232,12 @@ static json_t *index_expr(chk_ctx *c, json_t *e)
 			"type");
 		return chk_unknown(c, e);
 	}
-	if (n == 1)
-		return chk_set_ty(e, chk_resolve(c, ast_get(at, "of")));
 	chk_sym *s = chk_root_sym(c, base);
+	if (n == 1) {
+		if (s && s->shared && e != c->write_el)
+			chk_shared_read(c, s, e);
+		return chk_set_ty(e, chk_resolve(c, ast_get(at, "of")));
+	}
 	if (s && (s->local_array || s->shared)) {
 		chk_err(c, e, "E-index-local", "Local array variable dimensions and "
 			"index expression dimensions must be same");
@@ -470,7 +473,9 @@ static json_t *unop_expr(chk_ctx *c, json_t *e, int postfix)
 	const char *op = ast_str(e, "op");
 	if (!known_op(c, e, op))
 		return chk_unknown(c, e);
-	json_t *t = chk_expr(c, ast_get(e, "e"));
+	int incdec = ty_streq(op, "++") || ty_streq(op, "--") || postfix;
+	json_t *t = incdec ? chk_target_expr(c, ast_get(e, "e")) :
+		chk_expr(c, ast_get(e, "e"));
 	if (ty_streq(op, "&")) {
 		if (c->kern)
 			chk_err(c, e, "E-kernel-address",
@@ -494,7 +499,7 @@ static json_t *unop_expr(chk_ctx *c, json_t *e, int postfix)
 	}
 	if (host_stream_operand(c, e, t))
 		return chk_unknown(c, e);
-	if (ty_streq(op, "++") || ty_streq(op, "--") || postfix)
+	if (incdec)
 		chk_write_check(c, ast_get(e, "e"), e, op);
 	if (c->kern && !operand_ok(c, e, op, t, NULL))
 		return chk_unknown(c, e);
@@ -510,7 +515,7 @@ static json_t *assign_expr(chk_ctx *c, json_t *e)
 	if (!known_op(c, e, op))
 		return chk_unknown(c, e);
 	json_t *le = ast_get(e, "l"), *re = ast_get(e, "r");
-	json_t *l = chk_expr(c, le), *r = chk_expr(c, re);
+	json_t *l = chk_target_expr(c, le), *r = chk_expr(c, re);
 	chk_set_ty_b(e, l);
 	/* a = b of two streams would share one stream's storage */
 	if (host_stream_operand(c, le, l) || host_stream_operand(c, re, r))
@@ -664,5 +669,14 @@ json_t *chk_expr(chk_ctx *c, json_t *e)
 	json_t *t = expr_kind(c, e, k);
 	c->depth--;
 	c->cur = saved;
+	return t;
+}
+
+json_t *chk_target_expr(chk_ctx *c, json_t *e)
+{
+	const json_t *saved = c->write_el;
+	c->write_el = chk_write_el(e);
+	json_t *t = chk_expr(c, e);
+	c->write_el = saved;
 	return t;
 }

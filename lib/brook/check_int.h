@@ -83,6 +83,8 @@ typedef struct chk_fn {
 	int sub;		/* called from kernel code */
 	chk_class cls;
 	long long groupsize;	/* product of GroupSize, 0 if none */
+	long long group_x;	/* its first value: instanceInGroup().x is
+				   below it */
 	json_t *group_use;	/* first instanceInGroup()/syncGroup() */
 	const char *group_what;
 	int nshared;
@@ -116,6 +118,8 @@ typedef struct chk_ctx {
 	json_t *fnode;
 	int kern;		/* inside a kernel or reduce function */
 	int saw_return;
+	const json_t *write_el;	/* the element the write being checked
+				   stores to: no read (chk_target_expr) */
 	int in_params;		/* in the sizes of a function's parameters:
 				   see chk_id_expr */
 } chk_ctx;
@@ -183,6 +187,9 @@ int chk_is_lvalue(json_t *e);
 /* Constant integer value of a literal size expression. 1 when E is an
  * int literal (possibly parenthesized). */
 int chk_int_literal(json_t *e, long long *v);
+/* The value of an int expression of literals, folded in 32-bit int; 1
+ * when E is one that does not overflow. */
+int chk_int_const(json_t *e, long long *v);
 
 /* check_conv.c */
 /* Where an implicit conversion happens: it picks the message of spec 7. */
@@ -217,6 +224,9 @@ json_t *chk_decl_type(chk_ctx *c, json_t *n, const char *key);
 void chk_condition(chk_ctx *c, json_t *e);
 json_t *chk_id_expr(chk_ctx *c, json_t *e);
 json_t *chk_expr(chk_ctx *c, json_t *e);
+/* chk_expr of E, the target of a write (an assignment, ++, --, a
+ * subkernel's out argument): its element is stored to, not read. */
+json_t *chk_target_expr(chk_ctx *c, json_t *e);
 
 /* check_call.c */
 /* Product of the constant sizes of a gather array; 0 when one is missing. */
@@ -230,6 +240,12 @@ json_t *chk_call_expr(chk_ctx *c, json_t *e);
  * NODE: the assign node ("reduce_op" goes there), or NULL. */
 void chk_write_check(chk_ctx *c, json_t *target, json_t *node,
 	const char *op);
+/* The element a write to TARGET stores to: TARGET without its
+ * parentheses, fields and components. */
+json_t *chk_write_el(json_t *target);
+/* E-shared-read-range: E, an index of shared array S read in a group
+ * kernel, is out of the array. */
+void chk_shared_read(chk_ctx *c, chk_sym *s, json_t *e);
 
 /* check_decl.c */
 void chk_initializer(chk_ctx *c, json_t *init, json_t *type, json_t *at);
@@ -261,6 +277,9 @@ void chk_sync_places(chk_ctx *c, const json_t *body);
 /* E-too-deep: kernel function FN nests deeper than CHK_KERNEL_DEPTH
  * (man/brcheck.1 gives the weights). */
 void chk_kernel_depth(chk_ctx *c, const json_t *fn);
+/* Whether control may reach the end of BODY, a function's block, without
+ * a return (W-missing-return). */
+int chk_falls_off(const json_t *body);
 
 /* check_kernel.c */
 /* Sets "role" on each parameter and "class" on the function (ast.h);

@@ -45,18 +45,24 @@ static chk_role param_role(json_t *p)
 	return out ? ROLE_OUT : ROLE_VALUE;
 }
 
-/* Product of the GroupSize attribute's constant values; 0 if none. */
-static long long group_size(json_t *f)
+/* Product of the GroupSize attribute's constant values; 0 if none. Its
+ * first value in *FIRST when FIRST is not NULL (0 if none). */
+static long long group_size(json_t *f, long long *first)
 {
 	size_t i, j;
 	json_t *a, *v;
+	if (first)
+		*first = 0;
 	json_array_foreach(ast_get(f, "attrs"), i, a) {
 		if (!ty_streq(ast_str(a, "name"), "GroupSize"))
 			continue;
 		long long n = 1, x;
 		json_array_foreach(ast_get(a, "args"), j, v)
-			if (chk_int_literal(v, &x) && x > 0)
+			if (chk_int_literal(v, &x) && x > 0) {
 				n *= x;
+				if (j == 0 && first)
+					*first = x;
+			}
 		return json_array_size(ast_get(a, "args")) ? n : 0;
 	}
 	return 0;
@@ -90,7 +96,8 @@ void chk_classify(chk_ctx *c, chk_fn *fn, json_t *f)
 					json_string_nocheck(chk_role_names[ROLE_IN]));
 				break;
 			}
-	long long gs = group_size(f);
+	long long gx;
+	long long gs = group_size(f, &gx);
 	chk_class cls = reduce || ast_bool(f, "reduce") ? CLASS_REDUCE :
 		gs ? CLASS_GROUP : scatter ? CLASS_SCATTER : CLASS_MAP;
 	json_object_set_new_nocheck(f, "class",
@@ -98,6 +105,7 @@ void chk_classify(chk_ctx *c, chk_fn *fn, json_t *f)
 	if (f == fn->def || !fn->def) {
 		fn->cls = cls;
 		fn->groupsize = gs;
+		fn->group_x = gx;
 	}
 	(void)c;
 }
@@ -282,7 +290,7 @@ static void kernel_params(chk_ctx *c, json_t *f)
 	if (n[ROLE_SCATTER] && n[ROLE_OUT])
 		chk_err(c, f, "E-scatter-mixed",
 			"Both scatter output and stream output not allowed");
-	if (group_size(f) && n[ROLE_OUT])
+	if (group_size(f, NULL) && n[ROLE_OUT])
 		chk_err(c, f, "E-groupsize-output", "Output must be a scatter type if "
 			"you specify GroupSize attribute");
 	if (c->o->portable) {
@@ -645,6 +653,26 @@ void chk_generated_name(chk_ctx *c, const json_t *at, const char *name)
 	}
 }
 
+/* spec 7.1 "Must return a value": kernel F, returning R (not void),
+ * has no return statement; or control may reach the end of its BODY
+ * (W-missing-return: C allows it where the caller does not use the
+ * value, GCC's -Wreturn-type warns, and the value differs between the
+ * backends). Host functions are left to the C compiler, which knows the
+ * functions that do not return (exit, abort) and main's implicit 0. */
+static void missing_return(chk_ctx *c, json_t *f, const json_t *body,
+	json_t *r)
+{
+	if (!c->saw_return) {
+		chk_err(c, f, "E-missing-return", "Must return a value");
+	} else if (!c->too_deep && chk_falls_off(body)) {
+		char *tn = TN(r);
+		chk_warn(c, 1, f, "W-missing-return", "control can reach the end "
+			"of \"%s\" without a return: the %s it gives is then "
+			"undefined", ast_str(f, "name"), tn);
+		free(tn);
+	}
+}
+
 /* A function: prototype or definition, kernel or not. */
 void chk_func_decl(chk_ctx *c, json_t *f)
 {
@@ -706,9 +734,8 @@ void chk_func_decl(chk_ctx *c, json_t *f)
 		else if (fn->groupsize)
 			chk_sync_places(c, body);
 		json_t *r = chk_resolve(c, ast_get(ft, "ret"));
-		if (kernel && !c->saw_return && !ty_is_void(r) &&
-			!ty_is_unknown(r))
-			chk_err(c, f, "E-missing-return", "Must return a value");
+		if (kernel && !ty_is_void(r) && !ty_is_unknown(r))
+			missing_return(c, f, body, r);
 		json_decref(r);
 	} else if (body && !json_is_null(body)) {
 		chk_bad(c, f, "function body is not a block");

@@ -3,6 +3,7 @@
  * table and call graph, and small questions about expressions. */
 #include "config.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -339,5 +340,35 @@ int chk_int_literal(json_t *e, long long *v)
 	if (!ast_is(e, "int") || !json_is_integer(ast_get(e, "value")))
 		return 0;
 	*v = ast_int(e, "value");
+	return 1;
+}
+
+/* The value of E, an int expression of int literals under parentheses,
+ * unary - and + and binary + - * / %, folded as kernel code's 32-bit int
+ * computes it: 1 when E is one and every step stays in int (C99 6.5p5:
+ * an overflow is undefined); *V is set only then. */
+int chk_int_const(json_t *e, long long *v)
+{
+	long long l, r, x;
+
+	e = chk_strip_paren(e);
+	const char *op = ast_str(e, "op");
+	if (ast_is(e, "unop") && (ty_streq(op, "-") || ty_streq(op, "+"))) {
+		if (!chk_int_const(ast_get(e, "e"), &l))
+			return 0;
+		x = *op == '-' ? -l : l;
+	} else if (ast_is(e, "binop") && op[0] && !op[1] && strchr("+-*/%",
+			op[0]) && chk_int_const(ast_get(e, "l"), &l) &&
+			chk_int_const(ast_get(e, "r"), &r)) {
+		if ((op[0] == '/' || op[0] == '%') && r == 0)
+			return 0;
+		x = op[0] == '+' ? l + r : op[0] == '-' ? l - r :
+			op[0] == '*' ? l * r : op[0] == '/' ? l / r : l % r;
+	} else if (!chk_int_literal(e, &x)) {
+		return 0;
+	}
+	if (x < INT_MIN || x > INT_MAX)
+		return 0;
+	*v = x;
 	return 1;
 }

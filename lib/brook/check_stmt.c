@@ -447,3 +447,125 @@ void chk_sync_places(chk_ctx *c, const json_t *body)
 	json_array_foreach(ast_arr(body, "items"), i, it)
 		sync_place(c, it);
 }
+
+/* ---- falling off the end of a function ------------------------------------ */
+
+/* C99 6.9.1p12: a function that reaches its closing brace returns no
+ * value. Whether control can pass the end of a statement, as a C
+ * compiler's -Wreturn-type asks: never past a return, break, continue
+ * or goto; past a block when past its last statement, where a case
+ * label or a label makes a statement reachable again; past an if when
+ * past a branch (an if with no else when its condition may be false);
+ * past a loop when its condition may be false or a break leaves it
+ * (while (1), for (;;) and do ... while (1) otherwise never end); past a
+ * switch when it has no default, a break leaves it or its body's end is
+ * reachable. A condition counts as constant when it folds
+ * (chk_int_const); any other may go either way. A break or continue
+ * counts only where it is reachable: case 1: return a; break; ends. */
+
+typedef struct flow_target {
+	int broke;		/* a reachable break leaves it */
+	int continued;		/* a reachable continue (a loop) */
+	int reach;		/* the switch is reachable: so are its labels */
+	int has_default;	/* the switch has a default label */
+} flow_target;
+
+typedef struct flow_walk {
+	flow_target *brk;	/* what a break leaves: a loop or a switch */
+	flow_target *cont;	/* what a continue goes on: a loop */
+	flow_target *sw;	/* the innermost switch */
+	int depth;
+} flow_walk;
+
+/* 1 when condition E is a nonzero constant, 0 when zero, -1 otherwise. */
+static int flow_cond(const json_t *e)
+{
+	long long v;
+	if (!chk_int_const((json_t *)e, &v))
+		return -1;
+	return v != 0;
+}
+
+static int flow(flow_walk *w, const json_t *s, int in);
+
+/* A loop's BODY, entered when IN, T recording its breaks and continues:
+ * whether control can pass the body's end. */
+static int flow_loop(flow_walk *w, flow_target *t, const json_t *body,
+	int in)
+{
+	flow_target *brk = w->brk, *cont = w->cont;
+	w->brk = w->cont = t;
+	int out = flow(w, body, in);
+	w->brk = brk;
+	w->cont = cont;
+	return out;
+}
+
+/* Whether control can pass the end of S, reached when IN. */
+static int flow(flow_walk *w, const json_t *s, int in)
+{
+	const char *k = ast_kind(s);
+	flow_target t = {0};
+	int out = in, v;
+	size_t i;
+	json_t *it;
+
+	if (w->depth >= CHK_MAX_DEPTH)
+		return 0;	/* E-too-deep */
+	w->depth++;
+	if (ty_streq(k, "block")) {
+		json_array_foreach(ast_arr(s, "items"), i, it)
+			out = flow(w, it, out);
+	} else if (ty_streq(k, "return") || ty_streq(k, "goto")) {
+		out = 0;
+	} else if (ty_streq(k, "break")) {
+		if (in && w->brk)
+			w->brk->broke = 1;
+		out = 0;
+	} else if (ty_streq(k, "continue")) {
+		if (in && w->cont)
+			w->cont->continued = 1;
+		out = 0;
+	} else if (ty_streq(k, "if")) {
+		const json_t *e = ast_get(s, "else");
+		v = flow_cond(ast_get(s, "cond"));
+		out = flow(w, ast_get(s, "then"), in && v != 0);
+		if (json_is_object(e))
+			out = flow(w, e, in && v != 1) || out;
+		else
+			out = out || (in && v != 1);
+	} else if (ty_streq(k, "while") || ty_streq(k, "for")) {
+		const json_t *e = ast_get(s, "cond");
+		v = *k == 'f' && (!e || json_is_null(e)) ? 1 : flow_cond(e);
+		flow_loop(w, &t, ast_get(s, "body"), in && v != 0);
+		out = (in && v != 1) || t.broke;
+	} else if (ty_streq(k, "do")) {
+		/* the body's end, or a continue, leads to the condition */
+		out = flow_loop(w, &t, ast_get(s, "body"), in);
+		v = flow_cond(ast_get(s, "cond"));
+		out = ((out || t.continued) && v != 1) || t.broke;
+	} else if (ty_streq(k, "switch")) {
+		flow_target *brk = w->brk, *sw = w->sw;
+		t.reach = in;
+		w->brk = w->sw = &t;
+		out = flow(w, ast_get(s, "body"), 0);
+		w->brk = brk;
+		w->sw = sw;
+		out = out || t.broke || (in && !t.has_default);
+	} else if (ty_streq(k, "case") || ty_streq(k, "default")) {
+		if (w->sw && *k == 'd')
+			w->sw->has_default = 1;
+		out = flow(w, ast_get(s, "stmt"), in || (w->sw && w->sw->reach));
+	} else if (ty_streq(k, "label")) {
+		/* a goto may reach it */
+		out = flow(w, ast_get(s, "stmt"), 1);
+	}
+	w->depth--;
+	return out;
+}
+
+int chk_falls_off(const json_t *body)
+{
+	flow_walk w = {0};
+	return flow(&w, body, 1);
+}

@@ -1,8 +1,9 @@
 /* check_write.c - writes in kernel code (spec 4.2, 4.4, 6.3.4; guide
  * 1.17.6): read-only inputs, reduction operators, swizzle repeats and
- * the shared array index form. */
+ * the shared array index form; reads of shared arrays out of them. */
 #include "config.h"
 
+#include <limits.h>
 #include <string.h>
 
 #include "brook/ast.h"
@@ -34,6 +35,45 @@ static int uses_iig_x(json_t *e)
 	return ast_find(e, is_iig_x_node, NULL) != NULL;
 }
 
+/* The terms of I, a shared array's index, in the form of guide 1.17.6:
+ * Stride * instanceInGroup().x + offset, the terms in either order, the
+ * factors too, Stride missing for 1 and the offset for 0, or - offset.
+ * Returns the place (0, 1) of the term holding instanceInGroup().x, with
+ * its factor in *STRIDE (or NULL) and the other term in *OFF (or NULL);
+ * -1 when no term is instanceInGroup().x or a multiple of it; below -1
+ * when a term is a product and neither factor is instanceInGroup().x. */
+static int shared_terms(json_t *i, json_t **stride, json_t **off,
+	int *minus)
+{
+	json_t *terms[2] = {chk_strip_paren(i), NULL};
+	int k = -1;
+
+	*minus = 0;
+	*stride = *off = NULL;
+	if (ast_is(terms[0], "binop") && (ty_streq(ast_str(terms[0], "op"),
+			"+") || ty_streq(ast_str(terms[0], "op"), "-"))) {
+		*minus = ty_streq(ast_str(terms[0], "op"), "-");
+		terms[1] = chk_strip_paren(ast_get(terms[0], "r"));
+		terms[0] = chk_strip_paren(ast_get(terms[0], "l"));
+	}
+	for (int j = 0; j < 2 && terms[j]; j++) {
+		json_t *t = terms[j];
+		if (is_iig_x(t)) {
+			k = j;
+		} else if (ast_is(t, "binop") && ty_streq(ast_str(t, "op"), "*")) {
+			if (is_iig_x(ast_get(t, "l")))
+				k = j, *stride = ast_get(t, "r");
+			else if (is_iig_x(ast_get(t, "r")))
+				k = j, *stride = ast_get(t, "l");
+			else if (k < 0)
+				k = -2 - j;
+		}
+	}
+	if (k >= 0 && terms[1])
+		*off = terms[1 - k];
+	return k;
+}
+
 /* guide 1.17.6: lds[Stride * instanceInGroup().x + offset] = data, with
  * Stride = SharedArraySize / GroupSize and 0 <= offset < Stride. */
 static void shared_write(chk_ctx *c, chk_sym *s, json_t *target)
@@ -41,30 +81,9 @@ static void shared_write(chk_ctx *c, chk_sym *s, json_t *target)
 	if (!c->fn || !c->fn->groupsize || s->shared_size <= 0)
 		return;
 	long long want = s->shared_size / c->fn->groupsize, v;
-	json_t *i = chk_strip_paren(ast_get(target, "i"));
-	json_t *terms[2] = {i, NULL};
-	int minus = 0;
-	if (ast_is(i, "binop") && (ty_streq(ast_str(i, "op"), "+") ||
-			ty_streq(ast_str(i, "op"), "-"))) {
-		terms[0] = chk_strip_paren(ast_get(i, "l"));
-		terms[1] = chk_strip_paren(ast_get(i, "r"));
-		minus = ty_streq(ast_str(i, "op"), "-");
-	}
-	int k = -1;
-	json_t *stride = NULL;
-	for (int j = 0; j < 2 && terms[j]; j++) {
-		json_t *t = terms[j];
-		if (is_iig_x(t)) {
-			k = j;
-		} else if (ast_is(t, "binop") && ty_streq(ast_str(t, "op"), "*")) {
-			if (is_iig_x(ast_get(t, "l")))
-				k = j, stride = ast_get(t, "r");
-			else if (is_iig_x(ast_get(t, "r")))
-				k = j, stride = ast_get(t, "l");
-			else if (k < 0)
-				k = -2 - j;
-		}
-	}
+	json_t *i = ast_get(target, "i"), *stride, *off;
+	int minus;
+	int k = shared_terms(i, &stride, &off, &minus);
 	if (k < -1) {
 		chk_err(c, target, "E-shared-mul", "one of the multiplication operand "
 			"must be instanceInGroup().x");
@@ -87,7 +106,6 @@ static void shared_write(chk_ctx *c, chk_sym *s, json_t *target)
 	else if ((stride ? v : 1) != want)
 		chk_err(c, target, "E-shared-stride-value", "stride value must be "
 			"equal to (SharedArraySize / groupSize) = %lld", want);
-	json_t *off = terms[1] ? terms[1 - k] : NULL;
 	if (!off)
 		chk_err(c, target, "E-shared-offset", "offset of Shared array index "
 			"expression must be a constant integer");
@@ -98,6 +116,48 @@ static void shared_write(chk_ctx *c, chk_sym *s, json_t *target)
 		chk_err(c, target, "E-shared-offset-range", "offset value(\"%lld\") "
 			"must be in the range of 0 <= offset < (SharedArraySize / "
 			"groupSize) = %lld", v, want);
+}
+
+/* guide 1.17.5.1: a thread may read any element of the shared array, so
+ * a read has no form of its own; one is out of the array when its index
+ * is a constant outside it (folded: s[60 + 10]), or is in the write's
+ * form with constant Stride and offset and outside it for every thread
+ * of the group (instanceInGroup().x from 0 to GroupSize's first value
+ * less 1). A read out for some threads only may stand where an if keeps
+ * those threads from it (if (t < 32) s[t] += s[t + 32]): no error. */
+void chk_shared_read(chk_ctx *c, chk_sym *s, json_t *e)
+{
+	json_t *i = ast_get(e, "i"), *stride, *off;
+	long long n = s->shared_size, a = 1, b = 0, lo, hi;
+	int minus;
+
+	if (!c->fn || !c->fn->groupsize || n <= 0)
+		return;
+	if (chk_int_const(i, &lo)) {
+		if (lo < 0 || lo >= n)
+			chk_err(c, e, "E-shared-read-range", "shared array \"%s\" "
+				"read out of range: index %lld, size %lld",
+				s->name, lo, n);
+		return;
+	}
+	int k = shared_terms(i, &stride, &off, &minus);
+	if (k < 0 || (minus && k == 1) || (stride && !chk_int_const(stride,
+			&a)) || (off && !chk_int_const(off, &b)) ||
+			c->fn->group_x < 1 || c->fn->group_x > INT_MAX)
+		return;
+	/* a and b are ints: the extremes fit */
+	lo = minus ? -b : b;
+	hi = lo + a * (c->fn->group_x - 1);
+	if (lo > hi) {
+		long long t = lo;
+		lo = hi;
+		hi = t;
+	}
+	if (lo >= n || hi < 0)
+		chk_err(c, e, "E-shared-read-range", "shared array \"%s\" read "
+			"out of range by every thread: index from %lld to %lld "
+			"(instanceInGroup().x from 0 to %lld), size %lld", s->name,
+			lo, hi, c->fn->group_x - 1, n);
 }
 
 /* spec 6.3.4: no repeated component on the left. */
@@ -119,6 +179,14 @@ static void swizzle_repeat(chk_ctx *c, json_t *target)
 			seen |= bit;
 		}
 	}
+}
+
+json_t *chk_write_el(json_t *target)
+{
+	json_t *el = chk_strip_paren(target);
+	while (ast_is(el, "member"))
+		el = chk_strip_paren(ast_get(el, "e"));
+	return el;
 }
 
 /* Kernel rules on the target of an assignment, ++/-- or out argument.
@@ -172,9 +240,7 @@ void chk_write_check(chk_ctx *c, json_t *target, json_t *node,
 		chk_err(c, target, "E-const-lvalue", "lvalue is a constant type: \"%s\"",
 			s->name);
 	/* a field or components of an element too: s[i].x = ... */
-	json_t *el = chk_strip_paren(target);
-	while (ast_is(el, "member"))
-		el = chk_strip_paren(ast_get(el, "e"));
+	json_t *el = chk_write_el(target);
 	if (s->shared && ast_is(el, "index"))
 		shared_write(c, s, el);
 }
