@@ -242,6 +242,30 @@ F123='\000\000\200\077\000\000\000\100\000\000\100\100'
 	expect "9 2 3"
 }
 
+@test "a scatter array given a file is updated in place: from its data where it exists, else from zeros" {
+	for be in cpu opencl; do
+		printf '1 2 3\n' > s.txt
+		run brrun --backend $be "$top_srcdir/t/run/scatter.br" scatter \
+			index=[0] a=[9] b=@s.txt
+		[ "$status" -eq 0 ] && [ -z "$output" ]
+		[ "$(cat s.txt)" = "9 2 3" ]
+		# the same file again: it starts from the last result
+		brrun --backend $be "$top_srcdir/t/run/scatter.br" scatter \
+			index=[2] a=[7] b=@s.txt
+		[ "$(cat s.txt)" = "9 2 7" ]
+		# a .bin file with its dimensions is read and written raw
+		printf '\0\0\200?\0\0\0@\0\0@@' > s.bin	# 1 2 3 as floats
+		brrun --backend $be "$top_srcdir/t/run/scatter.br" scatter \
+			index=[1] a=[5] b=@s.bin:3
+		[ "$(od -An -tf4 s.bin | tr -s ' ')" = " 1 5 3" ]
+		# no such file: zeros, the shape of --shape, then saved
+		rm -f new.txt
+		brrun --backend $be "$top_srcdir/t/run/scatter.br" scatter \
+			index=[1] a=[5] b=@new.txt --shape b=4
+		[ "$(cat new.txt)" = "0 5 0 0" ]
+	done
+}
+
 @test "iterator inputs, 1-D and 2-D" {
 	both "$K" it "p=iter([0,0],[1,2])" c --shape p=4x2
 	expect "0 2.5 5 7.5\n1 3.5 6 8.5"

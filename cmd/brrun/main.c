@@ -69,6 +69,7 @@ typedef struct binding {
 	const char *value;		/* NAME=VALUE's value; NULL */
 	int given;			/* NAME or NAME=VALUE appeared */
 	const char *dest;		/* output file; NULL: stdout */
+	char *dest_owned;		/* DEST when made here */
 	run_array data;			/* input data (typed, element shape
 					   plus the vector axis) */
 	int has_data;
@@ -445,6 +446,23 @@ static const char *kind_word(brt_argkind k)
 	return "parameter";
 }
 
+/* A scatter array given @FILE is updated in place: it starts from the
+ * file's data where the file exists (a .bin file with its :DIMS), from
+ * zeros where it does not, and is saved back to the file. */
+static void scatter_file(binding *b)
+{
+	const char *f = b->value + 1, *colon = strrchr(f, ':');
+
+	if (colon && colon - f >= 4 && memcmp(colon - 4, ".bin", 4) == 0) {
+		b->dest_owned = xstrndup(f, (size_t)(colon - f));
+		b->dest = b->dest_owned;
+	} else {
+		b->dest = f;
+	}
+	if (access(b->dest, F_OK) != 0)
+		b->value = NULL;
+}
+
 /* Matches NAME=VALUE and NAME to the kernel's parameters. */
 static int bind_names(brrun *r)
 {
@@ -474,7 +492,10 @@ static int bind_names(brrun *r)
 				"'%s=' has no value", b->p->name);
 			return -1;
 		}
-		if (b->is_output && b->value && b->value[0] == '@') {
+		if (b->p->desc.kind == BRT_ARG_SCATTER && b->value &&
+				b->value[0] == '@') {
+			scatter_file(b);
+		} else if (b->is_output && b->value && b->value[0] == '@') {
 			b->dest = b->value + 1;
 			b->value = NULL;
 		} else if (!b->is_output && !b->value) {
@@ -1369,6 +1390,7 @@ static void cleanup(brrun *r)
 		if (r->b[i].s)
 			brt_stream_free(r->b[i].s);
 		run_array_free(&r->b[i].data);
+		free(r->b[i].dest_owned);
 	}
 	run_interp_free(r->prog);
 	free(r->b);
