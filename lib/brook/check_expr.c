@@ -357,9 +357,13 @@ static int operand_ok(chk_ctx *c, json_t *at, const char *op, json_t *t,
 	const char *s = ty_scalar(t);
 	/* an arithmetic type (most operands) is neither unknown nor an array */
 	if (s && !ty_op_accepts(op, s)) {
+		/* an integer type that % takes: a bitwise operator, which the
+		   spec gives int and uint only */
+		int narrow = ty_op_accepts("%", s);
 		chk_err(c, at, "E-operand-type", "%s%soperand is not an %s type "
-			"(operator %s on %s)", side ? side : "", side ? " " : "",
-			ty_op_needs(op), op, s);
+			"(operator %s on %s%s)", side ? side : "", side ? " " : "",
+			ty_op_needs(op), op, s, narrow ? ": spec 6.3.12 gives the "
+			"bitwise operators int and uint; convert to int" : "");
 		return 0;
 	}
 	if (s)
