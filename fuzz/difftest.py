@@ -1,0 +1,1397 @@
+#!/usr/bin/env python3
+"""difftest.py - differential random-program tester for the Brook+ toolchain.
+
+Generates random, valid, UB-free Brook+ programs (several kernels each, a
+main() that feeds them deterministic data and prints every output), then runs
+every kernel three ways and compares the results:
+
+  interp  brrun --backend cpu (brrun's own interpreter), data from .npy files
+  cpu     the program built through brpp|brparse|brcheck|brgen + cc, run with
+          BRT_RUNTIME=cpu
+  opencl  the same binary with BRT_RUNTIME=opencl
+
+Integer results and "exact" float results (integer-valued or dyadic floats
+whose every operation is exact) must match bit for bit; "inexact" float
+outputs (transcendentals, divisions) are compared with a tolerance.  Any
+pipeline failure, crash, sanitizer report or mismatch is saved in the output
+folder with the program and a note.  See fuzz/DIFFTEST.md.
+
+Python 3 standard library only.
+"""
+import argparse
+import math
+import os
+import random
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import time
+
+INT_MAX = 2 ** 31 - 1
+SAFE = 2 ** 31 - 1          # |int value| <= SAFE can be negated / added to 0
+FEXACT = 2 ** 22            # bound*den of an exact float
+XYZW = "xyzw"
+
+
+# --------------------------------------------------------------------------
+# types and expressions
+class T:
+    __slots__ = ("base", "n")
+
+    def __init__(self, base, n=1):
+        self.base, self.n = base, n
+
+    @property
+    def name(self):
+        return self.base if self.n == 1 else "%s%d" % (self.base, self.n)
+
+    def scalar(self):
+        return T(self.base, 1)
+
+    def with_n(self, n):
+        return T(self.base, n)
+
+    def __eq__(self, o):
+        return isinstance(o, T) and o.base == self.base and o.n == self.n
+
+    def __hash__(self):
+        return hash((self.base, self.n))
+
+
+class E:
+    """code, type, bound (ints / exact floats), den (exact floats), exact."""
+    __slots__ = ("c", "t", "b", "d", "ex")
+
+    def __init__(self, c, t, b=0, d=1, ex=True):
+        self.c, self.t, self.b, self.d, self.ex = c, t, b, d, ex
+
+
+class Var:
+    __slots__ = ("name", "t", "b", "d", "ex", "kind", "written")
+
+    def __init__(self, name, t, b=0, d=1, ex=True, kind="local"):
+        self.name, self.t, self.b, self.d, self.ex, self.kind = name, t, b, d, ex, kind
+        self.written = False
+
+
+def ilit(v, base):
+    if base == "float":
+        s = repr(float(v)) + "f"
+        return s if v >= 0 else "(%s)" % s
+    if base == "uint":
+        return "%du" % v
+    if v == -2 ** 31:
+        return "(-2147483647 - 1)"
+    return "%d" % v if v >= 0 else "(%d)" % v
+
+
+def vlit(t, v):
+    """literal of type t, every component v"""
+    s = ilit(v, t.base)
+    if t.n == 1:
+        return s
+    return "%s(%s)" % (t.name, ", ".join([s] * t.n))
+
+
+# --------------------------------------------------------------------------
+class Gen:
+    def __init__(self, rnd, inexact_ok=True):
+        self.r = rnd
+        self.inexact_ok = inexact_ok
+        self.n = 0
+
+    def fresh(self, p="v"):
+        self.n += 1
+        return "%s%d" % (p, self.n)
+
+    # ---- context for one function body
+    def begin(self, vars_, gathers, domain, streams, subs, arrays=None):
+        self.vars = list(vars_)
+        self.gathers = gathers          # list of (name, T, dims, bound, den)
+        self.domain = domain            # (H, W) or (N,) or None
+        self.streams = streams          # list of (name, dims) for indexof
+        self.subs = subs                # callable subkernels
+        self.arrays = arrays if arrays is not None else []
+        self.lines = []
+        self.ind = 1
+
+    def emit(self, s):
+        self.lines.append("\t" * self.ind + s)
+
+    # ---- bounding helpers
+    def bound_int(self, e, lim):
+        if e.b <= lim:
+            return e
+        r = self.r
+        if lim >= 2 ** 16 and r.random() < 0.4:
+            sh = 16 if e.b <= 2 ** 32 else 17
+            return E("(%s >> %s)" % (e.c, vlit(e.t, sh)), e.t, (e.b >> sh) + 1)
+        k = r.choice([7, 10, 97, 1000, 46340])
+        k = min(k, lim)
+        if k < 1:
+            k = 1
+        return E("(%s %% %s)" % (e.c, vlit(e.t, k)), e.t, k - 1)
+
+    def bound_float(self, e, lim, dlim=16):
+        c, b, d = e.c, e.b, e.d
+        if d > dlim:
+            c, b, d = "floor(%s)" % c, b + 1, 1
+        if b > lim:
+            k = self.r.choice([lim, 64, 1000]) if lim >= 1000 else lim
+            k = min(k, lim)
+            c, b = "clamp(%s, %s, %s)" % (c, vlit(e.t, -k), vlit(e.t, k)), k
+        return E(c, e.t, b, d, True)
+
+    def fits(self, b, d):
+        return b * d <= FEXACT
+
+    # ---- expressions
+    def leaf(self, t, exact):
+        r = self.r
+        cands = []
+        for v in self.vars:
+            if v.t.base != t.base:
+                continue
+            if t.base == "float" and exact and not v.ex:
+                continue
+            if v.t.n >= t.n or (t.n == 1):
+                cands.append(v)
+        opts = []
+        if cands:
+            opts += ["var"] * 6
+        opts += ["lit"] * 2
+        if t.n == 1 and self.domain:
+            opts += ["inst"]
+        if t.n == 1 and t.base == "float" and self.streams:
+            opts += ["indexof"]
+        if any(g[1].base == t.base and (t.n == 1 or g[1].n >= t.n) for g in self.gathers):
+            opts += ["gather"] * 2
+        if any(a[1].base == t.base and a[1].n == t.n for a in self.arrays):
+            opts += ["array"]
+        k = r.choice(opts)
+        if k == "var":
+            v = r.choice(cands)
+            c = v.name
+            if v.t.n > 1 and (t.n != v.t.n or r.random() < 0.3):
+                c += "." + "".join(r.choice(XYZW[:v.t.n]) for _ in range(t.n))
+            elif v.t.n == 1 and t.n > 1:
+                c = "%s(%s)" % (t.name, ", ".join([v.name] * t.n))
+            return E(c, t, v.b, v.d, v.ex)
+        if k == "lit":
+            if t.base == "float":
+                vals = [r.choice([0, 1, -1, 2, 0.5, -0.25, 3, 10, -7.75, 100]) for _ in range(t.n)]
+                d = 4
+            elif t.base == "uint":
+                vals = [r.choice([0, 1, 2, 3, 31, 32, 33, 255, 65535, 4294967295, 2147483648]) for _ in range(t.n)]
+                d = 1
+            else:
+                vals = [r.choice([0, 1, -1, 2, -3, 5, 17, 31, 32, 100, -1000, INT_MAX, -2 ** 31]) for _ in range(t.n)]
+                d = 1
+            b = max(abs(x) for x in vals)
+            if t.n == 1:
+                return E(ilit(vals[0], t.base), t, b, d)
+            return E("%s(%s)" % (t.name, ", ".join(ilit(x, t.base) for x in vals)), t, b, d)
+        if k == "inst":
+            ax = r.choice([0, 1]) if len(self.domain) == 2 else 0
+            dim = self.domain[::-1][ax]     # x is the last (fastest) dim
+            c = "instance().%s" % "xy"[ax]
+            if t.base == "int":
+                return E(c, t, dim)
+            if t.base == "uint":
+                return E("(uint)%s" % c, t, dim)
+            return E("(float)%s" % c, t, dim, 1)
+        if k == "indexof":
+            name, dims = r.choice(self.streams)
+            ax = r.choice([0, 1]) if len(dims) == 2 else 0
+            return E("indexof(%s).%s" % (name, "xy"[ax]), t, dims[::-1][ax], 1)
+        if k == "gather":
+            gs = [g for g in self.gathers if g[1].base == t.base and (t.n == 1 or g[1].n >= t.n)]
+            name, gt, dims, gb, gd = r.choice(gs)
+            idx = self.gather_index(dims)
+            c = "%s%s" % (name, idx)
+            if gt.n > 1 and (t.n != gt.n):
+                c = "%s.%s" % (c, "".join(r.choice(XYZW[:gt.n]) for _ in range(t.n)))
+            elif gt.n == 1 and t.n > 1:
+                c = "%s(%s)" % (t.name, ", ".join([c] * t.n))
+            return E(c, t, gb, gd)
+        if k == "array":
+            arrs = [a for a in self.arrays if a[1].base == t.base and a[1].n == t.n]
+            name, at, ab, ad = r.choice(arrs)
+            ie = self.gen(T("int"), 1)
+            return E("%s[(%s) & 3]" % (name, ie.c), t, ab, ad)
+        raise AssertionError(k)
+
+    def gather_index(self, dims):
+        """index text: [i] / [i][j] / [int2] / [float2] / [float]; any value
+        (outside the array reads the nearest element)"""
+        r = self.r
+        if len(dims) == 1:
+            if r.random() < 0.7:
+                return "[%s]" % self.gen(T("int"), 2).c
+            e = self.gen(T("float"), 2, exact=True)
+            return "[%s]" % e.c
+        k = r.random()
+        if k < 0.5:
+            return "[%s][%s]" % (self.gen(T("int"), 2).c, self.gen(T("int"), 2).c)
+        if k < 0.8:
+            return "[%s]" % self.gen(T("int", 2), 2).c
+        return "[%s]" % self.gen(T("float", 2), 2, exact=True).c
+
+    def gen(self, t, depth, exact=True):
+        r = self.r
+        if t.base == "float" and not self.inexact_ok:
+            exact = True
+        if depth <= 0 or r.random() < 0.18:
+            return self.leaf(t, exact)
+        if t.base == "int":
+            return self.gen_int(t, depth)
+        if t.base == "uint":
+            return self.gen_uint(t, depth)
+        if exact:
+            return self.gen_fexact(t, depth)
+        return self.gen_finexact(t, depth)
+
+    def cmp(self, t, depth):
+        """a relational expression of result type t (int scalar/vector)"""
+        r = self.r
+        base = r.choice(["int", "int", "uint", "float"])
+        ot = T(base, t.n)
+        a = self.gen(ot, depth - 1)
+        b = self.gen(ot, depth - 1)
+        op = r.choice(["<", "<=", ">", ">=", "==", "!="])
+        return E("(%s %s %s)" % (a.c, op, b.c), t, 1)
+
+    def cond(self, depth):
+        r = self.r
+        k = r.random()
+        if k < 0.45:
+            return self.cmp(T("int"), depth).c
+        if k < 0.65:
+            a = self.cmp(T("int"), depth - 1).c
+            if r.random() < 0.3:
+                a = "!" + a
+            b = self.cmp(T("int"), depth - 1).c
+            return "(%s %s %s)" % (a, r.choice(["&&", "||"]), b)
+        if k < 0.75:
+            return "!%s" % self.cmp(T("int"), depth - 1).c
+        t = T(r.choice(["int", "uint"]))
+        return "(%s != %s)" % (self.gen(t, depth - 1).c, vlit(t, 0))
+
+    def sub_call(self, t, depth):
+        subs = [s for s in self.subs if s["ret"] == t]
+        if not subs:
+            return None
+        s = self.r.choice(subs)
+        args = []
+        for p in s["params"]:
+            if p[0] == "gather":
+                gs = [g for g in self.gathers if g[1] == p[2] and len(g[2]) == len(p[3])]
+                if not gs:
+                    return None
+                args.append(self.r.choice(gs)[0])
+                continue
+            pt, pb, pd = p[2], p[3], p[4]
+            e = self.gen(pt, depth - 1)
+            if pt.base == "int":
+                e = self.bound_int(e, pb)
+            elif pt.base == "float":
+                e = self.bound_float(e, pb, pd)
+            args.append(e.c)
+        return E("%s(%s)" % (s["name"], ", ".join(args)), t, s["b"], s["d"], s["ex"])
+
+    def gen_int(self, t, depth):
+        r = self.r
+        k = r.choice(["add", "add", "sub", "mul", "div", "mod", "bit", "shr", "shl",
+                      "neg", "not", "abs", "minmax", "clamp", "cmp", "tern", "cast_f",
+                      "cast_u", "ctor", "sub", "logic", "leaf"])
+        g = lambda: self.gen(t, depth - 1)
+        if k == "leaf":
+            return self.leaf(t, True)
+        if k in ("add", "sub"):
+            a, b = g(), g()
+            while a.b + b.b > SAFE:
+                if a.b >= b.b:
+                    a = self.bound_int(a, SAFE // 2)
+                else:
+                    b = self.bound_int(b, SAFE // 2)
+            return E("(%s %s %s)" % (a.c, "+" if k == "add" else "-", b.c), t, a.b + b.b)
+        if k == "mul":
+            a, b = g(), g()
+            while a.b * b.b > SAFE:
+                if a.b >= b.b:
+                    a = self.bound_int(a, 46340)
+                else:
+                    b = self.bound_int(b, 46340)
+            return E("(%s * %s)" % (a.c, b.c), t, a.b * b.b)
+        if k == "div":
+            a, b = g(), g()
+            return E("(%s / %s)" % (a.c, b.c), t, a.b)
+        if k == "mod":
+            a, b = g(), g()
+            return E("(%s %% %s)" % (a.c, b.c), t, a.b)
+        if k == "bit":
+            a, b = g(), g()
+            m = max(a.b, b.b)
+            p = 1
+            while p <= m:
+                p *= 2
+            return E("(%s %s %s)" % (a.c, r.choice("&|^"), b.c), t, min(p, 2 ** 31))
+        if k == "shr":
+            a, b = g(), g()
+            return E("(%s >> %s)" % (a.c, b.c), t, a.b)
+        if k == "shl":
+            a, b = g(), g()
+            m, s = r.choice([(1023, 15), (65535, 7), (255, 22)])
+            return E("((%s & %s) << (%s & %s))" % (a.c, vlit(t, m), b.c, vlit(t, s)), t, m << s)
+        if k == "neg":
+            a = self.bound_int(g(), SAFE)
+            return E("(-%s)" % a.c, t, a.b)
+        if k == "not":
+            a = g()
+            return E("(~%s)" % a.c, t, min(a.b + 1, 2 ** 31))
+        if k == "abs":
+            a = self.bound_int(g(), SAFE)
+            return E("abs(%s)" % a.c, t, a.b)
+        if k == "minmax":
+            a, b = g(), g()
+            return E("%s(%s, %s)" % (r.choice(["min", "max"]), a.c, b.c), t, max(a.b, b.b))
+        if k == "clamp":
+            a = g()
+            lo = r.choice([-100, -5, 0, 3])
+            hi = lo + r.choice([0, 1, 10, 200])
+            return E("clamp(%s, %s, %s)" % (a.c, vlit(t, lo), vlit(t, hi)), t, max(abs(lo), abs(hi)))
+        if k == "cmp":
+            return self.cmp(t, depth)
+        if k == "tern":
+            c = self.cond(depth - 1)
+            a, b = g(), g()
+            return E("(%s ? %s : %s)" % (c, a.c, b.c), t, max(a.b, b.b))
+        if k == "cast_f":
+            f = self.gen(t.with_n(t.n) if False else T("float", t.n), depth - 1, exact=True)
+            f = self.bound_float(f, 2 ** 24, 16)
+            return E("(%s)%s" % (t.name, f.c), t, f.b)
+        if k == "cast_u":
+            u = self.gen(T("uint", t.n), depth - 1)
+            if r.random() < 0.5:
+                return E("(%s)(%s >> %s)" % (t.name, u.c, vlit(T("uint", t.n), 8)), t, 2 ** 24)
+            return E("(%s)(%s & %s)" % (t.name, u.c, vlit(T("uint", t.n), 65535)), t, 65535)
+        if k == "ctor" and t.n > 1:
+            parts = [self.gen(t.scalar(), depth - 1) for _ in range(t.n)]
+            return E("%s(%s)" % (t.name, ", ".join(p.c for p in parts)), t, max(p.b for p in parts))
+        if k == "sub":
+            e = self.sub_call(t, depth)
+            if e:
+                return e
+        if k == "logic" and t.n == 1:
+            return E("(%s)" % self.cond(depth), t, 1)
+        return self.leaf(t, True)
+
+    def gen_uint(self, t, depth):
+        r = self.r
+        k = r.choice(["add", "sub", "mul", "div", "mod", "bit", "shr", "shl", "neg", "not",
+                      "minmax", "clamp", "tern", "cast_i", "cast_f", "ctor", "sub", "leaf"])
+        g = lambda: self.gen(t, depth - 1)
+        ops = {"add": "+", "sub": "-", "mul": "*", "div": "/", "mod": "%", "shr": ">>", "shl": "<<"}
+        if k in ops:
+            a, b = g(), g()
+            return E("(%s %s %s)" % (a.c, ops[k], b.c), t, 2 ** 32)
+        if k == "bit":
+            a, b = g(), g()
+            return E("(%s %s %s)" % (a.c, r.choice("&|^"), b.c), t, 2 ** 32)
+        if k == "neg":
+            return E("(-%s)" % g().c, t, 2 ** 32)
+        if k == "not":
+            return E("(~%s)" % g().c, t, 2 ** 32)
+        if k == "minmax":
+            a, b = g(), g()
+            return E("%s(%s, %s)" % (r.choice(["min", "max"]), a.c, b.c), t, 2 ** 32)
+        if k == "clamp":
+            lo = r.choice([0, 5, 1000])
+            hi = lo + r.choice([0, 7, 100000])
+            return E("clamp(%s, %s, %s)" % (g().c, vlit(t, lo), vlit(t, hi)), t, hi)
+        if k == "tern":
+            c = self.cond(depth - 1)
+            return E("(%s ? %s : %s)" % (c, g().c, g().c), t, 2 ** 32)
+        if k == "cast_i":
+            i = self.gen(T("int", t.n), depth - 1)
+            return E("(%s)%s" % (t.name, i.c), t, 2 ** 32)
+        if k == "cast_f":
+            f = self.bound_float(self.gen(T("float", t.n), depth - 1, exact=True), 2 ** 22, 16)
+            return E("(%s)abs(%s)" % (t.name, f.c), t, 2 ** 32)
+        if k == "ctor" and t.n > 1:
+            parts = [self.gen(t.scalar(), depth - 1) for _ in range(t.n)]
+            return E("%s(%s)" % (t.name, ", ".join(p.c for p in parts)), t, 2 ** 32)
+        if k == "sub":
+            e = self.sub_call(t, depth)
+            if e:
+                return e
+        return self.leaf(t, True)
+
+    def gen_fexact(self, t, depth):
+        r = self.r
+        k = r.choice(["add", "add", "sub", "mul", "neg", "abs", "floor", "ceil", "round",
+                      "frac", "sign", "minmax", "clamp", "fmod", "fdiv", "fsqrt", "tern",
+                      "cast_i", "cast_u", "ctor", "dot", "lerp", "cross", "sub", "cmpf", "leaf"])
+        g = lambda: self.gen(t, depth - 1, exact=True)
+        if k == "leaf":
+            return self.leaf(t, True)
+        if k in ("add", "sub"):
+            a, b = g(), g()
+            for _ in range(4):
+                if self.fits(a.b + b.b, max(a.d, b.d)):
+                    break
+                if a.b * a.d >= b.b * b.d:
+                    a = self.bound_float(a, 1000, 4)
+                else:
+                    b = self.bound_float(b, 1000, 4)
+            else:
+                return self.leaf(t, True)
+            return E("(%s %s %s)" % (a.c, "+" if k == "add" else "-", b.c), t,
+                     a.b + b.b, max(a.d, b.d))
+        if k == "mul":
+            a, b = g(), g()
+            a = self.bound_float(a, 1000, 4)
+            b = self.bound_float(b, 1000, 4)
+            if not self.fits(a.b * b.b, a.d * b.d):
+                a = self.bound_float(a, 64, 1)
+                b = self.bound_float(b, 64, 4)
+            return E("(%s * %s)" % (a.c, b.c), t, a.b * b.b, a.d * b.d)
+        if k == "neg":
+            a = g()
+            return E("(-%s)" % a.c, t, a.b, a.d)
+        if k == "abs":
+            a = g()
+            return E("abs(%s)" % a.c, t, a.b, a.d)
+        if k in ("floor", "ceil"):
+            a = g()
+            return E("%s(%s)" % (k, a.c), t, a.b + 1, 1)
+        if k == "round":
+            a = g()
+            return E("round(%s)" % a.c, t, a.b + 1, 1)
+        if k == "frac":
+            a = g()
+            return E("frac(%s)" % a.c, t, 1, a.d)
+        if k == "sign":
+            return E("sign(%s)" % g().c, t, 1, 1)
+        if k == "minmax":
+            a, b = g(), g()
+            return E("%s(%s, %s)" % (r.choice(["min", "max"]), a.c, b.c), t, max(a.b, b.b), max(a.d, b.d))
+        if k == "clamp":
+            a = g()
+            lo = r.choice([-100.0, -2.5, 0.0, 3.0])
+            hi = lo + r.choice([0.0, 1.0, 10.25, 200.0])
+            return E("clamp(%s, %s, %s)" % (a.c, vlit(t, lo), vlit(t, hi)), t,
+                     max(abs(lo), abs(hi)), max(a.d, 4))
+        if k == "fmod":
+            a = g()
+            m = r.choice([1.0, 3.0, 7.0, 10.0, 0.5])
+            return E("fmod(%s, %s)" % (a.c, vlit(t, m)), t, min(a.b, m), max(a.d, 2))
+        if k == "fdiv":
+            a, b = g(), g()
+            return E("floor(%s / (abs(%s) + %s))" % (a.c, b.c, vlit(t, 1.0)), t, a.b + 1, 1)
+        if k == "fsqrt":
+            a = g()
+            return E("floor(sqrt(abs(%s)))" % a.c, t, int(math.sqrt(a.b)) + 2, 1)
+        if k == "tern":
+            c = self.cond(depth - 1)
+            a, b = g(), g()
+            return E("(%s ? %s : %s)" % (c, a.c, b.c), t, max(a.b, b.b), max(a.d, b.d))
+        if k == "cast_i":
+            i = self.bound_int(self.gen(T("int", t.n), depth - 1), 2 ** 20)
+            return E("(%s)%s" % (t.name, i.c), t, i.b, 1)
+        if k == "cast_u":
+            u = self.gen(T("uint", t.n), depth - 1)
+            return E("(%s)(%s & %s)" % (t.name, u.c, vlit(T("uint", t.n), 4095)), t, 4095, 1)
+        if k == "cmpf":
+            c = self.cmp(T("int", t.n), depth)
+            return E("(%s)%s" % (t.name, c.c), t, 1, 1)
+        if k == "ctor" and t.n > 1:
+            parts = [self.gen(t.scalar(), depth - 1, exact=True) for _ in range(t.n)]
+            return E("%s(%s)" % (t.name, ", ".join(p.c for p in parts)), t,
+                     max(p.b for p in parts), max(p.d for p in parts))
+        if k == "dot" and t.n == 1:
+            n = r.choice([2, 3, 4])
+            vt = T("float", n)
+            a = self.bound_float(self.gen(vt, depth - 1), 100, 4)
+            b = self.bound_float(self.gen(vt, depth - 1), 100, 4)
+            return E("dot(%s, %s)" % (a.c, b.c), t, n * a.b * b.b, a.d * b.d)
+        if k == "lerp":
+            x = self.bound_float(g(), 100, 4)
+            y = self.bound_float(g(), 100, 4)
+            a = self.bound_float(g(), 10, 4)
+            return E("lerp(%s, %s, %s)" % (x.c, y.c, a.c), t, (1 + a.b) * x.b + a.b * y.b,
+                     a.d * max(x.d, y.d))
+        if k == "cross" and t.n == 3:
+            a = self.bound_float(g(), 100, 4)
+            b = self.bound_float(g(), 100, 4)
+            return E("cross(%s, %s)" % (a.c, b.c), t, 2 * a.b * b.b, a.d * b.d)
+        if k == "sub":
+            e = self.sub_call(t, depth)
+            if e and e.ex:
+                return e
+        return self.leaf(t, True)
+
+    def gen_finexact(self, t, depth):
+        r = self.r
+        k = r.choice(["exact", "add", "sub", "mul", "div", "sin", "cos", "exp", "log",
+                      "sqrt", "rsqrt", "pow", "atan", "lerp", "length", "normalize",
+                      "distance", "dot", "exp2", "log2", "tern", "minmax"])
+        g = lambda: self.gen(t, depth - 1, exact=r.random() < 0.4)
+        if k == "exact":
+            return self.gen(t, depth, exact=True)
+        if k in ("add", "sub", "mul"):
+            a, b = g(), g()
+            return E("(%s %s %s)" % (a.c, {"add": "+", "sub": "-", "mul": "*"}[k], b.c), t, ex=False)
+        if k == "div":
+            a, b = g(), g()
+            return E("(%s / (abs(%s) + %s))" % (a.c, b.c, vlit(t, 1.0)), t, ex=False)
+        if k in ("sin", "cos", "atan"):
+            return E("%s(%s)" % (k, g().c), t, ex=False)
+        if k in ("exp", "exp2"):
+            return E("%s(clamp(%s, %s, %s))" % (k, g().c, vlit(t, -10.0), vlit(t, 10.0)), t, ex=False)
+        if k in ("log", "log2"):
+            return E("%s(abs(%s) + %s)" % (k, g().c, vlit(t, 1.0)), t, ex=False)
+        if k == "sqrt":
+            return E("sqrt(abs(%s))" % g().c, t, ex=False)
+        if k == "rsqrt":
+            return E("rsqrt(abs(%s) + %s)" % (g().c, vlit(t, 1.0)), t, ex=False)
+        if k == "pow":
+            return E("pow(abs(clamp(%s, %s, %s)) + %s, %s)" % (g().c, vlit(t, -100.0), vlit(t, 100.0),
+                                                           vlit(t, 0.5), vlit(t, r.choice([0.5, 1.5, 2.0, 3.0]))), t, ex=False)
+        if k == "lerp":
+            return E("lerp(%s, %s, %s)" % (g().c, g().c, g().c), t, ex=False)
+        if k == "minmax":
+            return E("%s(%s, %s)" % (r.choice(["min", "max"]), g().c, g().c), t, ex=False)
+        if k == "tern":
+            return E("(%s ? %s : %s)" % (self.cond(depth - 1), g().c, g().c), t, ex=False)
+        if t.n == 1 and k in ("length", "dot", "distance"):
+            vt = T("float", r.choice([2, 3, 4]))
+            a = self.gen(vt, depth - 1, exact=r.random() < 0.5)
+            if k == "length":
+                return E("length(%s)" % a.c, t, ex=False)
+            b = self.gen(vt, depth - 1, exact=r.random() < 0.5)
+            return E("%s(%s, %s)" % (k, a.c, b.c), t, ex=False)
+        if k == "normalize" and t.n > 1:
+            return E("normalize(abs(%s) + %s)" % (g().c, vlit(t, 1.0)), t, ex=False)
+        return self.gen(t, depth, exact=True)
+
+    # ---- statements
+    def assign_to(self, v, e, cond=False):
+        if cond:
+            v.b, v.d = max(v.b, e.b), max(v.d, e.d)
+            v.ex = v.ex and e.ex
+        else:
+            v.b, v.d, v.ex = e.b, e.d, e.ex
+        v.written = True
+
+    def rand_type(self, allow_inexact=True):
+        r = self.r
+        return T(r.choice(["int", "int", "uint", "float", "float"]), r.choice([1, 1, 2, 3, 4]))
+
+    def stmt(self, depth, outs, in_cond=False):
+        r = self.r
+        k = r.choice(["decl", "decl", "decl", "if", "for", "assign", "swz", "array", "while"])
+        if k == "decl" or (k in ("assign", "swz") and not [v for v in self.vars if v.kind in ("local", "out")]):
+            t = self.rand_type()
+            ex = not (t.base == "float" and self.inexact_ok and r.random() < 0.3)
+            e = self.gen(t, depth, exact=ex)
+            name = self.fresh("v")
+            self.emit("%s %s = %s;" % (t.name, name, e.c))
+            self.vars.append(Var(name, t, e.b, e.d, e.ex))
+            return
+        if k == "array":
+            t = T(r.choice(["int", "float", "uint"]), r.choice([1, 1, 4]))
+            name = self.fresh("arr")
+            self.emit("%s %s[4];" % (t.name, name))
+            es = []
+            for j in range(4):
+                e = self.gen(t, depth - 1, exact=True)
+                if t.base == "float":
+                    e = self.bound_float(e, 1000, 4)
+                es.append(e)
+                self.emit("%s[%d] = %s;" % (name, j, e.c))
+            self.arrays.append((name, t, max(e.b for e in es), max(e.d for e in es)))
+            return
+        if k == "assign":
+            v = r.choice([v for v in self.vars if v.kind in ("local", "out")])
+            ex = v.ex if v.t.base == "float" else True
+            e = self.gen(v.t, depth, exact=ex)
+            op = "="
+            if v.t.base == "int" and r.random() < 0.3:
+                # compound assignment, bounded
+                e = self.bound_int(e, 1000)
+                if v.b + e.b <= SAFE:
+                    op = r.choice(["+=", "-="])
+                    e = E(e.c, e.t, v.b + e.b)
+            elif v.t.base == "uint" and r.random() < 0.3:
+                op = r.choice(["+=", "-=", "*=", "^=", "|=", "&=", "<<=", ">>="])
+            self.emit("%s %s %s;" % (v.name, op, e.c))
+            self.assign_to(v, e, in_cond)
+            return
+        if k == "swz":
+            vs = [v for v in self.vars if v.kind in ("local", "out") and v.t.n > 1]
+            if not vs:
+                return self.stmt(depth, outs, in_cond)
+            v = r.choice(vs)
+            comps = r.sample(XYZW[:v.t.n], r.randint(1, v.t.n))
+            ex = v.ex if v.t.base == "float" else True
+            e = self.gen(v.t.with_n(len(comps)), depth, exact=ex)
+            self.emit("%s.%s = %s;" % (v.name, "".join(comps), e.c))
+            self.assign_to(v, e, True)
+            return
+        if k == "if" and depth > 0:
+            self.emit("if (%s) {" % self.cond(2))
+            self.ind += 1
+            nv, na = len(self.vars), len(self.arrays)
+            for _ in range(r.randint(1, 2)):
+                self.stmt(depth - 1, outs, True)
+            del self.vars[nv:]
+            del self.arrays[na:]
+            self.ind -= 1
+            if r.random() < 0.5:
+                self.emit("} else {")
+                self.ind += 1
+                for _ in range(r.randint(1, 2)):
+                    self.stmt(depth - 1, outs, True)
+                del self.vars[nv:]
+                del self.arrays[na:]
+                self.ind -= 1
+            self.emit("}")
+            return
+        if k in ("for", "while"):
+            t = T(r.choice(["int", "float", "uint"]), r.choice([1, 1, 2, 4]))
+            acc = self.fresh("acc")
+            iv = self.fresh("i")
+            n = r.choice([1, 2, 3, 5])
+            self.emit("%s %s = %s;" % (t.name, acc, vlit(t, r.choice([0, 1, 3]))))
+            self.emit("int %s;" % iv)
+            if k == "for":
+                self.emit("for (%s = 0; %s < %d; %s++) {" % (iv, iv, n, iv))
+            else:
+                self.emit("%s = 0;" % iv)
+                self.emit("while (%s < %d) {" % (iv, n))
+            self.ind += 1
+            if k == "while":
+                self.emit("%s++;" % iv)
+            nv, na = len(self.vars), len(self.arrays)
+            self.vars.append(Var(iv, T("int"), n, kind="loop"))
+            accv = Var(acc, t, 1000 if t.base != "uint" else 2 ** 32, 16 if t.base == "float" else 1, kind="acc")
+            self.vars.append(accv)
+            if r.random() < 0.5:
+                self.stmt(depth - 1, outs, True)
+            e = self.gen(t, depth, exact=True)
+            if t.base == "int":
+                e = self.bound_int(e, 2 ** 20)
+                self.emit("%s = (%s + %s) %% %s;" % (acc, acc, e.c, vlit(t, 1000)))
+            elif t.base == "float":
+                e = self.bound_float(e, 2 ** 10, 16)
+                self.emit("%s = clamp(%s + %s, %s, %s);" % (acc, acc, e.c, vlit(t, -1000.0), vlit(t, 1000.0)))
+            else:
+                self.emit("%s = %s * %s + %s;" % (acc, acc, vlit(t, 3), e.c))
+            if r.random() < 0.2:
+                self.emit("if (%s) break;" % self.cond(1))
+            elif r.random() < 0.2:
+                self.emit("if (%s) continue;" % self.cond(1))
+            del self.vars[nv:]
+            del self.arrays[na:]
+            self.ind -= 1
+            self.emit("}")
+            self.vars.append(Var(acc, t, accv.b, accv.d, True))
+            return
+        return self.stmt(depth, outs, in_cond)
+
+
+# --------------------------------------------------------------------------
+# data
+def rand_data(r, t, count, kind):
+    """flat list of count*t.n numbers, and (bound, den)"""
+    n = count * t.n
+    if t.base == "int":
+        R = r.choice([3, 9, 1000, 100000])
+        vals = [r.randint(-R, R) for _ in range(n)]
+        if r.random() < 0.3:
+            for _ in range(max(1, n // 5)):
+                vals[r.randrange(n)] = r.choice([0, -1, 1, INT_MAX, -2 ** 31])
+        return vals, max(abs(v) for v in vals), 1
+    if t.base == "uint":
+        vals = [r.choice([r.randint(0, 100), r.randint(0, 2 ** 32 - 1), 0, 1, 2 ** 31, 2 ** 32 - 1, 32, 33])
+                for _ in range(n)]
+        return vals, 2 ** 32, 1
+    den = r.choice([1, 4])
+    R = r.choice([4, 100, 1000])
+    vals = [r.randint(-R * den, R * den) / den for _ in range(n)]
+    return vals, R, den
+
+
+NPY_DT = {"int": "<i4", "uint": "<u4", "float": "<f4"}
+ST_FMT = {"int": "i", "uint": "I", "float": "f"}
+
+
+def write_npy(path, t, shape, vals):
+    shp = tuple(shape) + ((t.n,) if t.n > 1 else ())
+    hdr = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
+        NPY_DT[t.base], "".join("%d," % s for s in shp) if len(shp) == 1 else ", ".join(str(s) for s in shp))
+    total = 10 + len(hdr) + 1
+    pad = (64 - total % 64) % 64
+    hdr = hdr + " " * pad + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(hdr)) + hdr.encode())
+        f.write(struct.pack("<%d%s" % (len(vals), ST_FMT[t.base]), *vals))
+
+
+def read_npy(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:6] == b"\x93NUMPY", path
+    major = data[6]
+    if major == 1:
+        hl = struct.unpack("<H", data[8:10])[0]
+        off = 10
+    else:
+        hl = struct.unpack("<I", data[8:12])[0]
+        off = 12
+    hdr = data[off:off + hl].decode("latin1")
+    descr = re.search(r"'descr':\s*'([^']+)'", hdr).group(1)
+    body = data[off + hl:]
+    fmt = {"<i4": "i", "<u4": "I", "<f4": "f", "|i1": "b", "|u1": "B", "<i2": "h", "<u2": "H"}[descr]
+    sz = struct.calcsize(fmt)
+    return list(struct.unpack("<%d%s" % (len(body) // sz, fmt), body))
+
+
+def cinit(t, vals):
+    def one(v):
+        if t.base == "float":
+            if v != v:
+                return "NAN"
+            return repr(float(v)) + "f"
+        if t.base == "uint":
+            return "%du" % v
+        return ilit(v, "int")
+    if t.n == 1:
+        return ", ".join(one(v) for v in vals)
+    return ", ".join("{%s}" % ", ".join(one(v) for v in vals[i:i + t.n])
+                     for i in range(0, len(vals), t.n))
+
+
+def literal(t, dims, vals):
+    def num(v):
+        if t.base == "float":
+            return repr(float(v))
+        return str(v)
+    items = [num(v) for v in vals]
+    if t.n > 1:
+        items = ["[%s]" % ",".join(items[i:i + t.n]) for i in range(0, len(items), t.n)]
+    if len(dims) == 2:
+        w = dims[1]
+        items = ["[%s]" % ",".join(items[i:i + w]) for i in range(0, len(items), w)]
+    return "[%s]" % ",".join(items)
+
+
+def dims_str(d):
+    return ", ".join(str(x) for x in d)
+
+
+def shape_arg(d):
+    return "x".join(str(x) for x in reversed(d))
+
+
+def prod(d):
+    p = 1
+    for x in d:
+        p *= x
+    return p
+
+
+SHAPES1 = [(1,), (3,), (7,), (16,), (33,), (64,)]
+SHAPES2 = [(2, 3), (4, 4), (3, 5), (1, 7), (6, 2), (5, 1), (8, 8)]
+
+
+# --------------------------------------------------------------------------
+class Program:
+    def __init__(self, seed, nk, inexact_ok=True):
+        self.seed = seed
+        self.r = random.Random(seed)
+        self.g = Gen(self.r, inexact_ok)
+        self.kernels = []     # text
+        self.main = []        # text of main's blocks
+        self.tests = []       # dict per kernel: name, args for brrun, outputs
+        self.files = {}       # npy name -> (t, shape, vals)
+        for i in range(nk):
+            kind = self.r.choice(["map"] * 6 + ["reduce", "redfn", "scatter"])
+            getattr(self, "make_" + kind)(i)
+
+    # -- helpers
+    def add_input(self, kname, pname, t, dims, vals):
+        fn = "%s_%s.npy" % (kname, pname)
+        self.files[fn] = (t, dims, vals)
+        return fn
+
+    def host_stream(self, blk, sname, t, dims, vals=None, hname=None):
+        blk.append("\t\t%s %s<%s>;" % (t.name, sname, dims_str(dims)))
+        if vals is not None:
+            blk.insert(0, "\tstatic %s %s[%d] = { %s };" % (t.name, hname, prod(dims), cinit(t, vals)))
+            blk.append("\t\tstreamRead(%s, %s);" % (sname, hname))
+
+    def print_out(self, blk, kname, oname, t, count, hname):
+        c = {"int": "int", "uint": "unsigned int", "float": "float"}[t.base]
+        f = {"int": "%d", "uint": "%u", "float": "%a"}[t.base]
+        cast = "(double)" if t.base == "float" else ""
+        blk.append('\tprintf("OUT %s.%s");' % (kname, oname))
+        blk.append("\tfor (i = 0; i < %d; i++) printf(\" %s\", %s((const %s *)%s)[i]);" % (
+            count * t.n, f, cast, c, hname))
+        blk.append('\tprintf("\\n");')
+
+    def subkernels(self, kname):
+        """0-2 subkernels; returns their descriptors"""
+        r, g = self.r, self.g
+        subs = []
+        for j in range(r.choice([0, 0, 1, 2])):
+            name = "%s_f%d" % (kname, j)
+            ret = T(r.choice(["int", "uint", "float"]), r.choice([1, 1, 2, 4]))
+            params = []
+            vars_ = []
+            gathers = []
+            for pi in range(r.randint(1, 3)):
+                pt = T(r.choice(["int", "uint", "float"]), r.choice([1, 1, 2, 3, 4]))
+                pn = "p%d" % pi
+                pb = 1000 if pt.base == "int" else (1000 if pt.base == "float" else 2 ** 32)
+                params.append(("val", pn, pt, pb, 4))
+                vars_.append(Var(pn, pt, pb, 4, True, "param"))
+            if r.random() < 0.3:
+                gt = T(r.choice(["int", "float"]), 1)
+                params.append(("gather", "gp", gt, (0,)))
+                gathers.append(("gp", gt, (0,), 100000 if gt.base == "int" else 1000, 4))
+            g.begin(vars_, gathers, None, [], subs[:])
+            for _ in range(r.randint(0, 3)):
+                g.stmt(2, [])
+            e = g.gen(ret, 3, exact=True)
+            if ret.base == "int":
+                e = g.bound_int(e, 2 ** 20)
+            elif ret.base == "float":
+                e = g.bound_float(e, 1000, 4)
+            body = g.lines + ["\treturn %s;" % e.c]
+            ps = []
+            for p in params:
+                if p[0] == "gather":
+                    ps.append("%s %s[]" % (p[2].name, p[1]))
+                else:
+                    ps.append("%s %s" % (p[2].name, p[1]))
+            self.kernels.append("kernel %s %s(%s)\n{\n%s\n}\n" % (ret.name, name, ", ".join(ps), "\n".join(body)))
+            # gathers of the subkernel must be 1-D; record their bound conservatively
+            subs.append({"name": name, "ret": ret, "params": params, "b": e.b, "d": e.d, "ex": True})
+        return subs
+
+    # -- map kernels
+    def make_map(self, i):
+        r, g = self.r, self.g
+        kname = "k%d" % i
+        subs = self.subkernels(kname)
+        two = r.random() < 0.35
+        odims = r.choice(SHAPES2 if two else SHAPES1)
+        params, vars_, gathers, streams = [], [], [], []
+        blk, call, brr = [], [], []
+        # input streams
+        for j in range(r.randint(1, 3)):
+            t = g.rand_type()
+            pn = "a%d" % j
+            if r.random() < 0.3:
+                dims = r.choice(SHAPES2 if two else SHAPES1)
+            else:
+                dims = odims
+            vals, b, d = rand_data(r, t, prod(dims), "in")
+            params.append("%s %s<>" % (t.name, pn))
+            vars_.append(Var(pn, t, b, d, True, "in"))
+            streams.append((pn, dims))
+            sn = "s_%s_%s" % (kname, pn)
+            self.host_stream(blk, sn, t, dims, vals, "h_%s_%s" % (kname, pn))
+            call.append(sn)
+            brr.append("%s=@%s" % (pn, self.add_input(kname, pn, t, dims, vals)))
+        # gathers
+        for j in range(r.choice([0, 1, 1, 2])):
+            t = T(r.choice(["int", "uint", "float"]), r.choice([1, 1, 2, 4]))
+            pn = "g%d" % j
+            dims = r.choice([(5,), (1,), (16,), (3, 4), (2, 2)])
+            vals, b, d = rand_data(r, t, prod(dims), "g")
+            sized = r.random() < 0.3
+            params.append("%s %s%s" % (t.name, pn, "".join("[%d]" % x if sized else "[]" for x in dims)))
+            gathers.append((pn, t, dims, b, d))
+            sn = "s_%s_%s" % (kname, pn)
+            self.host_stream(blk, sn, t, dims, vals, "h_%s_%s" % (kname, pn))
+            call.append(sn)
+            brr.append("%s=@%s" % (pn, self.add_input(kname, pn, t, dims, vals)))
+        # constants
+        for j in range(r.choice([0, 1, 2])):
+            t = T(r.choice(["int", "uint", "float"]), r.choice([1, 1, 2, 4]))
+            pn = "c%d" % j
+            if t.base == "int":
+                v = r.choice([0, 1, -7, 1000, 31, -2 ** 31, INT_MAX])
+            elif t.base == "uint":
+                v = r.choice([0, 1, 7, 33, 2 ** 32 - 1])
+            else:
+                v = r.choice([0.0, 1.5, -2.25, 100.0])
+            params.append("%s %s" % (t.name, pn))
+            vars_.append(Var(pn, t, abs(v), 4, True, "const"))
+            hv = ilit(v, t.base) if t.base != "float" else repr(v) + "f"
+            if t.n == 1:
+                call.append(hv)
+            else:
+                blk.append("\t\t%s hc_%s = %s_(%s);" % (t.name, pn, t.name, ", ".join([hv] * t.n)))
+                call.append("hc_%s" % pn)
+            brr.append("%s=%s" % (pn, repr(v) if t.base == "float" else str(v)))
+        # outputs
+        outs = []
+        for j in range(r.randint(1, 2)):
+            t = g.rand_type()
+            pn = "o%d" % j
+            params.append("out %s %s<>" % (t.name, pn))
+            v = Var(pn, t, 0, 1, True, "out")
+            outs.append(v)
+            sn = "s_%s_%s" % (kname, pn)
+            self.host_stream(blk, sn, t, odims)
+            call.append(sn)
+            brr.append("%s=@%s_%s.out.npy" % (pn, kname, pn))
+            brr.append("--shape %s=%s" % (pn, shape_arg(odims)))
+        g.begin(vars_ + outs, gathers, odims, streams, subs)
+        for _ in range(r.randint(1, 5)):
+            g.stmt(3, outs)
+        for o in outs:
+            if r.random() < 0.85 or not o.written:
+                ex = not (o.t.base == "float" and g.inexact_ok and r.random() < 0.35)
+                e = g.gen(o.t, 4, exact=ex)
+                if r.random() < 0.15:
+                    g.emit("if (%s)" % g.cond(2))
+                    g.emit("\t%s = %s;" % (o.name, e.c))
+                    g.assign_to(o, e, True)
+                else:
+                    g.emit("%s = %s;" % (o.name, e.c))
+                    g.assign_to(o, e)
+        self.kernels.append("kernel void %s(%s)\n{\n%s\n}\n" % (kname, ", ".join(params), "\n".join(g.lines)))
+        # host
+        blk.append("\t\t%s(%s);" % (kname, ", ".join(call)))
+        for o in outs:
+            hn = "h_%s_%s" % (kname, o.name)
+            blk.insert(0, "\tstatic %s %s[%d];" % (o.t.name, hn, prod(odims)))
+            blk.append("\t\tstreamWrite(s_%s_%s, %s);" % (kname, o.name, hn))
+        blk.append("\t}")
+        tail = []
+        for o in outs:
+            self.print_out(tail, kname, o.name, o.t, prod(odims), "h_%s_%s" % (kname, o.name))
+        self.main.append(self.wrap_block(blk, tail))
+        self.tests.append({"kernel": kname, "args": brr,
+                           "outs": [(o.name, o.t, "exact" if (o.t.base != "float" or o.ex) else "inexact", "npy")
+                                    for o in outs]})
+
+    def wrap_block(self, blk, tail):
+        outer = lambda l: l.startswith("\tstatic") or l.endswith("/*outer*/")
+        statics = [l for l in blk if outer(l)]
+        rest = [l for l in blk if not outer(l)]
+        return "\n".join(["\t{"] + ["\t" + l for l in statics] + ["\t\t{"] + ["\t" + l for l in rest] + ["\t" + l for l in tail] + ["\t}"])
+
+    # -- reductions with a reduce variable
+    def make_reduce(self, i):
+        r, g = self.r, self.g
+        kname = "k%d" % i
+        two = r.random() < 0.5
+        idims = r.choice([(4, 6), (6, 4), (8, 8), (2, 3)]) if two else r.choice([(12,), (16,), (7,), (1,)])
+        tdims = self.red_target(idims)
+        base = r.choice(["int", "int", "uint", "float"])
+        t = T(base, r.choice([1, 1, 2, 4]) if base != "float" else 1)
+        op = r.choice(["+=", "+=", "|=", "^=", "&=", "*="]) if base != "float" else r.choice(["+=", "*="])
+        if base == "float" and op == "*=":
+            op = "+="
+        at = t
+        vals, b, d = rand_data(r, at, prod(idims), "in")
+        if base == "float":
+            vals = [math.floor(v) for v in vals]
+        blk, call, brr = [], [], []
+        sn = "s_%s_a" % kname
+        self.host_stream(blk, sn, at, idims, vals, "h_%s_a" % kname)
+        brr.append("a=@%s" % self.add_input(kname, "a", at, idims, vals))
+        g.begin([Var("a", at, b, 1, True, "in")], [], None, [], [])
+        n = prod(idims)
+        if op == "*=":
+            e = g.gen(T("int", t.n) if base == "int" else t, 2)
+            ec = "((%s & %s) != %s ? %s : %s)" % (e.c, vlit(e.t, 1), vlit(e.t, 0), vlit(t, 3 if base == "uint" else -1), vlit(t, 1)) \
+                if base == "int" else "(%s | %s)" % (e.c, vlit(t, 1))
+            if base == "int" and t.n > 1:
+                # ?: needs a scalar condition: build per component
+                comps = []
+                for c in XYZW[:t.n]:
+                    comps.append("((%s.%s & 1) != 0 ? -1 : 1)" % (e.c, c))
+                ec = "%s(%s)" % (t.name, ", ".join(comps))
+        elif base == "int" and op == "+=":
+            e = g.bound_int(g.gen(t, 3), max(1, SAFE // n // 2))
+            ec = e.c
+        elif base == "float":
+            e = g.bound_float(g.gen(t, 3, exact=True), 1000, 1)
+            e = E("floor(%s)" % e.c, t, 1001, 1) if e.d > 1 else e
+            ec = e.c
+        else:
+            ec = g.gen(t, 3).c
+        for l in g.lines:
+            pass
+        body = g.lines + ["\tr %s %s;" % (op, ec)]
+        self.kernels.append("kernel void %s(%s a<>, reduce %s r)\n{\n%s\n}\n" % (kname, at.name, t.name, "\n".join(body)))
+        ident = {"+=": 0, "|=": 0, "^=": 0, "&=": -1 if base == "int" else 2 ** 32 - 1, "*=": 1}[op]
+        identc = ilit(ident, base) if base != "float" else ("1.0f" if op == "*=" else "0.0f")
+        if t.n > 1:
+            identc = "%s_(%s)" % (t.name, ", ".join([identc] * t.n))
+        self.red_host(kname, blk, brr, t, tdims, identc, sn)
+
+    def red_target(self, idims):
+        r = self.r
+        if r.random() < 0.4:
+            return None           # host scalar
+        if len(idims) == 1:
+            n = idims[0]
+            return (r.choice([d for d in range(1, n + 1) if n % d == 0]),)
+        h, w = idims
+        if r.random() < 0.3:
+            return (r.choice([d for d in range(1, h + 1) if h % d == 0]),)
+        return (r.choice([d for d in range(1, h + 1) if h % d == 0]),
+                r.choice([d for d in range(1, w + 1) if w % d == 0]))
+
+    def red_host(self, kname, blk, brr, t, tdims, identc, sn, ident_needed=True):
+        hn = "h_%s_r" % kname
+        if tdims is None:
+            blk.insert(0, "\t%s %s%s; /*outer*/" % (t.name, hn, " = " + identc if ident_needed else ""))
+            blk.append("\t\t%s(%s, %s);" % (kname, sn, hn))
+            count = 1
+            href = "&%s" % hn
+            brr.append("r=@%s_r.out.npy" % kname)
+        else:
+            count = prod(tdims)
+            blk.insert(0, "\tstatic %s %s[%d];" % (t.name, hn, count))
+            tn = "s_%s_r" % kname
+            blk.append("\t\t%s %s<%s>;" % (t.name, tn, dims_str(tdims)))
+            if ident_needed:
+                one = identc if t.n == 1 else "{%s}" % identc[len(t.name) + 2:-1]
+                blk.insert(0, "\tstatic %s %s_init[%d] = { %s };" % (t.name, hn, count, ", ".join([one] * count)))
+                blk.append("\t\tstreamRead(%s, %s_init);" % (tn, hn))
+            blk.append("\t\t%s(%s, %s);" % (kname, sn, tn))
+            blk.append("\t\tstreamWrite(%s, %s);" % (tn, hn))
+            href = hn
+            brr.append("r=@%s_r.out.npy" % kname)
+            brr.append("--shape r=%s" % shape_arg(tdims))
+        blk.append("\t}")
+        tail = []
+        self.print_out(tail, kname, "r", t, count, href)
+        self.main.append(self.wrap_block(blk, tail))
+        self.tests.append({"kernel": kname, "args": brr, "outs": [("r", t, "exact", "npy")]})
+
+    # -- reduce functions
+    def make_redfn(self, i):
+        r = self.r
+        kname = "k%d" % i
+        two = r.random() < 0.5
+        idims = r.choice([(4, 6), (6, 4), (8, 8), (2, 3)]) if two else r.choice([(12,), (16,), (7,), (1,)])
+        tdims = self.red_target(idims)
+        base = r.choice(["int", "int", "uint", "float"])
+        t = T(base, r.choice([1, 1, 2, 4]))
+        vals, b, d = rand_data(r, t, prod(idims), "in")
+        if base == "float":
+            vals = [math.floor(v) for v in vals]
+        if base == "int":
+            vals = [max(-10 ** 6, min(10 ** 6, v)) for v in vals]
+        k = r.choice(["min", "max", "sum", "xor", "ifmax", "ifmin", "or", "and"])
+        if base == "float" and k in ("xor", "or", "and"):
+            k = "sum"
+        if t.n > 1 and k in ("ifmax", "ifmin"):
+            k = "max"
+        body = {"min": "b = min(a, b);", "max": "b = max(b, a);", "sum": "b = b + a;",
+                "xor": "b = b ^ a;", "or": "b |= a;", "and": "b = a & b;",
+                "ifmax": "if (a > b)\n\t\tb = a;", "ifmin": "if (b > a) { b = a; }"}[k]
+        self.kernels.append("reduce void %s(%s a<>, reduce %s b<>)\n{\n\t%s\n}\n" % (kname, t.name, t.name, body))
+        blk, brr = [], []
+        sn = "s_%s_a" % kname
+        self.host_stream(blk, sn, t, idims, vals, "h_%s_a" % kname)
+        brr.append("a=@%s" % self.add_input(kname, "a", t, idims, vals))
+        brr = [x.replace("r=", "b=") for x in brr]
+        self.red_host(kname, blk, brr, t, tdims, None, sn, ident_needed=False)
+        tt = self.tests[-1]
+        tt["args"] = [x.replace("r=@", "b=@").replace("--shape r=", "--shape b=") for x in tt["args"]]
+        tt["outs"] = [("b", t, "exact", "npy", "r")]
+
+    # -- scatter
+    def make_scatter(self, i):
+        r, g = self.r, self.g
+        kname = "k%d" % i
+        two = r.random() < 0.4
+        sdims = r.choice([(3, 4), (4, 4), (2, 5)]) if two else r.choice([(8,), (16,), (5,)])
+        n = r.randint(1, prod(sdims) + 4)
+        ndims = (n,)
+        # injective indices, some outside the array
+        if two:
+            H, W = sdims
+            cells = [(y, x) for y in range(-1, H + 1) for x in range(-1, W + 1)]
+            picks = r.sample(cells, min(n, len(cells)))
+            n = len(picks)
+            ndims = (n,)
+            itype = r.choice([T("int", 2), T("float", 2)])
+            ivals = []
+            for (y, x) in picks:
+                if itype.base == "float":
+                    ivals += [x + r.choice([0, 0.25, 0.75]), y + r.choice([0, 0.5])]
+                else:
+                    ivals += [x, y]
+        else:
+            N = sdims[0]
+            picks = r.sample(range(-3, N + 3), min(n, N + 6))
+            n = len(picks)
+            ndims = (n,)
+            itype = r.choice([T("int"), T("float")])
+            ivals = [p + (r.choice([0, 0.25, 0.75]) if itype.base == "float" else 0) for p in picks]
+        vt = T(r.choice(["int", "uint", "float"]), r.choice([1, 1, 2, 4]))
+        vals, b, d = rand_data(r, vt, n, "in")
+        if vt.base == "float":
+            vals = [math.floor(v) for v in vals]
+        init, _, _ = rand_data(r, vt, prod(sdims), "in")
+        if vt.base == "float":
+            init = [math.floor(v) for v in init]
+        blk, call, brr = [], [], []
+        self.host_stream(blk, "s_%s_p" % kname, itype, ndims, ivals, "h_%s_p" % kname)
+        self.host_stream(blk, "s_%s_v" % kname, vt, ndims, vals, "h_%s_v" % kname)
+        self.host_stream(blk, "s_%s_s" % kname, vt, sdims, init, "h_%s_s" % kname)
+        brr.append("p=@%s" % self.add_input(kname, "p", itype, ndims, ivals))
+        brr.append("v=@%s" % self.add_input(kname, "v", vt, ndims, vals))
+        # the scatter array's start data as a literal (s=@FILE would be
+        # updated in place, brrun(1))
+        brr.append("'s=%s'" % literal(vt, sdims, init))
+        g.begin([Var("p", itype, 100, 4, True, "in"), Var("v", vt, b, 1, True, "in")], [], ndims, [("v", ndims)], [])
+        for _ in range(r.randint(0, 2)):
+            g.stmt(2, [])
+        e = g.gen(vt, 3, exact=True)
+        if vt.base == "float":
+            e = g.bound_float(e, 100000, 1)
+        if vt.n > 1 and r.random() < 0.4:
+            comps = "".join(r.sample(XYZW[:vt.n], r.randint(1, vt.n - 1)))
+            e2 = g.gen(vt.with_n(len(comps)), 2, exact=True)
+            if vt.base == "float":
+                e2 = g.bound_float(e2, 100000, 1)
+            g.emit("s[p].%s = %s;" % (comps, e2.c))
+        else:
+            g.emit("s[p] = %s;" % e.c)
+        self.kernels.append("kernel void %s(%s p<>, %s v<>, out %s s[%s])\n{\n%s\n}\n" % (
+            kname, itype.name, vt.name, vt.name, "][" if two else "", "\n".join(g.lines)))
+        hn = "h_%s_s" % kname
+        blk.append("\t\t%s(s_%s_p, s_%s_v, s_%s_s);" % (kname, kname, kname, kname))
+        blk.append("\t\tstreamWrite(s_%s_s, %s);" % (kname, hn))
+        blk.append("\t}")
+        tail = []
+        self.print_out(tail, kname, "s", vt, prod(sdims), hn)
+        self.main.append(self.wrap_block(blk, tail))
+        self.tests.append({"kernel": kname, "args": brr, "outs": [("s", vt, "exact", "stdout")]})
+
+    def text(self):
+        return ("/* difftest seed %d */\n#include <stdio.h>\n#include <math.h>\n\n" % self.seed
+                + "\n".join(self.kernels)
+                + "\nint main(void)\n{\n\tint i;\n\t(void)i;\n" + "\n".join(self.main) + "\n\treturn 0;\n}\n")
+
+
+# --------------------------------------------------------------------------
+# running
+def sh(cmd, cwd, env=None, timeout=120, stdin=None):
+    e = dict(os.environ)
+    if env:
+        e.update(env)
+    try:
+        p = subprocess.run(cmd, cwd=cwd, env=e, shell=isinstance(cmd, str), capture_output=True,
+                           timeout=timeout, input=stdin)
+        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        return 124, "", "timeout"
+
+
+def parse_prog_out(text):
+    res = {}
+    for line in text.splitlines():
+        if line.startswith("OUT "):
+            parts = line.split()
+            res[parts[1]] = parts[2:]
+    return res
+
+
+def to_num(s, base):
+    if base == "float":
+        if s in ("nan", "-nan"):
+            return float("nan")
+        return float.fromhex(s) if "0x" in s or s in ("inf", "-inf") else float(s)
+    return int(s)
+
+
+def same(a, b, base, cls, tol):
+    if base != "float":
+        return a == b
+    if a != a or b != b:
+        return (a != a) and (b != b)
+    if cls == "exact":
+        return a == b
+    if math.isinf(a) or math.isinf(b):
+        return a == b
+    return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
+
+
+SAN_RE = re.compile(r"(runtime error:|AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer)")
+
+
+class Runner:
+    def __init__(self, args):
+        self.a = args
+        b = args.build
+        self.path = ":".join("%s/cmd/%s" % (b, t) for t in ("brpp", "brparse", "brcheck", "brgen", "brrun"))
+        self.env = {"PATH": self.path + ":" + os.environ["PATH"],
+                    "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0",
+                    "UBSAN_OPTIONS": "print_stacktrace=1"}
+        if args.cache:
+            self.env["BRT_CACHE_DIR"] = args.cache
+        self.brrun = args.brrun or "%s/cmd/brrun/brrun" % b
+        self.lib = args.lib or "%s/lib/brt/.libs/libbrt.a" % b
+        self.findings = 0
+
+    def note(self, d, prog, kind, text):
+        self.findings += 1
+        fd = os.path.join(self.a.out, "seed%d" % prog.seed)
+        os.makedirs(fd, exist_ok=True)
+        for f in os.listdir(d):
+            if f.endswith((".br", ".npy", ".c", ".txt")):
+                shutil.copy(os.path.join(d, f), fd)
+        with open(os.path.join(fd, "NOTES"), "a") as f:
+            f.write("== %s\n%s\n" % (kind, text))
+        print("  FINDING seed %d: %s: %s" % (prog.seed, kind, text.splitlines()[0] if text else ""), flush=True)
+
+    def run(self, prog):
+        d = os.path.join(self.a.work, "s%d" % prog.seed)
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        src = prog.text()
+        with open(os.path.join(d, "p.br"), "w") as f:
+            f.write(src)
+        for fn, (t, dims, vals) in prog.files.items():
+            write_npy(os.path.join(d, fn), t, dims, vals)
+        env = self.env
+        rc, o, e = sh("brpp p.br | brparse | brcheck -o p.ast", d, env)
+        if rc != 0:
+            self.note(d, prog, "brcheck-reject", e)
+            return "reject"
+        rc, o, e = sh("brgen -o p p.ast", d, env)
+        if rc != 0 or SAN_RE.search(e):
+            self.note(d, prog, "brgen-fail", e)
+            return "fail"
+        cc = "cc -std=c99 -O2 -w -I%s %s p.c -o p %s -lOpenCL -pthread -lm" % (
+            self.a.include, self.a.cflags, self.lib)
+        rc, o, e = sh(cc, d, env, timeout=300)
+        if rc != 0:
+            self.note(d, prog, "cc-fail", e[-3000:])
+            return "fail"
+        results = {}
+        for way, be in (("cpu", "cpu"), ("opencl", "opencl")):
+            rc, o, e = sh(["./p"], d, dict(env, BRT_RUNTIME=be), timeout=300)
+            with open(os.path.join(d, "%s.txt" % way), "w") as f:
+                f.write(o + "\n--- stderr\n" + e)
+            if rc != 0 or SAN_RE.search(e):
+                self.note(d, prog, "%s-run-fail" % way, "rc=%d\n%s" % (rc, e[-3000:]))
+            results[way] = parse_prog_out(o)
+        # interpreter, kernel by kernel
+        results["interp"] = {}
+        for tst in prog.tests:
+            k = tst["kernel"]
+            args = " ".join(tst["args"])
+            cmd = "%s --backend cpu p.br %s %s" % (self.brrun, k, args)
+            rc, o, e = sh(cmd, d, env)
+            with open(os.path.join(d, "interp_%s.txt" % k), "w") as f:
+                f.write(cmd + "\n" + o + "\n--- stderr\n" + e)
+            if rc != 0 or SAN_RE.search(e):
+                self.note(d, prog, "interp-fail", "%s\nrc=%d\n%s" % (cmd, rc, e[-2000:]))
+                continue
+            for out in tst["outs"]:
+                oname, t, cls, how = out[:4]
+                key = "%s.%s" % (k, out[4] if len(out) > 4 else oname)
+                if how == "npy":
+                    fn = os.path.join(d, "%s_%s.out.npy" % (k, out[4] if len(out) > 4 else oname))
+                    if os.path.exists(fn):
+                        results["interp"][key] = read_npy(fn)
+                else:
+                    nums = o.replace(",", " ").split()
+                    results["interp"][key] = nums
+        # compare
+        bad = []
+        self.compared = getattr(self, "compared", 0)
+        for tst in prog.tests:
+            k = tst["kernel"]
+            for out in tst["outs"]:
+                oname, t, cls = out[:3]
+                key = "%s.%s" % (k, out[4] if len(out) > 4 else oname)
+                vals = {}
+                for way in ("interp", "cpu", "opencl"):
+                    v = results[way].get(key)
+                    if v is None:
+                        continue
+                    vals[way] = [to_num(x, t.base) if isinstance(x, str) else x for x in v]
+                ways = list(vals)
+                if len(ways) < 2:
+                    continue
+                ref = ways[0]
+                if len(ways) == 3:
+                    self.compared += 1
+                else:
+                    bad.append("%s: only %s gave a result" % (key, "/".join(ways)))
+                for w in ways[1:]:
+                    a, b = vals[ref], vals[w]
+                    if len(a) != len(b):
+                        bad.append("%s: %s has %d values, %s has %d" % (key, ref, len(a), w, len(b)))
+                        continue
+                    diffs = [j for j in range(len(a)) if not same(a[j], b[j], t.base, cls, self.a.tol)]
+                    if diffs:
+                        j = diffs[0]
+                        bad.append("%s (%s %s): %s vs %s differ at %d of %d places; first [%d]: %r vs %r" % (
+                            key, t.name, cls, ref, w, len(diffs), len(a), j, a[j], b[j]))
+        if bad:
+            self.note(d, prog, "mismatch", "\n".join(bad))
+            return "mismatch"
+        if not self.a.keep:
+            shutil.rmtree(d, ignore_errors=True)
+        return "ok"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default="/tmp/bdiff", help="configured and built build folder")
+    ap.add_argument("--include", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib", "brt"))
+    ap.add_argument("--lib", help="libbrt.a (default BUILD/lib/brt/.libs/libbrt.a)")
+    ap.add_argument("--brrun", help="brrun program (default BUILD/cmd/brrun/brrun)")
+    ap.add_argument("--cflags", default="-fsanitize=address,undefined", help="extra cc flags for the program")
+    ap.add_argument("--seed", type=int, default=1, help="first seed")
+    ap.add_argument("-n", type=int, default=10, help="number of programs")
+    ap.add_argument("-k", type=int, default=6, help="kernels per program")
+    ap.add_argument("--tol", type=float, default=1e-4, help="relative tolerance of inexact floats")
+    ap.add_argument("--no-inexact", action="store_true", help="exact float expressions only")
+    ap.add_argument("--work", default="/tmp/difftest-work")
+    ap.add_argument("--out", default="/tmp/difftest-findings")
+    ap.add_argument("--cache", help="BRT_CACHE_DIR for the OpenCL program cache")
+    ap.add_argument("--keep", action="store_true", help="keep the work folder of passing programs")
+    ap.add_argument("--print", action="store_true", help="print the program of --seed and exit")
+    a = ap.parse_args()
+    if a.print:
+        sys.stdout.write(Program(a.seed, a.k, not a.no_inexact).text())
+        return 0
+    os.makedirs(a.work, exist_ok=True)
+    os.makedirs(a.out, exist_ok=True)
+    rn = Runner(a)
+    stats = {}
+    nk = 0
+    t0 = time.time()
+    for s in range(a.seed, a.seed + a.n):
+        prog = Program(s, a.k, not a.no_inexact)
+        nk += len(prog.tests)
+        res = rn.run(prog)
+        stats[res] = stats.get(res, 0) + 1
+        print("seed %d: %s (%.0fs)" % (s, res, time.time() - t0), flush=True)
+    print("programs %d, kernels %d, outputs compared 3 ways %d, results %s, findings %d" % (
+        a.n, nk, getattr(rn, "compared", 0), stats, rn.findings))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
