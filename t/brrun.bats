@@ -242,6 +242,24 @@ F123='\000\000\200\077\000\000\000\100\000\000\100\100'
 	expect "9 2 3"
 }
 
+@test "a subkernel that reaches its end without a return gives zeros on both backends" {
+	cat > fo.br <<'EOS'
+kernel float4 s4(float x)
+{
+	if (x > 0.0f)
+		return float4(1.0f, 2.0f, 3.0f, 4.0f);
+}
+kernel int si(float x)
+{
+	if (x > 0.0f)
+		return 7;
+}
+kernel void k(float a<>, out float4 b<>, out int c<>) { b = s4(a); c = si(a); }
+EOS
+	both fo.br k a=[1,-1,0] b c
+	expect "b:\n1,2,3,4 0,0,0,0 0,0,0,0\nc:\n7 0 0"
+}
+
 @test "a scatter array given a file is updated in place: from its data where it exists, else from zeros" {
 	for be in cpu opencl; do
 		printf '1 2 3\n' > s.txt

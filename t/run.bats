@@ -126,6 +126,7 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "BrookGPU: kernel k with a float3 and a gather; stream shape resize" { run_program brookgpu; }
 @test "K&R host functions, _Complex, float4 a(...), void reduce" { run_program knr_complex; }
 @test "CPU backend: the packed path and the general one agree" { run_program packed; }
+@test "a subkernel that reaches its end without a return returns zeros (W-missing-return)" { run_program fall_off; }
 @test "OpenCL: the packed entry on each of its paths (exact NDRange, work-items past the end, a partial last four, unaligned views)" { run_program packed_lanes; }
 @test "brt.h launch geometry: four points a work-item, tails, unaligned bases, 1-3D grids, exact grids; vector reductions" {
 	run_program launch

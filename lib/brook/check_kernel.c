@@ -656,9 +656,10 @@ void chk_generated_name(chk_ctx *c, const json_t *at, const char *name)
 /* spec 7.1 "Must return a value": kernel F, returning R (not void),
  * has no return statement; or control may reach the end of its BODY
  * (W-missing-return: C allows it where the caller does not use the
- * value, GCC's -Wreturn-type warns, and the value differs between the
- * backends). Host functions are left to the C compiler, which knows the
- * functions that do not return (exit, abort) and main's implicit 0. */
+ * value, and GCC's -Wreturn-type warns; brgen returns zeros there, as
+ * brrun's interpreter does). Host functions are left to the C compiler,
+ * which knows the functions that do not return (exit, abort) and main's
+ * implicit 0. */
 static void missing_return(chk_ctx *c, json_t *f, const json_t *body,
 	json_t *r)
 {
@@ -667,8 +668,8 @@ static void missing_return(chk_ctx *c, json_t *f, const json_t *body,
 	} else if (!c->too_deep && chk_falls_off(body)) {
 		char *tn = TN(r);
 		chk_warn(c, 1, f, "W-missing-return", "control can reach the end "
-			"of \"%s\" without a return: the %s it gives is then "
-			"undefined", ast_str(f, "name"), tn);
+			"of \"%s\" without a return: it then returns zeros "
+			"(%s)", ast_str(f, "name"), tn);
 		free(tn);
 	}
 }
@@ -735,7 +736,7 @@ void chk_func_decl(chk_ctx *c, json_t *f)
 			chk_sync_places(c, body);
 		json_t *r = chk_resolve(c, ast_get(ft, "ret"));
 		if (kernel && !ty_is_void(r) && !ty_is_unknown(r))
-			missing_return(c, f, body, r);
+			missing_return(c, f, body, ast_get(ft, "ret"));
 		json_decref(r);
 	} else if (body && !json_is_null(body)) {
 		chk_bad(c, f, "function body is not a block");

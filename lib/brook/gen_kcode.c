@@ -3361,6 +3361,24 @@ void gen_guard_function(gen_ctx *g, gen_target t, strbuf *b,
 	json_decref(f.names);
 }
 
+/* The end of a subkernel returning RET whose last statement is not a
+ * return: control that gets there (brcheck's W-missing-return) returns 0
+ * on every backend, as brrun's interpreter does, where C and OpenCL C
+ * leave the value undefined (and their compilers warn). */
+static void zero_return(gen_fn *f, strbuf *b, const json_t *ret)
+{
+	sb_puts(b, "\t{\n\t\t");
+	gen_type(f->g, f->t, b, ret, NULL);
+	if (gen_scalar(ret) && ty_ncomp(ret) == 1)
+		sb_puts(b, " brg_zr = 0;\n");
+	else if (gen_scalar(ret) && f->t == GEN_CL)
+		sb_printf(b, " brg_zr = (%s)(0);\n", gen_arith_name(f->t,
+			gen_scalar(ret), ty_ncomp(ret)));
+	else
+		sb_puts(b, " brg_zr = {0};\n");
+	sb_puts(b, "\t\treturn brg_zr;\n\t}\n");
+}
+
 void gen_body_function(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 {
 	gen_fn f;
@@ -3389,9 +3407,12 @@ void gen_body_function(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	unused_params(b, fn);
 	f.depth = 1;
 	{
-		json_t *it;
-		ast_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it)
+		json_t *it, *items = ast_arr(ast_get(fn, "body"), "items");
+		ast_array_foreach(items, i, it)
 			gen_kstmt(&f, b, it);
+		if (ret && !ty_is_void(ret) && !ast_is(json_array_get(items,
+				json_array_size(items) - 1), "return"))
+			zero_return(&f, b, ret);
 	}
 	sb_puts(b, "}\n\n");
 	json_decref(f.names);
