@@ -363,16 +363,10 @@ static void map_point(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 			/* 0 until the kernel writes it: an output a path
 			   leaves unwritten, or read first, is 0 on every
 			   backend (the interpreter's) */
+			char var[160];
+			snprintf(var, sizeof var, "%s_e", name);
 			sb_puts(b, ind);
-			gen_type(g, t, b, el, NULL);
-			if (gen_scalar(el) && ty_ncomp(el) == 1)
-				sb_printf(b, " %s_e = 0;\n", name);
-			else if (gen_scalar(el) && t == GEN_CL)
-				sb_printf(b, " %s_e = (%s)(0);\n", name,
-					gen_arith_name(t, gen_scalar(el),
-					ty_ncomp(el)));
-			else
-				sb_printf(b, " %s_e = {0};\n", name);
+			gen_zero_decl(g, t, b, el, var);
 		}
 	}
 	sb_printf(b, "%s%s%s__%s%s(", ind, mode == GEN_GUARD ? "brg_ok = " :

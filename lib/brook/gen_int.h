@@ -198,6 +198,10 @@ void gen_indent(strbuf *b, int depth);
 /* The characters of S inside a C string literal: quotes and backslashes
  * escaped, control characters as octal escapes, and ?? as ?\? (no trigraph). */
 void gen_c_chars(strbuf *b, const char *s);
+/* "TY NAME = <zeros>;" and a newline: a scalar 0, an OpenCL vector
+ * (T)(0), else {0}. */
+void gen_zero_decl(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty,
+	const char *name);
 /* S inside a comment: a star before a slash is set apart from it. */
 void gen_comment_chars(strbuf *b, const char *s);
 /* Whether the kernel code under N calls instance() (or indexof in a

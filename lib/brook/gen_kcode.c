@@ -3368,15 +3368,21 @@ void gen_guard_function(gen_ctx *g, gen_target t, strbuf *b,
 static void zero_return(gen_fn *f, strbuf *b, const json_t *ret)
 {
 	sb_puts(b, "\t{\n\t\t");
-	gen_type(f->g, f->t, b, ret, NULL);
-	if (gen_scalar(ret) && ty_ncomp(ret) == 1)
-		sb_puts(b, " brg_zr = 0;\n");
-	else if (gen_scalar(ret) && f->t == GEN_CL)
-		sb_printf(b, " brg_zr = (%s)(0);\n", gen_arith_name(f->t,
-			gen_scalar(ret), ty_ncomp(ret)));
-	else
-		sb_puts(b, " brg_zr = {0};\n");
+	gen_zero_decl(f->g, f->t, b, ret, "brg_zr");
 	sb_puts(b, "\t\treturn brg_zr;\n\t}\n");
+}
+
+void gen_zero_decl(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty,
+	const char *name)
+{
+	gen_type(g, t, b, ty, NULL);
+	if (gen_scalar(ty) && ty_ncomp(ty) == 1)
+		sb_printf(b, " %s = 0;\n", name);
+	else if (gen_scalar(ty) && t == GEN_CL)
+		sb_printf(b, " %s = (%s)(0);\n", name, gen_arith_name(t,
+			gen_scalar(ty), ty_ncomp(ty)));
+	else
+		sb_printf(b, " %s = {0};\n", name);
 }
 
 void gen_body_function(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
