@@ -327,7 +327,7 @@ parse_ex pb_char(parse_ctx *c, const lex_token *t)
 	const char *p = memchr(t->s, '\'', (size_t)t->len) + 1;
 	const char *end = t->s + t->len - 1;
 	long long v = 0;
-	int plain = t->s[0] == '\'';
+	int plain = t->s[0] == '\'', nbytes = 0;
 	while (p < end) {
 		int ucn = p[0] == '\\' && (p[1] == 'u' || p[1] == 'U');
 		long long ch = char_value(&p, end);
@@ -340,13 +340,18 @@ parse_ex pb_char(parse_ctx *c, const lex_token *t)
 					0x80 | (ch >> 6 * i & 0x3f);
 				v = (v << 8 | (byte & 0xff)) & 0xffffffff;
 			}
+			nbytes += n;
 		} else {
 			v = plain ? (v << 8 | (ch & 0xff)) & 0xffffffff : ch;
+			nbytes++;
 		}
 	}
-	/* a plain char is signed here, as on the hosts gcc targets */
-	if (plain && v > 127 && v < 256)
+	/* as gcc: one char is a signed char here, as on the hosts gcc
+	   targets; several make an int of their bytes, the first highest */
+	if (plain && nbytes == 1 && v > 127)
 		v -= 256;
+	else if (plain && v > INT32_MAX)
+		v -= 1LL << 32;
 	SET(n, "value", json_integer(v));
 	return pb_ex(c, n, 1);
 }
