@@ -242,6 +242,24 @@ F123='\000\000\200\077\000\000\000\100\000\000\100\100'
 	expect "9 2 3"
 }
 
+@test "scalar char and short operands promote to int, their vectors compute in their own width (brook(7))" {
+	cat > nw.br <<'EOS'
+kernel void k(uchar a<>, uchar b<>, out uchar o<>, out int r<>)
+{
+	o = (a + b) / (uchar)2;
+	r = (int)((a + b) > (uchar)250);
+}
+kernel void kv(uchar2 a<>, uchar2 b<>, out uchar2 o<>)
+{
+	o = (a + b) / uchar2((uchar)2, (uchar)2);
+}
+EOS
+	both nw.br k a=[200] b=[100] o r
+	expect "o:\n150\nr:\n1"
+	both nw.br kv a=[[200,10]] b=[[100,20]] o
+	expect "22,15"
+}
+
 @test "a subkernel that reaches its end without a return gives zeros on both backends" {
 	cat > fo.br <<'EOS'
 kernel float4 s4(float x)
