@@ -33,6 +33,15 @@ INT_MAX = 2 ** 31 - 1
 SAFE = 2 ** 31 - 1          # |int value| <= SAFE can be negated / added to 0
 FEXACT = 2 ** 22            # bound*den of an exact float
 XYZW = "xyzw"
+# 8- and 16-bit integers (guide 1.11): the largest |value| the generator lets
+# an expression of the type hold (char -128 only as data)
+NARROW = {"char": 127, "uchar": 255, "short": 32767, "ushort": 65535}
+NLIMIT = {"char": 128, "uchar": 255, "short": 32768, "ushort": 65535}
+SIGNED_N = ("char", "short")
+FLOATS = ("float", "double")
+# the optional features; a program enables a random subset of them
+# (--features), with no feature the generator makes what it made before
+FEATURES = ("narrow", "double", "rank34", "multiout", "iter", "struct", "group", "domain")
 
 
 # --------------------------------------------------------------------------
@@ -80,6 +89,11 @@ def ilit(v, base):
     if base == "float":
         s = repr(float(v)) + "f"
         return s if v >= 0 else "(%s)" % s
+    if base == "double":
+        s = repr(float(v))
+        return s if v >= 0 else "(%s)" % s
+    if base in NARROW:
+        return "((%s)%s)" % (base, ilit(int(v), "int"))
     if base == "uint":
         return "%du" % v
     if v == -2 ** 31:
@@ -97,10 +111,24 @@ def vlit(t, v):
 
 # --------------------------------------------------------------------------
 class Gen:
-    def __init__(self, rnd, inexact_ok=True):
+    def __init__(self, rnd, inexact_ok=True, features=()):
         self.r = rnd
         self.inexact_ok = inexact_ok
         self.n = 0
+        self.feat = set(features)
+        self.shared = []
+
+    def has(self, f):
+        return f in self.feat
+
+    def extra_bases(self):
+        """element types the enabled features add"""
+        x = []
+        if self.has("narrow"):
+            x += ["char", "uchar", "short", "ushort"]
+        if self.has("double"):
+            x += ["double"]
+        return x
 
     def fresh(self, p="v"):
         self.n += 1
@@ -114,6 +142,7 @@ class Gen:
         self.streams = streams          # list of (name, dims) for indexof
         self.subs = subs                # callable subkernels
         self.arrays = arrays if arrays is not None else []
+        self.shared = []                # list of (name, T, size, bound, den)
         self.lines = []
         self.ind = 1
 
@@ -144,6 +173,13 @@ class Gen:
             c, b = "clamp(%s, %s, %s)" % (c, vlit(e.t, -k), vlit(e.t, k)), k
         return E(c, e.t, b, d, True)
 
+    def bound_narrow(self, e, lim):
+        """e % K of e's narrow type, |result| <= lim"""
+        if e.b <= lim:
+            return e
+        k = min(self.r.choice([3, 7, 11, 100, 1000]), lim + 1)
+        return E("(%s %% %s)" % (e.c, vlit(e.t, k)), e.t, k - 1)
+
     def fits(self, b, d):
         return b * d <= FEXACT
 
@@ -162,7 +198,7 @@ class Gen:
         if cands:
             opts += ["var"] * 6
         opts += ["lit"] * 2
-        if t.n == 1 and self.domain:
+        if t.n == 1 and self.domain and t.base not in NARROW:
             opts += ["inst"]
         if t.n == 1 and t.base == "float" and self.streams:
             opts += ["indexof"]
@@ -170,6 +206,8 @@ class Gen:
             opts += ["gather"] * 2
         if any(a[1].base == t.base and a[1].n == t.n for a in self.arrays):
             opts += ["array"]
+        if any(a[1] == t for a in self.shared):
+            opts += ["shared"] * 3
         k = r.choice(opts)
         if k == "var":
             v = r.choice(cands)
@@ -179,8 +217,21 @@ class Gen:
             elif v.t.n == 1 and t.n > 1:
                 c = "%s(%s)" % (t.name, ", ".join([v.name] * t.n))
             return E(c, t, v.b, v.d, v.ex)
+        if k == "lit" and t.base in NARROW:
+            M = NARROW[t.base]
+            pool = [0, 1, 2, 3, 5, 17, 100, M, M - 1] + ([-1, -3, -100, -M] if t.base in SIGNED_N else [])
+            pool = [x for x in pool if abs(x) <= M]
+            vals = [r.choice(pool) for _ in range(t.n)]
+            b = max(abs(x) for x in vals)
+            if t.n == 1:
+                return E(ilit(vals[0], t.base), t, b)
+            return E("%s(%s)" % (t.name, ", ".join(ilit(x, t.base) for x in vals)), t, b)
+        if k == "shared":
+            name, st, size, sb, sd = r.choice([a for a in self.shared if a[1] == t])
+            ie = self.gen(T("int"), 1)
+            return E("%s[(%s) & %d]" % (name, ie.c, size - 1), t, sb, sd)
         if k == "lit":
-            if t.base == "float":
+            if t.base in FLOATS:
                 vals = [r.choice([0, 1, -1, 2, 0.5, -0.25, 3, 10, -7.75, 100]) for _ in range(t.n)]
                 d = 4
             elif t.base == "uint":
@@ -194,23 +245,30 @@ class Gen:
                 return E(ilit(vals[0], t.base), t, b, d)
             return E("%s(%s)" % (t.name, ", ".join(ilit(x, t.base) for x in vals)), t, b, d)
         if k == "inst":
-            ax = r.choice([0, 1]) if len(self.domain) == 2 else 0
+            if len(self.domain) <= 2:
+                ax = r.choice([0, 1]) if len(self.domain) == 2 else 0
+            else:
+                ax = r.randrange(len(self.domain))
             dim = self.domain[::-1][ax]     # x is the last (fastest) dim
-            c = "instance().%s" % "xy"[ax]
+            c = "instance().%s" % XYZW[ax]
             if t.base == "int":
                 return E(c, t, dim)
             if t.base == "uint":
                 return E("(uint)%s" % c, t, dim)
-            return E("(float)%s" % c, t, dim, 1)
+            return E("(%s)%s" % (t.base, c), t, dim, 1)
         if k == "indexof":
             name, dims = r.choice(self.streams)
-            ax = r.choice([0, 1]) if len(dims) == 2 else 0
-            return E("indexof(%s).%s" % (name, "xy"[ax]), t, dims[::-1][ax], 1)
+            if len(dims) <= 2:
+                ax = r.choice([0, 1]) if len(dims) == 2 else 0
+            else:
+                ax = r.randrange(len(dims))
+            return E("indexof(%s).%s" % (name, XYZW[ax]), t, dims[::-1][ax], 1)
         if k == "gather":
             gs = [g for g in self.gathers if g[1].base == t.base and (t.n == 1 or g[1].n >= t.n)]
-            name, gt, dims, gb, gd = r.choice(gs)
+            gg = r.choice(gs)
+            name, gt, dims, gb, gd = gg[:5]
             idx = self.gather_index(dims)
-            c = "%s%s" % (name, idx)
+            c = "%s%s%s" % (name, idx, gg[5] if len(gg) > 5 else "")
             if gt.n > 1 and (t.n != gt.n):
                 c = "%s.%s" % (c, "".join(r.choice(XYZW[:gt.n]) for _ in range(t.n)))
             elif gt.n == 1 and t.n > 1:
@@ -249,14 +307,18 @@ class Gen:
             return self.gen_int(t, depth)
         if t.base == "uint":
             return self.gen_uint(t, depth)
-        if exact:
+        if t.base in NARROW:
+            return self.gen_narrow(t, depth)
+        if exact or t.base == "double":
             return self.gen_fexact(t, depth)
         return self.gen_finexact(t, depth)
 
     def cmp(self, t, depth):
         """a relational expression of result type t (int scalar/vector)"""
         r = self.r
-        base = r.choice(["int", "int", "uint", "float"])
+        base = r.choice(["int", "int", "uint", "float"] + self.extra_bases())
+        if base == "double" and t.n > 2:
+            base = "float"
         ot = T(base, t.n)
         a = self.gen(ot, depth - 1)
         b = self.gen(ot, depth - 1)
@@ -296,7 +358,7 @@ class Gen:
             e = self.gen(pt, depth - 1)
             if pt.base == "int":
                 e = self.bound_int(e, pb)
-            elif pt.base == "float":
+            elif pt.base in FLOATS:
                 e = self.bound_float(e, pb, pd)
             args.append(e.c)
         return E("%s(%s)" % (s["name"], ", ".join(args)), t, s["b"], s["d"], s["ex"])
@@ -305,8 +367,10 @@ class Gen:
         r = self.r
         k = r.choice(["add", "add", "sub", "mul", "div", "mod", "bit", "shr", "shl",
                       "neg", "not", "abs", "minmax", "clamp", "cmp", "tern", "cast_f",
-                      "cast_u", "ctor", "sub", "logic", "leaf"])
+                      "cast_u", "ctor", "sub", "logic", "leaf"] + self.cast_opts(t))
         g = lambda: self.gen(t, depth - 1)
+        if k.startswith("cast_x"):
+            return self.cast_from(t, k[7:], depth)
         if k == "leaf":
             return self.leaf(t, True)
         if k in ("add", "sub"):
@@ -391,8 +455,10 @@ class Gen:
     def gen_uint(self, t, depth):
         r = self.r
         k = r.choice(["add", "sub", "mul", "div", "mod", "bit", "shr", "shl", "neg", "not",
-                      "minmax", "clamp", "tern", "cast_i", "cast_f", "ctor", "sub", "leaf"])
+                      "minmax", "clamp", "tern", "cast_i", "cast_f", "ctor", "sub", "leaf"] + self.cast_opts(t))
         g = lambda: self.gen(t, depth - 1)
+        if k.startswith("cast_x"):
+            return self.cast_from(t, k[7:], depth)
         ops = {"add": "+", "sub": "-", "mul": "*", "div": "/", "mod": "%", "shr": ">>", "shl": "<<"}
         if k in ops:
             a, b = g(), g()
@@ -433,8 +499,11 @@ class Gen:
         r = self.r
         k = r.choice(["add", "add", "sub", "mul", "neg", "abs", "floor", "ceil", "round",
                       "frac", "sign", "minmax", "clamp", "fmod", "fdiv", "fsqrt", "tern",
-                      "cast_i", "cast_u", "ctor", "dot", "lerp", "cross", "sub", "cmpf", "leaf"])
+                      "cast_i", "cast_u", "ctor", "dot", "lerp", "cross", "sub", "cmpf", "leaf"]
+                     + self.cast_opts(t))
         g = lambda: self.gen(t, depth - 1, exact=True)
+        if k.startswith("cast_x"):
+            return self.cast_from(t, k[7:], depth)
         if k == "leaf":
             return self.leaf(t, True)
         if k in ("add", "sub"):
@@ -501,6 +570,8 @@ class Gen:
         if k == "cast_i":
             i = self.bound_int(self.gen(T("int", t.n), depth - 1), 2 ** 20)
             return E("(%s)%s" % (t.name, i.c), t, i.b, 1)
+        if k == "sub" and t.base == "double":
+            k = "leaf"
         if k == "cast_u":
             u = self.gen(T("uint", t.n), depth - 1)
             return E("(%s)(%s & %s)" % (t.name, u.c, vlit(T("uint", t.n), 4095)), t, 4095, 1)
@@ -512,8 +583,8 @@ class Gen:
             return E("%s(%s)" % (t.name, ", ".join(p.c for p in parts)), t,
                      max(p.b for p in parts), max(p.d for p in parts))
         if k == "dot" and t.n == 1:
-            n = r.choice([2, 3, 4])
-            vt = T("float", n)
+            n = r.choice([2, 3, 4]) if t.base == "float" else 2
+            vt = T(t.base, n)
             a = self.bound_float(self.gen(vt, depth - 1), 100, 4)
             b = self.bound_float(self.gen(vt, depth - 1), 100, 4)
             return E("dot(%s, %s)" % (a.c, b.c), t, n * a.b * b.b, a.d * b.d)
@@ -577,6 +648,119 @@ class Gen:
             return E("normalize(abs(%s) + %s)" % (g().c, vlit(t, 1.0)), t, ex=False)
         return self.gen(t, depth, exact=True)
 
+    # ---- the optional types: conversions between them and the old ones
+    def cast_opts(self, t):
+        """extra choices of gen_int/gen_uint/gen_fexact: conversions from
+        the types the features add"""
+        x = ["cast_x_float"] if t.base == "double" else []
+        for b in self.extra_bases():
+            if b != t.base and not (b == "double" and t.n > 2):
+                x.append("cast_x_" + b)
+        return x
+
+    def cast_from(self, t, src, depth):
+        """an expression of type t converted from one of type src"""
+        st = T(src, t.n)
+        if src in NARROW:
+            e = self.gen(st, depth - 1)
+            if t.base == "uint" and src in SIGNED_N:
+                e = E("abs(%s)" % self.bound_narrow(e, NARROW[src]).c, st, e.b)
+            return E("(%s)%s" % (t.name, e.c), t, e.b, 1)
+        # from double: an exact value, bounded
+        e = self.gen(st, depth - 1, exact=True)
+        if t.base == "float":
+            e = self.bound_float(e, 2 ** 16, 16)
+            return E("(%s)%s" % (t.name, e.c), t, e.b, e.d)
+        e = self.bound_float(e, 2 ** 20, 1)
+        if t.base == "uint":
+            return E("(%s)abs(%s)" % (t.name, e.c), t, e.b, 1)
+        return E("(%s)%s" % (t.name, e.c), t, e.b, 1)
+
+    def gen_narrow(self, t, depth):
+        """char, uchar, short, ushort: every value (and every intermediate
+        one, in C's int or in the vector's own width) stays in the type's
+        range, so scalar promotion and vector arithmetic agree and nothing
+        overflows; conversions from int wrap only into unsigned types"""
+        r = self.r
+        M = NARROW[t.base]
+        sg = t.base in SIGNED_N
+        k = r.choice(["add", "add", "sub", "mul", "div", "mod", "neg", "abs", "minmax", "clamp",
+                      "tern", "cast_i", "cast_f", "ctor", "sub", "leaf", "cmp", "cast_n"])
+        g = lambda: self.gen(t, depth - 1)
+        if k == "add" or (k == "sub" and sg):
+            a, b = g(), g()
+            for _ in range(3):
+                if a.b + b.b <= M:
+                    break
+                if a.b >= b.b:
+                    a = self.bound_narrow(a, M // 2)
+                else:
+                    b = self.bound_narrow(b, M // 2)
+            return E("(%s %s %s)" % (a.c, "+" if k == "add" else "-", b.c), t, a.b + b.b)
+        if k == "sub":
+            # unsigned: a - a % b is in [0, a]
+            a, b = g(), g()
+            return E("(%s - %s %% %s)" % (a.c, a.c, b.c), t, a.b)
+        if k == "mul":
+            a, b = g(), g()
+            lim = int(math.isqrt(M))
+            if a.b * b.b > M:
+                a = self.bound_narrow(a, lim)
+                b = self.bound_narrow(b, lim)
+            return E("(%s * %s)" % (a.c, b.c), t, a.b * b.b)
+        if k == "div":
+            a, b = g(), g()
+            a = self.bound_narrow(a, M)      # not -128 / -1
+            return E("(%s / %s)" % (a.c, b.c), t, a.b)
+        if k == "mod":
+            a, b = g(), g()
+            return E("(%s %% %s)" % (a.c, b.c), t, a.b)
+        if k in ("neg", "abs") and sg:
+            a = self.bound_narrow(g(), M)
+            return E("(-%s)" % a.c if k == "neg" else "abs(%s)" % a.c, t, a.b)
+        if k == "minmax":
+            a, b = g(), g()
+            return E("%s(%s, %s)" % (r.choice(["min", "max"]), a.c, b.c), t, max(a.b, b.b))
+        if k == "clamp":
+            lo = r.choice([-100, -5, 0, 3]) if sg else r.choice([0, 3, 100])
+            hi = min(M, lo + r.choice([0, 1, 10, 200]))
+            return E("clamp(%s, %s, %s)" % (g().c, vlit(t, lo), vlit(t, hi)), t, max(abs(lo), abs(hi)))
+        if k == "tern":
+            c = self.cond(depth - 1)
+            a, b = g(), g()
+            return E("(%s ? %s : %s)" % (c, a.c, b.c), t, max(a.b, b.b))
+        if k == "cast_i":
+            it = T("int", t.n)
+            i = self.gen(it, depth - 1)
+            if sg:
+                return E("(%s)(%s %% %s)" % (t.name, i.c, vlit(it, M + 1)), t, M)
+            return E("(%s)%s" % (t.name, i.c), t, M)
+        if k == "cast_f":
+            f = self.bound_float(self.gen(T("float", t.n), depth - 1, exact=True), M, 1)
+            if not sg:
+                return E("(%s)abs(%s)" % (t.name, f.c), t, f.b)
+            return E("(%s)%s" % (t.name, f.c), t, f.b)
+        if k == "cast_n":
+            # from another narrow type, in range of both
+            o = r.choice([b for b in NARROW if b != t.base])
+            e = self.gen(T(o, t.n), depth - 1)
+            lim = min(M, NARROW[o])
+            e = self.bound_narrow(e, lim)
+            if o in SIGNED_N and not sg:
+                return E("(%s)abs(%s)" % (t.name, e.c), t, e.b)
+            return E("(%s)%s" % (t.name, e.c), t, e.b)
+        if k == "cmp":
+            c = self.cmp(T("int", t.n), depth)
+            return E("(%s)%s" % (t.name, c.c), t, 1)
+        if k == "ctor" and t.n > 1:
+            parts = [self.gen(t.scalar(), depth - 1) for _ in range(t.n)]
+            return E("%s(%s)" % (t.name, ", ".join(p.c for p in parts)), t, max(p.b for p in parts))
+        if k == "sub":
+            e = self.sub_call(t, depth)
+            if e:
+                return e
+        return self.leaf(t, True)
+
     # ---- statements
     def assign_to(self, v, e, cond=False):
         if cond:
@@ -588,7 +772,11 @@ class Gen:
 
     def rand_type(self, allow_inexact=True):
         r = self.r
-        return T(r.choice(["int", "int", "uint", "float", "float"]), r.choice([1, 1, 2, 3, 4]))
+        x = self.extra_bases()
+        base = r.choice(["int", "int", "uint", "float", "float"] + x + x[:1])
+        if base == "double":
+            return T(base, r.choice([1, 1, 2]))
+        return T(base, r.choice([1, 1, 2, 3, 4]))
 
     def stmt(self, depth, outs, in_cond=False):
         r = self.r
@@ -597,6 +785,8 @@ class Gen:
             t = self.rand_type()
             ex = not (t.base == "float" and self.inexact_ok and r.random() < 0.3)
             e = self.gen(t, depth, exact=ex)
+            if t.base == "double":
+                e = self.bound_float(e, 2 ** 20, 16)
             name = self.fresh("v")
             self.emit("%s %s = %s;" % (t.name, name, e.c))
             self.vars.append(Var(name, t, e.b, e.d, e.ex))
@@ -618,6 +808,8 @@ class Gen:
             v = r.choice([v for v in self.vars if v.kind in ("local", "out")])
             ex = v.ex if v.t.base == "float" else True
             e = self.gen(v.t, depth, exact=ex)
+            if v.t.base == "double":
+                e = self.bound_float(e, 2 ** 20, 16)
             op = "="
             if v.t.base == "int" and r.random() < 0.3:
                 # compound assignment, bounded
@@ -638,6 +830,8 @@ class Gen:
             comps = r.sample(XYZW[:v.t.n], r.randint(1, v.t.n))
             ex = v.ex if v.t.base == "float" else True
             e = self.gen(v.t.with_n(len(comps)), depth, exact=ex)
+            if v.t.base == "double":
+                e = self.bound_float(e, 2 ** 20, 16)
             self.emit("%s.%s = %s;" % (v.name, "".join(comps), e.c))
             self.assign_to(v, e, True)
             return
@@ -708,6 +902,15 @@ class Gen:
 def rand_data(r, t, count, kind):
     """flat list of count*t.n numbers, and (bound, den)"""
     n = count * t.n
+    if t.base in NARROW:
+        lo = -NLIMIT[t.base] if t.base in SIGNED_N else 0
+        hi = NARROW[t.base]
+        R = r.choice([3, 9, 100, hi])
+        vals = [r.randint(max(lo, -R), min(hi, R)) for _ in range(n)]
+        if r.random() < 0.3:
+            for _ in range(max(1, n // 5)):
+                vals[r.randrange(n)] = r.choice([0, 1, hi, lo])
+        return vals, max(abs(v) for v in vals), 1
     if t.base == "int":
         R = r.choice([3, 9, 1000, 100000])
         vals = [r.randint(-R, R) for _ in range(n)]
@@ -725,8 +928,15 @@ def rand_data(r, t, count, kind):
     return vals, R, den
 
 
-NPY_DT = {"int": "<i4", "uint": "<u4", "float": "<f4"}
-ST_FMT = {"int": "i", "uint": "I", "float": "f"}
+NPY_DT = {"int": "<i4", "uint": "<u4", "float": "<f4", "char": "|i1", "uchar": "|u1",
+          "short": "<i2", "ushort": "<u2", "double": "<f8"}
+ST_FMT = {"int": "i", "uint": "I", "float": "f", "char": "b", "uchar": "B", "short": "h",
+          "ushort": "H", "double": "d"}
+# the host C type and printf format of an element's component
+HOST_C = {"int": ("int", "%d", ""), "uint": ("unsigned int", "%u", ""),
+          "float": ("float", "%a", "(double)"), "double": ("double", "%a", ""),
+          "char": ("signed char", "%d", "(int)"), "uchar": ("unsigned char", "%u", "(unsigned)"),
+          "short": ("short", "%d", "(int)"), "ushort": ("unsigned short", "%u", "(unsigned)")}
 
 
 def write_npy(path, t, shape, vals):
@@ -755,17 +965,69 @@ def read_npy(path):
     hdr = data[off:off + hl].decode("latin1")
     descr = re.search(r"'descr':\s*'([^']+)'", hdr).group(1)
     body = data[off + hl:]
-    fmt = {"<i4": "i", "<u4": "I", "<f4": "f", "|i1": "b", "|u1": "B", "<i2": "h", "<u2": "H"}[descr]
+    fmt = {"<i4": "i", "<u4": "I", "<f4": "f", "|i1": "b", "|u1": "B", "<i2": "h", "<u2": "H",
+           "<f8": "d", "|b1": "B"}[descr]
     sz = struct.calcsize(fmt)
     return list(struct.unpack("<%d%s" % (len(body) // sz, fmt), body))
 
 
+def read_struct_field(path, st, field):
+    """the values of one field of a packed struct .bin file"""
+    with open(path, "rb") as f:
+        data = f.read()
+    size = sum(4 * ft.n for fn, ft in st["fields"])
+    out = []
+    for i in range(0, len(data) - size + 1, size):
+        off = i
+        for fn, ft in st["fields"]:
+            if fn == field:
+                out += list(struct.unpack("<%d%s" % (ft.n, ST_FMT[ft.base]), data[off:off + 4 * ft.n]))
+            off += 4 * ft.n
+    return out
+
+
+def embed(vals, emb):
+    """a view's result VALS (row-major over the box) put into the whole
+    stream's data: emb = (full dims, start data, box start, box dims, ncomp),
+    dims slowest first"""
+    dims, init, lo, box, nc = emb
+    res = list(init)
+    j = 0
+    for idx in box_points(box):
+        p = 0
+        for a, (x, l) in enumerate(zip(idx, lo)):
+            p = p * dims[a] + x + l
+        res[p * nc:(p + 1) * nc] = vals[j * nc:(j + 1) * nc]
+        j += 1
+    return res
+
+
+def box_points(box):
+    """every index of a box, row-major"""
+    if not box:
+        yield ()
+        return
+    for x in range(box[0]):
+        for rest in box_points(box[1:]):
+            yield (x,) + rest
+
+
+def slice_box(vals, dims, lo, box, nc):
+    out = []
+    for idx in box_points(box):
+        p = 0
+        for a, (x, l) in enumerate(zip(idx, lo)):
+            p = p * dims[a] + x + l
+        out += vals[p * nc:(p + 1) * nc]
+    return out
+
+
 def cinit(t, vals):
     def one(v):
-        if t.base == "float":
+        if t.base in FLOATS:
             if v != v:
                 return "NAN"
-            return repr(float(v)) + "f"
+            return repr(float(v)) + ("f" if t.base == "float" else "")
         if t.base == "uint":
             return "%du" % v
         return ilit(v, "int")
@@ -777,7 +1039,7 @@ def cinit(t, vals):
 
 def literal(t, dims, vals):
     def num(v):
-        if t.base == "float":
+        if t.base in FLOATS:
             return repr(float(v))
         return str(v)
     items = [num(v) for v in vals]
@@ -806,20 +1068,37 @@ def prod(d):
 
 SHAPES1 = [(1,), (3,), (7,), (16,), (33,), (64,)]
 SHAPES2 = [(2, 3), (4, 4), (3, 5), (1, 7), (6, 2), (5, 1), (8, 8)]
+SHAPES3 = [(2, 3, 4), (3, 2, 2), (1, 4, 3), (4, 1, 1), (2, 2, 5)]
+SHAPES4 = [(2, 2, 3, 2), (1, 3, 2, 4), (3, 1, 2, 2), (2, 1, 1, 3)]
 
 
 # --------------------------------------------------------------------------
+def pick_features(seed, allowed=FEATURES):
+    """the features a program of this seed enables: a random subset of
+    ALLOWED, from its own random numbers (the program's stay as they were)"""
+    fr = random.Random(seed * 7919 + 17)
+    return tuple(f for f in FEATURES if f in allowed and fr.random() < 0.5)
+
+
 class Program:
-    def __init__(self, seed, nk, inexact_ok=True):
+    def __init__(self, seed, nk, inexact_ok=True, features=None):
+        """features: the optional features (FEATURES) to use; None picks
+        a random subset from the seed, () makes the old programs"""
         self.seed = seed
         self.r = random.Random(seed)
-        self.g = Gen(self.r, inexact_ok)
+        self.features = pick_features(seed) if features is None else tuple(features)
+        self.g = Gen(self.r, inexact_ok, self.features)
         self.kernels = []     # text
         self.main = []        # text of main's blocks
         self.tests = []       # dict per kernel: name, args for brrun, outputs
         self.files = {}       # npy name -> (t, shape, vals)
+        kinds = ["map"] * 6 + ["reduce", "redfn", "scatter"]
+        if "group" in self.features:
+            kinds += ["group"] * 2
+        if "domain" in self.features:
+            kinds += ["domain"] * 2
         for i in range(nk):
-            kind = self.r.choice(["map"] * 6 + ["reduce", "redfn", "scatter"])
+            kind = self.r.choice(kinds)
             getattr(self, "make_" + kind)(i)
 
     # -- helpers
@@ -835,9 +1114,7 @@ class Program:
             blk.append("\t\tstreamRead(%s, %s);" % (sname, hname))
 
     def print_out(self, blk, kname, oname, t, count, hname):
-        c = {"int": "int", "uint": "unsigned int", "float": "float"}[t.base]
-        f = {"int": "%d", "uint": "%u", "float": "%a"}[t.base]
-        cast = "(double)" if t.base == "float" else ""
+        c, f, cast = HOST_C[t.base]
         blk.append('\tprintf("OUT %s.%s");' % (kname, oname))
         blk.append("\tfor (i = 0; i < %d; i++) printf(\" %s\", %s((const %s *)%s)[i]);" % (
             count * t.n, f, cast, c, hname))
@@ -847,16 +1124,21 @@ class Program:
         """0-2 subkernels; returns their descriptors"""
         r, g = self.r, self.g
         subs = []
+        x = g.extra_bases()
         for j in range(r.choice([0, 0, 1, 2])):
             name = "%s_f%d" % (kname, j)
-            ret = T(r.choice(["int", "uint", "float"]), r.choice([1, 1, 2, 4]))
+            ret = T(r.choice(["int", "uint", "float"] + x), r.choice([1, 1, 2, 4]))
+            if ret.base == "double":
+                ret = T("double", min(ret.n, 2))
             params = []
             vars_ = []
             gathers = []
             for pi in range(r.randint(1, 3)):
-                pt = T(r.choice(["int", "uint", "float"]), r.choice([1, 1, 2, 3, 4]))
+                pt = T(r.choice(["int", "uint", "float"] + x), r.choice([1, 1, 2, 3, 4]))
+                if pt.base == "double":
+                    pt = T("double", min(pt.n, 2))
                 pn = "p%d" % pi
-                pb = 1000 if pt.base == "int" else (1000 if pt.base == "float" else 2 ** 32)
+                pb = 1000 if pt.base in ("int", "float", "double") else NLIMIT.get(pt.base, 2 ** 32)
                 params.append(("val", pn, pt, pb, 4))
                 vars_.append(Var(pn, pt, pb, 4, True, "param"))
             if r.random() < 0.3:
@@ -869,7 +1151,7 @@ class Program:
             e = g.gen(ret, 3, exact=True)
             if ret.base == "int":
                 e = g.bound_int(e, 2 ** 20)
-            elif ret.base == "float":
+            elif ret.base in FLOATS:
                 e = g.bound_float(e, 1000, 4)
             body = g.lines + ["\treturn %s;" % e.c]
             ps = []
@@ -890,6 +1172,10 @@ class Program:
         subs = self.subkernels(kname)
         two = r.random() < 0.35
         odims = r.choice(SHAPES2 if two else SHAPES1)
+        shapes = SHAPES2 if two else SHAPES1
+        if g.has("rank34") and r.random() < 0.4:
+            shapes = SHAPES3 if r.random() < 0.6 else SHAPES4
+            odims = r.choice(shapes)
         params, vars_, gathers, streams = [], [], [], []
         blk, call, brr = [], [], []
         # input streams
@@ -897,20 +1183,47 @@ class Program:
             t = g.rand_type()
             pn = "a%d" % j
             if r.random() < 0.3:
-                dims = r.choice(SHAPES2 if two else SHAPES1)
+                dims = r.choice(shapes)
             else:
                 dims = odims
+            sn = "s_%s_%s" % (kname, pn)
+            if g.has("iter") and len(dims) <= 2 and r.random() < 0.3:
+                # an iterator stream (BrookGPU): start + (end - start) * i / n
+                # per axis, with a step that makes every value exact
+                it = T("float", len(dims))
+                starts = [r.choice([0.0, -3.0, 1.5, 10.0]) for _ in dims]
+                steps = [r.choice([1.0, 0.5, 0.25, 2.0, -1.0]) for _ in dims]
+                ns = list(reversed(dims))           # x first
+                ends = [a + st * n for a, st, n in zip(starts, steps, ns)]
+                b = int(max(abs(a) + abs(st) * n for a, st, n in zip(starts, steps, ns))) + 1
+                params.append("iter %s %s<>" % (it.name, pn))
+                vars_.append(Var(pn, it, b, 4, True, "in"))
+                if it.n == 1:
+                    ini = "iter(%s, %s)" % (ilit(starts[0], "float"), ilit(ends[0], "float"))
+                    barg = "'%s=iter(%r,%r)'" % (pn, starts[0], ends[0])
+                else:
+                    ini = "iter(float2(%s), float2(%s))" % (", ".join(ilit(x, "float") for x in starts),
+                                                          ", ".join(ilit(x, "float") for x in ends))
+                    barg = "'%s=iter([%r,%r],[%r,%r])'" % (pn, starts[0], starts[1], ends[0], ends[1])
+                blk.append("\t\titer %s %s<%s> = %s;" % (it.name, sn, dims_str(dims), ini))
+                call.append(sn)
+                brr.append(barg)
+                brr.append("--shape %s=%s" % (pn, shape_arg(dims)))
+                continue
             vals, b, d = rand_data(r, t, prod(dims), "in")
             params.append("%s %s<>" % (t.name, pn))
             vars_.append(Var(pn, t, b, d, True, "in"))
             streams.append((pn, dims))
-            sn = "s_%s_%s" % (kname, pn)
             self.host_stream(blk, sn, t, dims, vals, "h_%s_%s" % (kname, pn))
             call.append(sn)
             brr.append("%s=@%s" % (pn, self.add_input(kname, pn, t, dims, vals)))
         # gathers
         for j in range(r.choice([0, 1, 1, 2])):
             t = T(r.choice(["int", "uint", "float"]), r.choice([1, 1, 2, 4]))
+            if g.has("narrow") or g.has("double"):
+                t = T(r.choice(["int", "uint", "float"] + g.extra_bases()), t.n)
+                if t.base == "double":
+                    t = T("double", min(t.n, 2))
             pn = "g%d" % j
             dims = r.choice([(5,), (1,), (16,), (3, 4), (2, 2)])
             vals, b, d = rand_data(r, t, prod(dims), "g")
@@ -924,11 +1237,17 @@ class Program:
         # constants
         for j in range(r.choice([0, 1, 2])):
             t = T(r.choice(["int", "uint", "float"]), r.choice([1, 1, 2, 4]))
+            if g.has("narrow") or g.has("double"):
+                t = T(r.choice(["int", "uint", "float"] + g.extra_bases()), t.n)
+                if t.base == "double":
+                    t = T("double", min(t.n, 2))
             pn = "c%d" % j
             if t.base == "int":
                 v = r.choice([0, 1, -7, 1000, 31, -2 ** 31, INT_MAX])
             elif t.base == "uint":
                 v = r.choice([0, 1, 7, 33, 2 ** 32 - 1])
+            elif t.base in NARROW:
+                v = r.choice([0, 1, 7, NARROW[t.base]] + ([-NLIMIT[t.base], -5] if t.base in SIGNED_N else []))
             else:
                 v = r.choice([0.0, 1.5, -2.25, 100.0])
             params.append("%s %s" % (t.name, pn))
@@ -939,10 +1258,39 @@ class Program:
             else:
                 blk.append("\t\t%s hc_%s = %s_(%s);" % (t.name, pn, t.name, ", ".join([hv] * t.n)))
                 call.append("hc_%s" % pn)
-            brr.append("%s=%s" % (pn, repr(v) if t.base == "float" else str(v)))
+            brr.append("%s=%s" % (pn, repr(v) if t.base in FLOATS else str(v)))
+        # a struct type: an input stream, a gather, an output, a local
+        st = None
+        if g.has("struct") and r.random() < 0.6:
+            st = self.make_struct(kname)
+            sparts = r.sample(["in", "gather", "out", "local"], r.randint(1, 4))
+            if "in" in sparts:
+                pn = "sa"
+                vals = self.struct_data(st, prod(odims))
+                params.append("%s %s<>" % (st["name"], pn))
+                for fn, ft, fb, fd in self.struct_bounds(st, vals):
+                    vars_.append(Var("%s.%s" % (pn, fn), ft, fb, fd, True, "in"))
+                sn = "s_%s_%s" % (kname, pn)
+                self.struct_host(blk, st, sn, odims, vals, "h_%s_%s" % (kname, pn))
+                call.append(sn)
+                brr.append("%s=@%s:%s" % (pn, self.add_struct_input(kname, pn, st, vals), shape_arg(odims)))
+            if "gather" in sparts:
+                pn = "sg"
+                dims = r.choice([(5,), (1,), (6,)])
+                vals = self.struct_data(st, prod(dims))
+                params.append("%s %s[]" % (st["name"], pn))
+                for fn, ft, fb, fd in self.struct_bounds(st, vals):
+                    gathers.append((pn, ft, dims, fb, fd, "." + fn))
+                sn = "s_%s_%s" % (kname, pn)
+                self.struct_host(blk, st, sn, dims, vals, "h_%s_%s" % (kname, pn))
+                call.append(sn)
+                brr.append("%s=@%s:%s" % (pn, self.add_struct_input(kname, pn, st, vals), shape_arg(dims)))
         # outputs
         outs = []
-        for j in range(r.randint(1, 2)):
+        nout = r.randint(1, 2)
+        if g.has("multiout"):
+            nout = r.choice([1, 2, 3, 4, 5])
+        for j in range(nout):
             t = g.rand_type()
             pn = "o%d" % j
             params.append("out %s %s<>" % (t.name, pn))
@@ -953,13 +1301,42 @@ class Program:
             call.append(sn)
             brr.append("%s=@%s_%s.out.npy" % (pn, kname, pn))
             brr.append("--shape %s=%s" % (pn, shape_arg(odims)))
-        g.begin(vars_ + outs, gathers, odims, streams, subs)
+        souts = []
+        if st and "out" in sparts:
+            pn = "so"
+            params.append("out %s %s<>" % (st["name"], pn))
+            for fn, ft in st["fields"]:
+                v = Var("%s.%s" % (pn, fn), ft, 0, 1, True, "out")
+                souts.append(v)
+            sn = "s_%s_%s" % (kname, pn)
+            blk.append("\t\t%s %s<%s>;" % (st["name"], sn, dims_str(odims)))
+            call.append(sn)
+            brr.append("%s=@%s_%s.out.bin" % (pn, kname, pn))
+            brr.append("--shape %s=%s" % (pn, shape_arg(odims)))
+        g.begin(vars_ + outs + souts, gathers, odims, streams, subs)
+        if st and "local" in sparts:
+            # a struct local, every field set before it is read
+            ln = g.fresh("sl")
+            g.emit("%s %s;" % (st["name"], ln))
+            for fn, ft in st["fields"]:
+                e = g.gen(ft, 3, exact=True)
+                if ft.base in FLOATS:
+                    e = g.bound_float(e, 2 ** 20, 16)
+                g.emit("%s.%s = %s;" % (ln, fn, e.c))
+                g.vars.append(Var("%s.%s" % (ln, fn), ft, e.b, e.d, e.ex))
         for _ in range(r.randint(1, 5)):
             g.stmt(3, outs)
-        for o in outs:
+        if st and "local" in sparts and souts and r.random() < 0.6:
+            g.emit("so = %s;" % ln)
+            for o in souts:
+                lv = [v for v in g.vars if v.name == ln + o.name[2:]][0]
+                g.assign_to(o, E(lv.name, lv.t, lv.b, lv.d, lv.ex))
+        for o in outs + souts:
             if r.random() < 0.85 or not o.written:
                 ex = not (o.t.base == "float" and g.inexact_ok and r.random() < 0.35)
                 e = g.gen(o.t, 4, exact=ex)
+                if o.t.base == "double":
+                    e = g.bound_float(e, 2 ** 20, 16)
                 if r.random() < 0.15:
                     g.emit("if (%s)" % g.cond(2))
                     g.emit("\t%s = %s;" % (o.name, e.c))
@@ -974,12 +1351,248 @@ class Program:
             hn = "h_%s_%s" % (kname, o.name)
             blk.insert(0, "\tstatic %s %s[%d];" % (o.t.name, hn, prod(odims)))
             blk.append("\t\tstreamWrite(s_%s_%s, %s);" % (kname, o.name, hn))
+        if souts:
+            hn = "h_%s_so" % kname
+            blk.insert(0, "\tstatic %s %s[%d];" % (st["name"], hn, prod(odims)))
+            blk.append("\t\tstreamWrite(s_%s_so, %s);" % (kname, hn))
         blk.append("\t}")
         tail = []
         for o in outs:
             self.print_out(tail, kname, o.name, o.t, prod(odims), "h_%s_%s" % (kname, o.name))
+        if souts:
+            self.struct_print(tail, kname, "so", st, prod(odims), "h_%s_so" % kname)
+        self.main.append(self.wrap_block(blk, tail))
+        tst_outs = [(o.name, o.t, "exact" if (o.t.base != "float" or o.ex) else "inexact", "npy")
+                    for o in outs]
+        for j, o in enumerate(souts):
+            tst_outs.append((o.name, o.t, "exact" if (o.t.base != "float" or o.ex) else "inexact",
+                             "sbin", o.name, "so", st))
+        self.tests.append({"kernel": kname, "args": brr, "outs": tst_outs})
+
+    # -- structs: fields of 4-byte components, so the host layout is packed
+    def make_struct(self, kname):
+        r = self.r
+        fields = []
+        for j in range(r.randint(1, 4)):
+            fields.append(("f%d" % j, T(r.choice(["int", "uint", "float"]), r.choice([1, 1, 2, 3, 4]))))
+        name = "%s_S" % kname
+        self.kernels.append("typedef struct {\n%s\n} %s;\n" % (
+            "\n".join("\t%s %s;" % (ft.name, fn) for fn, ft in fields), name))
+        return {"name": name, "fields": fields}
+
+    def struct_data(self, st, count):
+        """per field: (values, bound, den)"""
+        out = []
+        for fn, ft in st["fields"]:
+            out.append(rand_data(self.r, ft, count, "in"))
+        return out
+
+    def struct_bounds(self, st, vals):
+        return [(fn, ft, v[1], v[2]) for (fn, ft), v in zip(st["fields"], vals)]
+
+    def struct_bytes(self, st, vals):
+        count = len(vals[0][0]) // st["fields"][0][1].n
+        b = bytearray()
+        for i in range(count):
+            for (fn, ft), v in zip(st["fields"], vals):
+                b += struct.pack("<%d%s" % (ft.n, ST_FMT[ft.base]), *v[0][i * ft.n:(i + 1) * ft.n])
+        return bytes(b)
+
+    def add_struct_input(self, kname, pname, st, vals):
+        fn = "%s_%s.bin" % (kname, pname)
+        self.files[fn] = ("raw", self.struct_bytes(st, vals), None)
+        return fn
+
+    def struct_host(self, blk, st, sname, dims, vals, hname):
+        count = prod(dims)
+        elems = []
+        for i in range(count):
+            parts = []
+            for (fn, ft), v in zip(st["fields"], vals):
+                parts.append(cinit(ft, v[0][i * ft.n:(i + 1) * ft.n]))
+            elems.append("{%s}" % ", ".join(parts))
+        blk.insert(0, "\tstatic %s %s[%d] = { %s };" % (st["name"], hname, count, ", ".join(elems)))
+        blk.append("\t\t%s %s<%s>;" % (st["name"], sname, dims_str(dims)))
+        blk.append("\t\tstreamRead(%s, %s);" % (sname, hname))
+
+    def struct_print(self, blk, kname, oname, st, count, hname):
+        for fn, ft in st["fields"]:
+            c, f, cast = HOST_C[ft.base]
+            blk.append('\tprintf("OUT %s.%s.%s");' % (kname, oname, fn))
+            comps = [".%s" % XYZW[j] for j in range(ft.n)] if ft.n > 1 else [""]
+            blk.append("\tfor (i = 0; i < %d; i++) printf(\"%s\", %s);" % (
+                count, " " + " ".join([f] * ft.n),
+                ", ".join("%s%s[i].%s%s" % (cast, hname, fn, cm) for cm in comps)))
+            blk.append('\tprintf("\\n");')
+
+    # -- GroupSize kernels (guide 1.17): each thread writes its own element
+    # of a shared array, syncGroup(), an optional tree reduction in shared
+    # memory (a uniform loop with syncGroup() in it), then every thread
+    # reads the array at computed (masked) indices and writes its scatter
+    # element o[instance().x]; the stream is a whole number of groups
+    def make_group(self, i):
+        r, g = self.r, self.g
+        kname = "k%d" % i
+        G = r.choice([4, 8, 16, 32])
+        n = G * r.choice([1, 2, 3])
+        dims = (n,)
+        S = r.choice([1, 1, 2])
+        lt = T(r.choice(["int", "uint", "float"]), r.choice([1, 1, 2, 4]))
+        params, vars_, streams, blk, call, brr = [], [], [], [], [], []
+        for j in range(r.randint(1, 2)):
+            t = g.rand_type()
+            pn = "a%d" % j
+            vals, b, d = rand_data(r, t, n, "in")
+            params.append("%s %s<>" % (t.name, pn))
+            vars_.append(Var(pn, t, b, d, True, "in"))
+            streams.append((pn, dims))
+            sn = "s_%s_%s" % (kname, pn)
+            self.host_stream(blk, sn, t, dims, vals, "h_%s_%s" % (kname, pn))
+            call.append(sn)
+            brr.append("%s=@%s" % (pn, self.add_input(kname, pn, t, dims, vals)))
+        ot = g.rand_type()
+        params.append("out %s o[]" % ot.name)
+        g.begin(vars_ + [Var("t", T("int"), G, kind="loop")], [], dims, streams, [])
+        g.emit("shared %s lds[%d];" % (lt.name, G * S))
+        g.emit("int t = instanceInGroup().x;")
+        tree = r.random() < 0.5
+        if tree:
+            g.emit("int gs;")
+        for _ in range(r.randint(0, 3)):
+            g.stmt(2, [])
+        op = r.choice(["+", "min", "max"] + (["^"] if lt.base == "uint" else []))
+        bs, ds = 0, 1
+        for j in range(S):
+            e = g.gen(lt, 3, exact=True)
+            if lt.base == "int":
+                e = g.bound_int(e, SAFE // (2 * G) if tree and op == "+" else SAFE)
+            elif lt.base == "float":
+                e = g.bound_float(e, 1000, 4)
+            bs, ds = max(bs, e.b), max(ds, e.d)
+            g.emit("lds[%d * instanceInGroup().x + %d] = %s;" % (S, j, e.c))
+        g.emit("syncGroup();")
+        if tree:
+            g.emit("for (gs = %d; gs > 0; gs = gs / 2) {" % (G // 2))
+            a, b = "lds[%d * t]" % S, "lds[%d * (t + gs)]" % S
+            ex = "%s(%s, %s)" % (op, a, b) if op in ("min", "max") else "%s %s %s" % (a, op, b)
+            g.emit("\tif (t < gs)")
+            g.emit("\t\tlds[%d * instanceInGroup().x + 0] = %s;" % (S, ex))
+            g.emit("\tsyncGroup();")
+            g.emit("}")
+            if op == "+":
+                bs = bs * G if lt.base != "uint" else 2 ** 32
+            elif op == "^":
+                bs = 2 ** 32
+        g.shared = [("lds", lt, G * S, bs, ds)]
+        for _ in range(r.randint(0, 2)):
+            g.stmt(2, [])
+        ex = not (ot.base == "float" and g.inexact_ok and r.random() < 0.3)
+        e = g.gen(ot, 4, exact=ex)
+        if ot.base == "double":
+            e = g.bound_float(e, 2 ** 20, 16)
+        g.emit("o[instance().x] = %s;" % e.c)
+        self.kernels.append("Attribute[GroupSize(%d, 1, 1)]\nkernel void %s(%s)\n{\n%s\n}\n" % (
+            G, kname, ", ".join(params), "\n".join(g.lines)))
+        hn = "h_%s_o" % kname
+        blk.insert(0, "\tstatic %s %s[%d];" % (ot.name, hn, n))
+        blk.append("\t\t%s s_%s_o<%d>;" % (ot.name, kname, n))
+        blk.append("\t\t%s(%s, s_%s_o);" % (kname, ", ".join(call), kname))
+        blk.append("\t\tstreamWrite(s_%s_o, %s);" % (kname, hn))
+        blk.append("\t}")
+        brr.append("o=@%s_o.out.npy" % kname)
+        brr.append("--shape o=%d" % n)
+        tail = []
+        self.print_out(tail, kname, "o", ot, n, hn)
         self.main.append(self.wrap_block(blk, tail))
         self.tests.append({"kernel": kname, "args": brr,
+                           "outs": [("o", ot, "exact" if (ot.base != "float" or e.ex) else "inexact", "npy")]})
+
+    # -- a map kernel run on part of its streams: .domain() views of its
+    # inputs and outputs (the rest of an output keeps its data), or
+    # kernel.domainOffset()/domainSize() on whole streams (guide 1.8)
+    def make_domain(self, i):
+        r, g = self.r, self.g
+        kname = "k%d" % i
+        rank = r.choice([1, 2])
+        box = tuple(r.randint(1, 5) for _ in range(rank))
+        offset = r.random() < 0.35
+        ofull = tuple(b + r.randint(0, 3) for b in box)
+        olo = tuple(r.randint(0, f - b) for f, b in zip(ofull, box))
+        params, vars_, blk, call, brr = [], [], [], [], []
+        emb = {}
+
+        def dom(lo, bx):
+            hi = [l + b for l, b in zip(lo, bx)]
+            if rank == 1:
+                return ".domain(%d, %d)" % (lo[0], hi[0])
+            return ".domain(int2(%d, %d), int2(%d, %d))" % (lo[1], lo[0], hi[1], hi[0])
+        for j in range(r.randint(1, 3)):
+            t = g.rand_type()
+            pn = "a%d" % j
+            kind = r.choice(["view", "view", "plain", "other"])
+            if offset:
+                kind = r.choice(["same", "same", "other"])
+            if kind == "view":
+                fd = tuple(b + r.randint(0, 3) for b in box)
+                lo = tuple(r.randint(0, f - b) for f, b in zip(fd, box))
+            elif kind == "plain":
+                fd, lo = box, (0,) * rank
+            elif kind == "same":
+                fd, lo = ofull, olo
+            else:
+                fd = tuple(r.randint(1, 6) for _ in range(rank))
+                lo = None
+            vals, b, d = rand_data(r, t, prod(fd), "in")
+            params.append("%s %s<>" % (t.name, pn))
+            vars_.append(Var(pn, t, b, d, True, "in"))
+            sn = "s_%s_%s" % (kname, pn)
+            self.host_stream(blk, sn, t, fd, vals, "h_%s_%s" % (kname, pn))
+            call.append(sn + (dom(lo, box) if kind == "view" else ""))
+            if lo is not None:
+                bv, bd = slice_box(vals, fd, lo, box, t.n), box
+            else:
+                bv, bd = vals, fd
+            brr.append("%s=@%s" % (pn, self.add_input(kname, pn, t, bd, bv)))
+        outs = []
+        for j in range(r.randint(1, 2)):
+            t = g.rand_type()
+            pn = "o%d" % j
+            params.append("out %s %s<>" % (t.name, pn))
+            outs.append(Var(pn, t, 0, 1, True, "out"))
+            init, _, _ = rand_data(r, t, prod(ofull), "in")
+            sn = "s_%s_%s" % (kname, pn)
+            self.host_stream(blk, sn, t, ofull, init, "h_%s_%s_init" % (kname, pn))
+            call.append(sn + ("" if offset else dom(olo, box)))
+            brr.append("%s=@%s_%s.out.npy" % (pn, kname, pn))
+            brr.append("--shape %s=%s" % (pn, shape_arg(box)))
+            emb[pn] = (ofull, init, olo, box, t.n)
+        g.begin(vars_ + outs, [], None, [], [])
+        for _ in range(r.randint(0, 3)):
+            g.stmt(2, outs)
+        for o in outs:
+            ex = not (o.t.base == "float" and g.inexact_ok and r.random() < 0.3)
+            e = g.gen(o.t, 4, exact=ex)
+            if o.t.base == "double":
+                e = g.bound_float(e, 2 ** 20, 16)
+            g.emit("%s = %s;" % (o.name, e.c))
+            g.assign_to(o, e)
+        self.kernels.append("kernel void %s(%s)\n{\n%s\n}\n" % (kname, ", ".join(params), "\n".join(g.lines)))
+        if offset:
+            o4 = list(reversed(olo)) + [0] * (4 - rank)
+            s4 = list(reversed(box)) + [1] * (4 - rank)
+            blk.append("\t\t%s.domainOffset(uint4_(%s));" % (kname, ", ".join(map(str, o4))))
+            blk.append("\t\t%s.domainSize(uint4_(%s));" % (kname, ", ".join(map(str, s4))))
+        blk.append("\t\t%s(%s);" % (kname, ", ".join(call)))
+        for o in outs:
+            hn = "h_%s_%s" % (kname, o.name)
+            blk.insert(0, "\tstatic %s %s[%d];" % (o.t.name, hn, prod(ofull)))
+            blk.append("\t\tstreamWrite(s_%s_%s, %s);" % (kname, o.name, hn))
+        blk.append("\t}")
+        tail = []
+        for o in outs:
+            self.print_out(tail, kname, o.name, o.t, prod(ofull), "h_%s_%s" % (kname, o.name))
+        self.main.append(self.wrap_block(blk, tail))
+        self.tests.append({"kernel": kname, "args": brr, "embed": emb,
                            "outs": [(o.name, o.t, "exact" if (o.t.base != "float" or o.ex) else "inexact", "npy")
                                     for o in outs]})
 
@@ -1214,7 +1827,7 @@ def parse_prog_out(text):
 
 
 def to_num(s, base):
-    if base == "float":
+    if base in FLOATS:
         if s in ("nan", "-nan"):
             return float("nan")
         return float.fromhex(s) if "0x" in s or s in ("inf", "-inf") else float(s)
@@ -1222,7 +1835,7 @@ def to_num(s, base):
 
 
 def same(a, b, base, cls, tol):
-    if base != "float":
+    if base not in FLOATS:
         return a == b
     if a != a or b != b:
         return (a != a) and (b != b)
@@ -1269,6 +1882,10 @@ class Runner:
         with open(os.path.join(d, "p.br"), "w") as f:
             f.write(src)
         for fn, (t, dims, vals) in prog.files.items():
+            if t == "raw":
+                with open(os.path.join(d, fn), "wb") as f:
+                    f.write(dims)
+                continue
             write_npy(os.path.join(d, fn), t, dims, vals)
         env = self.env
         rc, o, e = sh("brpp p.br | brparse | brcheck -o p.ast", d, env)
@@ -1308,10 +1925,16 @@ class Runner:
             for out in tst["outs"]:
                 oname, t, cls, how = out[:4]
                 key = "%s.%s" % (k, out[4] if len(out) > 4 else oname)
-                if how == "npy":
+                if how == "sbin":
+                    fn = os.path.join(d, "%s_%s.out.bin" % (k, out[5]))
+                    if os.path.exists(fn):
+                        results["interp"][key] = read_struct_field(fn, out[6], oname.split(".")[1])
+                elif how == "npy":
                     fn = os.path.join(d, "%s_%s.out.npy" % (k, out[4] if len(out) > 4 else oname))
                     if os.path.exists(fn):
-                        results["interp"][key] = read_npy(fn)
+                        vals = read_npy(fn)
+                        emb = tst.get("embed", {}).get(oname)
+                        results["interp"][key] = embed(vals, emb) if emb else vals
                 else:
                     nums = o.replace(",", " ").split()
                     results["interp"][key] = nums
@@ -1372,9 +1995,23 @@ def main():
     ap.add_argument("--cache", help="BRT_CACHE_DIR for the OpenCL program cache")
     ap.add_argument("--keep", action="store_true", help="keep the work folder of passing programs")
     ap.add_argument("--print", action="store_true", help="print the program of --seed and exit")
+    ap.add_argument("--features", default="random",
+                    help="random (each program a random subset of %s), all, none (the "
+                    "first version's programs) or a comma-separated list" % ",".join(FEATURES))
     a = ap.parse_args()
+    if a.features == "random":
+        feats = None
+    elif a.features == "all":
+        feats = FEATURES
+    elif a.features == "none":
+        feats = ()
+    else:
+        feats = tuple(f for f in a.features.split(",") if f)
+        bad = [f for f in feats if f not in FEATURES]
+        if bad:
+            ap.error("unknown features: %s" % ", ".join(bad))
     if a.print:
-        sys.stdout.write(Program(a.seed, a.k, not a.no_inexact).text())
+        sys.stdout.write(Program(a.seed, a.k, not a.no_inexact, feats).text())
         return 0
     os.makedirs(a.work, exist_ok=True)
     os.makedirs(a.out, exist_ok=True)
@@ -1383,11 +2020,11 @@ def main():
     nk = 0
     t0 = time.time()
     for s in range(a.seed, a.seed + a.n):
-        prog = Program(s, a.k, not a.no_inexact)
+        prog = Program(s, a.k, not a.no_inexact, feats)
         nk += len(prog.tests)
         res = rn.run(prog)
         stats[res] = stats.get(res, 0) + 1
-        print("seed %d: %s (%.0fs)" % (s, res, time.time() - t0), flush=True)
+        print("seed %d: %s (%.0fs) [%s]" % (s, res, time.time() - t0, ",".join(prog.features)), flush=True)
     print("programs %d, kernels %d, outputs compared 3 ways %d, results %s, findings %d" % (
         a.n, nk, getattr(rn, "compared", 0), stats, rn.findings))
     return 0
