@@ -202,7 +202,10 @@ class Gen:
             opts += ["inst"]
         if t.n == 1 and t.base == "float" and self.streams:
             opts += ["indexof"]
-        if any(g[1].base == t.base and (t.n == 1 or g[1].n >= t.n) for g in self.gathers):
+        # a gather's index may hold gathers, three deep at most (else the
+        # recursion is unbounded: each index starts again at depth 2)
+        if getattr(self, "gnest", 0) < 3 and any(
+                g[1].base == t.base and (t.n == 1 or g[1].n >= t.n) for g in self.gathers):
             opts += ["gather"] * 2
         if any(a[1].base == t.base and a[1].n == t.n for a in self.arrays):
             opts += ["array"]
@@ -267,7 +270,9 @@ class Gen:
             gs = [g for g in self.gathers if g[1].base == t.base and (t.n == 1 or g[1].n >= t.n)]
             gg = r.choice(gs)
             name, gt, dims, gb, gd = gg[:5]
+            self.gnest = getattr(self, "gnest", 0) + 1
             idx = self.gather_index(dims)
+            self.gnest -= 1
             c = "%s%s%s" % (name, idx, gg[5] if len(gg) > 5 else "")
             if gt.n > 1 and (t.n != gt.n):
                 c = "%s.%s" % (c, "".join(r.choice(XYZW[:gt.n]) for _ in range(t.n)))
