@@ -299,6 +299,13 @@ EOS
 		brrun --backend $be "$top_srcdir/t/run/scatter.br" scatter \
 			index=[1] a=[5] b=@new.txt --shape b=4
 		[ "$(cat new.txt)" = "0 5 0 0" ]
+		# not a regular file: written, never read
+		run brrun --backend $be "$top_srcdir/t/run/scatter.br" scatter \
+			index=[1] a=[5] b=@/dev/stdout --shape b=3
+		[ "$status" -eq 0 ] && [ "$output" = "0 5 0" ]
+		brrun --backend $be "$top_srcdir/t/run/scatter.br" scatter \
+			index=[1] a=[5] b=@/dev/stdout --shape b=3 > redirected.txt
+		[ "$(cat redirected.txt)" = "0 5 0" ]
 	done
 }
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "brt.h"
@@ -447,11 +448,14 @@ static const char *kind_word(brt_argkind k)
 }
 
 /* A scatter array given @FILE is updated in place: it starts from the
- * file's data where the file exists (a .bin file with its :DIMS), from
- * zeros where it does not, and is saved back to the file. */
+ * file's data where it is a regular file (a .bin file with its :DIMS),
+ * from zeros where there is none, or it is a device, a FIFO or a name
+ * under /dev (/dev/stdout may be a regular file: the shell's
+ * redirection), and is saved back to the file. */
 static void scatter_file(binding *b)
 {
 	const char *f = b->value + 1, *colon = strrchr(f, ':');
+	struct stat st;
 
 	if (colon && colon - f >= 4 && memcmp(colon - 4, ".bin", 4) == 0) {
 		b->dest_owned = xstrndup(f, (size_t)(colon - f));
@@ -459,7 +463,8 @@ static void scatter_file(binding *b)
 	} else {
 		b->dest = f;
 	}
-	if (access(b->dest, F_OK) != 0)
+	if (strncmp(b->dest, "/dev/", 5) == 0 || stat(b->dest, &st) != 0 ||
+			!S_ISREG(st.st_mode))
 		b->value = NULL;
 }
 
