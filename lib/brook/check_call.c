@@ -508,8 +508,36 @@ static int is_stream_op(const char *name)
  * method) copies a stream ST from or to, argument A: of the stream's
  * element type, or of its scalar for a vector stream (the guide reads a
  * float4 stream from a float array), unless cast to void *; and, for an
- * array of known size, at least as large as a stream of known size. */
-static void stream_memory(chk_ctx *c, json_t *a, json_t *st, const char *op)
+ * array of known size, at least as large as a stream of known size
+ * (stream SX, unless a streamSwap may have given it another's). */
+/* A call streamSwap(...) with the variable named NAME among its
+ * arguments. */
+static int swaps_name(const json_t *n, const void *name)
+{
+	json_t *a;
+	size_t i;
+
+	if (!ast_is(n, "call") || !ty_streq(ast_str(chk_strip_paren(ast_get(n,
+			"fn")), "name"), "streamSwap"))
+		return 0;
+	json_array_foreach(ast_arr(n, "args"), i, a)
+		if (ty_streq(ast_str(chk_strip_paren(a), "name"), name))
+			return 1;
+	return 0;
+}
+
+/* Whether stream SX (an expression) may hold another size than its
+ * declaration's: a variable that a streamSwap of the function being
+ * checked names, before this statement or after it (a loop). */
+static int stream_swapped(chk_ctx *c, json_t *sx)
+{
+	json_t *v = chk_strip_paren(sx);
+	return ast_is(v, "id") && c->fnode && ast_find(ast_get(c->fnode,
+		"body"), swaps_name, ast_str(v, "name")) != NULL;
+}
+
+static void stream_memory(chk_ctx *c, json_t *a, json_t *sx, json_t *st,
+	const char *op)
 {
 	json_t *at = chk_resolve(c, ast_get(a, "ty"));
 	json_t *se = chk_resolve(c, ast_get(st, "of"));
@@ -549,7 +577,8 @@ static void stream_memory(chk_ctx *c, json_t *a, json_t *st, const char *op)
 			goto out;
 		}
 	}
-	if (have > 0 && need > 0 && have < need * per) {
+	if (have > 0 && need > 0 && have < need * per &&
+			!stream_swapped(c, sx)) {
 		char *mn = TN(me);
 		chk_err(c, a, "E-stream-op-size", "%s: the array holds %lld "
 			"elements of %s, the stream needs %lld", op, have, mn,
@@ -628,8 +657,8 @@ static json_t *stream_op_call(chk_ctx *c, json_t *e, json_t *f,
 				chk_err(c, e, "E-stream-op-arg",
 					"%s: argument 1 must be a stream", name);
 			else if (ty_is_stream(st))
-				stream_memory(c, json_array_get(args, 1), st,
-					name);
+				stream_memory(c, json_array_get(args, 1),
+					json_array_get(args, 0), st, name);
 		}
 		return chk_set_ty_b(e, chk_T(c, "void"));
 	}
@@ -693,7 +722,8 @@ static json_t *method_call(chk_ctx *c, json_t *e, json_t *f, json_t *st)
 	callee(e, "method");
 	if (ty_streq(name, "read") || ty_streq(name, "write")) {
 		if (json_array_size(args) > 0)
-			stream_memory(c, json_array_get(args, 0), st, name);
+			stream_memory(c, json_array_get(args, 0), ast_get(f,
+				"e"), st, name);
 		if (json_array_size(args) > 1)
 			stream_flags(c, json_array_get(args, 1), name);
 	}
