@@ -127,6 +127,7 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "K&R host functions, _Complex, float4 a(...), void reduce" { run_program knr_complex; }
 @test "CPU backend: the packed path and the general one agree" { run_program packed; }
 @test "a subkernel that reaches its end without a return returns zeros (W-missing-return)" { run_program fall_off; }
+@test "guide 1.8: domainSize of 1 on an axis of a 2-D stream is one row, at the offset's row" { run_program domain_rows; }
 @test "OpenCL: the packed entry on each of its paths (exact NDRange, work-items past the end, a partial last four, unaligned views)" { run_program packed_lanes; }
 @test "brt.h launch geometry: four points a work-item, tails, unaligned bases, 1-3D grids, exact grids; vector reductions" {
 	run_program launch

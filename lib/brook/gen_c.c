@@ -768,11 +768,9 @@ static const char domain_helpers[] =
 	"\t\tif (size)\n\t\t\tx->size[i] = c;\n"
 	"\t\telse\n\t\t\tx->offset[i] = c;\n"
 	"\t}\n"
-	"\tif (size) {\n"
-	"\t\tx->rank = 1;\n"
-	"\t\tfor (i = 0; i < n && i < 4; i++)\n"
-	"\t\t\tif (v[i] != 1)\n\t\t\t\tx->rank = i + 1;\n"
-	"\t}\n}\n\n";
+	"\tif (size)\n"
+	"\t\tx->rank = n < 4 ? n : 4;\n"
+	"}\n\n";
 
 static const char temp_helpers[] =
 	"/* .domain() views passed to a kernel, released after the call */\n"

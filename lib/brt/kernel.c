@@ -275,12 +275,19 @@ static void set_domain(brt_launch *L, const brt_stream *ds,
 			offset_domain(L, ds, ex);
 		return;
 	}
-	if (ex->rank > BRT_MAX_RANK || (ds && ex->rank > ds->rank)) {
+	/* axes past the stream's rank: a size of 1 at offset 0 is the
+	   stream's own extent there (domainSize(uint4(6, 1, 1, 1)) of a
+	   2-D stream is 6 by 1) */
+	unsigned xr = ex->rank;
+	while (ds && xr > ds->rank && xr <= BRT_MAX_RANK &&
+			ex->size[xr - 1] == 1 && ex->offset[xr - 1] == 0)
+		xr--;
+	if (xr > BRT_MAX_RANK || (ds && xr > ds->rank)) {
 		brt_kfail(L, BR_ERROR_KERNEL, "Exec Domain: domain rank %u is "
 			"more than the stream's rank", ex->rank);
 		return;
 	}
-	for (unsigned i = 0; i < ex->rank; i++) {
+	for (unsigned i = 0; i < xr; i++) {
 		if (ex->size[i] == 0) {
 			brt_kfail(L, BR_ERROR_KERNEL, "Exec Domain: Number of "
 				"threads must be more than 0");
@@ -293,10 +300,10 @@ static void set_domain(brt_launch *L, const brt_stream *ds,
 		}
 	}
 	if (!ds)
-		L->rank = ex->rank;
+		L->rank = xr;
 	for (unsigned i = 0; i < L->rank; i++) {
-		L->dom[i] = i < ex->rank ? ex->size[i] : ds->dims[i];
-		L->off[i] = i < ex->rank ? ex->offset[i] : 0;
+		L->dom[i] = i < xr ? ex->size[i] : ds->dims[i];
+		L->off[i] = i < xr ? ex->offset[i] : 0;
 	}
 }
 
