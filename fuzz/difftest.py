@@ -41,7 +41,14 @@ SIGNED_N = ("char", "short")
 FLOATS = ("float", "double")
 # the optional features; a program enables a random subset of them
 # (--features), with no feature the generator makes what it made before
-FEATURES = ("narrow", "double", "rank34", "multiout", "iter", "struct", "group", "domain")
+# known bugs the generator can be told to step around (--avoid), so that
+# a long run finds new ones: "domainsize1", k.domainSize() of a 2-D or
+# deeper stream with size 1 on the slower axes (brgen's brg_domain_set
+# takes the rank from the last size that is not 1, and the runtime then
+# runs those axes whole)
+AVOID = set()
+FEATURES = ("narrow", "double", "rank34", "multiout", "iter", "struct", "group", "domain",
+            "struct2", "gather34", "group2d", "domaininst", "iter34", "chain")
 
 
 # --------------------------------------------------------------------------
@@ -156,7 +163,7 @@ class Gen:
         r = self.r
         if lim >= 2 ** 16 and r.random() < 0.4:
             sh = 16 if e.b <= 2 ** 32 else 17
-            return E("(%s >> %s)" % (e.c, vlit(e.t, sh)), e.t, (e.b >> sh) + 1)
+            return E("(%s >> %s)" % (e.c, vlit(e.t, sh)), e.t, (int(e.b) >> sh) + 1)
         k = r.choice([7, 10, 97, 1000, 46340])
         k = min(k, lim)
         if k < 1:
@@ -290,6 +297,9 @@ class Gen:
         """index text: [i] / [i][j] / [int2] / [float2] / [float]; any value
         (outside the array reads the nearest element)"""
         r = self.r
+        if len(dims) >= 3:
+            return "".join("[%s]" % (self.gen(T("int"), 2).c if r.random() < 0.8 else
+                                     self.gen(T("float"), 2, exact=True).c) for _ in dims)
         if len(dims) == 1:
             if r.random() < 0.7:
                 return "[%s]" % self.gen(T("int"), 2).c
@@ -976,18 +986,38 @@ def read_npy(path):
     return list(struct.unpack("<%d%s" % (len(body) // sz, fmt), body))
 
 
+CSIZE = {"char": 1, "uchar": 1, "short": 2, "ushort": 2, "int": 4, "uint": 4, "float": 4, "double": 8}
+
+
+def struct_layout(tree, prefix=""):
+    """C's layout of a struct (vectors packed, aligned to their component):
+    (size, alignment, [(field path, T, offset)]); tree: [(name, T or tree)]"""
+    off, al, leaves = 0, 1, []
+    for fn, ft in tree:
+        if isinstance(ft, list):
+            sz, a, sub = struct_layout(ft, prefix + fn + ".")
+        else:
+            a = CSIZE[ft.base]
+            sz, sub = a * ft.n, [(prefix + fn, ft, 0)]
+        off = (off + a - 1) // a * a
+        leaves += [(p, t, o + off) for p, t, o in sub]
+        off += sz
+        al = max(al, a)
+    return (off + al - 1) // al * al, al, leaves
+
+
 def read_struct_field(path, st, field):
-    """the values of one field of a packed struct .bin file"""
+    """the values of one field (a path: f1.g0) of a struct .bin file in
+    the host layout"""
     with open(path, "rb") as f:
         data = f.read()
-    size = sum(4 * ft.n for fn, ft in st["fields"])
+    size, _, leaves = struct_layout(st["tree"])
     out = []
     for i in range(0, len(data) - size + 1, size):
-        off = i
-        for fn, ft in st["fields"]:
+        for fn, ft, off in leaves:
             if fn == field:
-                out += list(struct.unpack("<%d%s" % (ft.n, ST_FMT[ft.base]), data[off:off + 4 * ft.n]))
-            off += 4 * ft.n
+                n = CSIZE[ft.base] * ft.n
+                out += list(struct.unpack("<%d%s" % (ft.n, ST_FMT[ft.base]), data[i + off:i + off + n]))
     return out
 
 
@@ -1102,6 +1132,12 @@ class Program:
             kinds += ["group"] * 2
         if "domain" in self.features:
             kinds += ["domain"] * 2
+        if "group2d" in self.features:
+            kinds += ["group2d"] * 2
+        if "struct2" in self.features:
+            kinds += ["sscatter", "sreduce"]
+        if "chain" in self.features:
+            kinds += ["chain"] * 3
         for i in range(nk):
             kind = self.r.choice(kinds)
             getattr(self, "make_" + kind)(i)
@@ -1215,6 +1251,25 @@ class Program:
                 brr.append(barg)
                 brr.append("--shape %s=%s" % (pn, shape_arg(dims)))
                 continue
+            if g.has("iter34") and len(dims) == 1 and r.random() < 0.3:
+                # a 1-D float3/float4 iterator: every component along x
+                it = T("float", r.choice([3, 4]))
+                nn = dims[0]
+                starts = [r.choice([0.0, -3.0, 1.5, 10.0, -0.25]) for _ in range(it.n)]
+                steps = [r.choice([1.0, 0.5, 0.25, 2.0, -1.0, 0.0]) for _ in range(it.n)]
+                ends = [a + st * nn for a, st in zip(starts, steps)]
+                b = int(max(abs(a) + abs(st) * nn for a, st in zip(starts, steps))) + 1
+                params.append("iter %s %s<>" % (it.name, pn))
+                vars_.append(Var(pn, it, b, 4, True, "in"))
+                ini = "iter(%s(%s), %s(%s))" % (it.name, ", ".join(ilit(x, "float") for x in starts),
+                                               it.name, ", ".join(ilit(x, "float") for x in ends))
+                barg = "'%s=iter([%s],[%s])'" % (pn, ",".join(repr(x) for x in starts),
+                                                 ",".join(repr(x) for x in ends))
+                blk.append("\t\titer %s %s<%s> = %s;" % (it.name, sn, dims_str(dims), ini))
+                call.append(sn)
+                brr.append(barg)
+                brr.append("--shape %s=%s" % (pn, shape_arg(dims)))
+                continue
             vals, b, d = rand_data(r, t, prod(dims), "in")
             params.append("%s %s<>" % (t.name, pn))
             vars_.append(Var(pn, t, b, d, True, "in"))
@@ -1231,6 +1286,8 @@ class Program:
                     t = T("double", min(t.n, 2))
             pn = "g%d" % j
             dims = r.choice([(5,), (1,), (16,), (3, 4), (2, 2)])
+            if g.has("gather34") and r.random() < 0.4:
+                dims = r.choice([(2, 3, 2), (3, 2, 4), (1, 4, 3), (2, 2, 2, 3), (1, 3, 2, 2), (3, 1, 2, 1)])
             vals, b, d = rand_data(r, t, prod(dims), "g")
             sized = r.random() < 0.3
             params.append("%s %s%s" % (t.name, pn, "".join("[%d]" % x if sized else "[]" for x in dims)))
@@ -1267,7 +1324,7 @@ class Program:
         # a struct type: an input stream, a gather, an output, a local
         st = None
         if g.has("struct") and r.random() < 0.6:
-            st = self.make_struct(kname)
+            st = self.make_struct2(kname) if g.has("struct2") and r.random() < 0.6 else self.make_struct(kname)
             sparts = r.sample(["in", "gather", "out", "local"], r.randint(1, 4))
             if "in" in sparts:
                 pn = "sa"
@@ -1383,7 +1440,34 @@ class Program:
         name = "%s_S" % kname
         self.kernels.append("typedef struct {\n%s\n} %s;\n" % (
             "\n".join("\t%s %s;" % (ft.name, fn) for fn, ft in fields), name))
-        return {"name": name, "fields": fields}
+        return {"name": name, "fields": fields, "tree": fields}
+
+    def make_struct2(self, kname):
+        """a struct with narrow, double, 3-component and nested struct
+        fields (C's padding in the host layout)"""
+        r = self.r
+
+        def field_t():
+            b = r.choice(["int", "uint", "float", "char", "uchar", "short", "ushort", "double", "float"])
+            if b == "double":
+                return T(b, r.choice([1, 2]))
+            return T(b, r.choice([1, 1, 2, 3, 3, 4]))
+        tree = []
+        for j in range(r.randint(1, 4)):
+            if r.random() < 0.3:
+                sub = [("g%d" % q, field_t()) for q in range(r.randint(1, 3))]
+                sname = "%s_N%d" % (kname, j)
+                self.kernels.append("typedef struct {\n%s\n} %s;\n" % (
+                    "\n".join("\t%s %s;" % (ft.name, fn) for fn, ft in sub), sname))
+                tree.append(("f%d" % j, sub, sname))
+            else:
+                tree.append(("f%d" % j, field_t(), None))
+        name = "%s_S" % kname
+        self.kernels.append("typedef struct {\n%s\n} %s;\n" % (
+            "\n".join("\t%s %s;" % (sn if sn else ft.name, fn) for fn, ft, sn in tree), name))
+        tr = [(fn, ft) for fn, ft, sn in tree]
+        fields = [(p, t) for p, t, o in struct_layout(tr)[2]]
+        return {"name": name, "fields": fields, "tree": tr}
 
     def struct_data(self, st, count):
         """per field: (values, bound, den)"""
@@ -1397,10 +1481,12 @@ class Program:
 
     def struct_bytes(self, st, vals):
         count = len(vals[0][0]) // st["fields"][0][1].n
-        b = bytearray()
+        size, _, leaves = struct_layout(st["tree"])
+        b = bytearray(size * count)
         for i in range(count):
-            for (fn, ft), v in zip(st["fields"], vals):
-                b += struct.pack("<%d%s" % (ft.n, ST_FMT[ft.base]), *v[0][i * ft.n:(i + 1) * ft.n])
+            for (fn, ft, off), v in zip(leaves, vals):
+                struct.pack_into("<%d%s" % (ft.n, ST_FMT[ft.base]), b, i * size + off,
+                                 *v[0][i * ft.n:(i + 1) * ft.n])
         return bytes(b)
 
     def add_struct_input(self, kname, pname, st, vals):
@@ -1412,10 +1498,14 @@ class Program:
         count = prod(dims)
         elems = []
         for i in range(count):
-            parts = []
+            leaf = {}
             for (fn, ft), v in zip(st["fields"], vals):
-                parts.append(cinit(ft, v[0][i * ft.n:(i + 1) * ft.n]))
-            elems.append("{%s}" % ", ".join(parts))
+                leaf[fn] = cinit(ft, v[0][i * ft.n:(i + 1) * ft.n])
+
+            def init(tree, pre):
+                return "{%s}" % ", ".join(init(ft, pre + fn + ".") if isinstance(ft, list) else leaf[pre + fn]
+                                          for fn, ft in tree)
+            elems.append(init(st["tree"], ""))
         blk.insert(0, "\tstatic %s %s[%d] = { %s };" % (st["name"], hname, count, ", ".join(elems)))
         blk.append("\t\t%s %s<%s>;" % (st["name"], sname, dims_str(dims)))
         blk.append("\t\tstreamRead(%s, %s);" % (sname, hname))
@@ -1521,6 +1611,8 @@ class Program:
         rank = r.choice([1, 2])
         box = tuple(r.randint(1, 5) for _ in range(rank))
         offset = r.random() < 0.35
+        if offset and "domainsize1" in AVOID and rank == 2 and box[0] == 1:
+            box = (2, box[1])
         ofull = tuple(b + r.randint(0, 3) for b in box)
         olo = tuple(r.randint(0, f - b) for f, b in zip(ofull, box))
         params, vars_, blk, call, brr = [], [], [], [], []
@@ -1571,7 +1663,9 @@ class Program:
             brr.append("%s=@%s_%s.out.npy" % (pn, kname, pn))
             brr.append("--shape %s=%s" % (pn, shape_arg(box)))
             emb[pn] = (ofull, init, olo, box, t.n)
-        g.begin(vars_ + outs, [], None, [], [])
+        # instance() in the box: counts from the view's start (0) in a
+        # .domain() view, from the offset with domainOffset (brt(3))
+        g.begin(vars_ + outs, [], (ofull if offset else box) if g.has("domaininst") else None, [], [])
         for _ in range(r.randint(0, 3)):
             g.stmt(2, outs)
         for o in outs:
@@ -1597,9 +1691,294 @@ class Program:
         for o in outs:
             self.print_out(tail, kname, o.name, o.t, prod(ofull), "h_%s_%s" % (kname, o.name))
         self.main.append(self.wrap_block(blk, tail))
-        self.tests.append({"kernel": kname, "args": brr, "embed": emb,
-                           "outs": [(o.name, o.t, "exact" if (o.t.base != "float" or o.ex) else "inexact", "npy")
-                                    for o in outs]})
+        tst = {"kernel": kname, "args": brr, "embed": emb,
+               "outs": [(o.name, o.t, "exact" if (o.t.base != "float" or o.ex) else "inexact", "npy")
+                        for o in outs]}
+        if offset and "instance()" in self.kernels[-1]:
+            tst["ways"] = ("cpu", "opencl")     # brrun has no domain offset
+        self.tests.append(tst)
+
+    # -- 2-D thread groups: GroupSize(GX, GY, 1) on a 2-D stream of whole
+    # groups; the threads of row 0 of a group fill the shared array
+    # (lds[S * instanceInGroup().x + j], the form brcheck wants, its
+    # stride the array's size over the group's), syncGroup(), then every
+    # thread reads what row 0 wrote and writes o[instance().y][instance().x]
+    def make_group2d(self, i):
+        r, g = self.r, self.g
+        kname = "k%d" % i
+        GX, GY = r.choice([(2, 2), (4, 2), (2, 4), (4, 4), (8, 2), (4, 3), (2, 8), (8, 4)])
+        dims = (GY * r.choice([1, 2, 3]), GX * r.choice([1, 2]))
+        S = r.choice([1, 1, 2])
+        lt = T(r.choice(["int", "uint", "float"]), r.choice([1, 1, 2, 4]))
+        params, vars_, streams, blk, call, brr = [], [], [], [], [], []
+        for j in range(r.randint(1, 2)):
+            t = g.rand_type()
+            pn = "a%d" % j
+            vals, b, d = rand_data(r, t, prod(dims), "in")
+            params.append("%s %s<>" % (t.name, pn))
+            vars_.append(Var(pn, t, b, d, True, "in"))
+            streams.append((pn, dims))
+            sn = "s_%s_%s" % (kname, pn)
+            self.host_stream(blk, sn, t, dims, vals, "h_%s_%s" % (kname, pn))
+            call.append(sn)
+            brr.append("%s=@%s" % (pn, self.add_input(kname, pn, t, dims, vals)))
+        ot = g.rand_type()
+        params.append("out %s o[][]" % ot.name)
+        g.begin(vars_ + [Var("tx", T("int"), GX, kind="loop"), Var("ty", T("int"), GY, kind="loop")],
+                [], dims, streams, [])
+        g.emit("shared %s lds[%d];" % (lt.name, GX * GY * S))
+        g.emit("int tx = instanceInGroup().x;")
+        g.emit("int ty = instanceInGroup().y;")
+        for _ in range(r.randint(0, 2)):
+            g.stmt(2, [])
+        bs, ds = 0, 1
+        g.emit("if (instanceInGroup().y == 0) {")
+        for j in range(S):
+            e = g.gen(lt, 3, exact=True)
+            if lt.base == "int":
+                e = g.bound_int(e, SAFE)
+            elif lt.base == "float":
+                e = g.bound_float(e, 1000, 4)
+            bs, ds = max(bs, e.b), max(ds, e.d)
+            g.emit("\tlds[%d * instanceInGroup().x + %d] = %s;" % (S, j, e.c))
+        g.emit("}")
+        g.emit("syncGroup();")
+        g.shared = [("lds", lt, GX * S, bs, ds)]
+        for _ in range(r.randint(0, 2)):
+            g.stmt(2, [])
+        ex = not (ot.base == "float" and g.inexact_ok and r.random() < 0.3)
+        e = g.gen(ot, 4, exact=ex)
+        if ot.base == "double":
+            e = g.bound_float(e, 2 ** 20, 16)
+        g.emit("o[instance().y][instance().x] = %s;" % e.c)
+        self.kernels.append("Attribute[GroupSize(%d, %d, 1)]\nkernel void %s(%s)\n{\n%s\n}\n" % (
+            GX, GY, kname, ", ".join(params), "\n".join(g.lines)))
+        hn = "h_%s_o" % kname
+        n = prod(dims)
+        blk.insert(0, "\tstatic %s %s[%d];" % (ot.name, hn, n))
+        blk.append("\t\t%s s_%s_o<%s>;" % (ot.name, kname, dims_str(dims)))
+        blk.append("\t\t%s(%s, s_%s_o);" % (kname, ", ".join(call), kname))
+        blk.append("\t\tstreamWrite(s_%s_o, %s);" % (kname, hn))
+        blk.append("\t}")
+        brr.append("o=@%s_o.out.npy" % kname)
+        brr.append("--shape o=%s" % shape_arg(dims))
+        tail = []
+        self.print_out(tail, kname, "o", ot, n, hn)
+        self.main.append(self.wrap_block(blk, tail))
+        self.tests.append({"kernel": kname, "args": brr,
+                           "outs": [("o", ot, "exact" if (ot.base != "float" or e.ex) else "inexact", "npy")]})
+
+    # -- a scatter of a struct (struct2): s[p] = element, s[p].field = e
+    # or s[p] = local struct, 1-D, injective indices, some outside
+    def make_sscatter(self, i):
+        r, g = self.r, self.g
+        kname = "k%d" % i
+        st = self.make_struct2(kname)
+        N = r.choice([4, 8, 13])
+        picks = r.sample(range(-2, N + 2), r.randint(1, N + 4))
+        n = len(picks)
+        ivals = picks
+        vals = self.struct_data(st, n)
+        init = self.struct_data(st, N)
+        blk, call, brr = [], [], []
+        self.host_stream(blk, "s_%s_p" % kname, T("int"), (n,), ivals, "h_%s_p" % kname)
+        self.struct_host(blk, st, "s_%s_v" % kname, (n,), vals, "h_%s_v" % kname)
+        self.struct_host(blk, st, "s_%s_s" % kname, (N,), init, "h_%s_s" % kname)
+        brr.append("p=@%s" % self.add_input(kname, "p", T("int"), (n,), ivals))
+        brr.append("v=@%s:%d" % (self.add_struct_input(kname, "v", st, vals), n))
+        # the start data, updated in place by brrun
+        fn = "%s_s.out.bin" % kname
+        self.files[fn] = ("raw", self.struct_bytes(st, init), None)
+        brr.append("s=@%s:%d" % (fn, N))
+        vv = [Var("p", T("int"), N + 2, 1, True, "in")]
+        for (fnm, ft, fb, fd) in self.struct_bounds(st, vals):
+            vv.append(Var("v.%s" % fnm, ft, fb, fd, True, "in"))
+        g.begin(vv, [], (n,), [], [])
+        for _ in range(r.randint(0, 2)):
+            g.stmt(2, [])
+        k = r.choice(["whole", "field", "local"])
+        if k == "whole":
+            g.emit("s[p] = v;")
+        elif k == "field":
+            fnm, ft = r.choice(st["fields"])
+            e = g.gen(ft, 3, exact=True)
+            if ft.base in FLOATS:
+                e = g.bound_float(e, 2 ** 20, 16)
+            g.emit("s[p].%s = %s;" % (fnm, e.c))
+        else:
+            ln = g.fresh("sl")
+            g.emit("%s %s;" % (st["name"], ln))
+            for fnm, ft in st["fields"]:
+                e = g.gen(ft, 3, exact=True)
+                if ft.base in FLOATS:
+                    e = g.bound_float(e, 2 ** 20, 16)
+                g.emit("%s.%s = %s;" % (ln, fnm, e.c))
+            g.emit("s[p] = %s;" % ln)
+        self.kernels.append("kernel void %s(int p<>, %s v<>, out %s s[])\n{\n%s\n}\n" % (
+            kname, st["name"], st["name"], "\n".join(g.lines)))
+        hn = "h_%s_s" % kname
+        blk.append("\t\t%s(s_%s_p, s_%s_v, s_%s_s);" % (kname, kname, kname, kname))
+        blk.append("\t\tstreamWrite(s_%s_s, %s);" % (kname, hn))
+        blk.append("\t}")
+        tail = []
+        self.struct_print(tail, kname, "s", st, N, hn)
+        self.main.append(self.wrap_block(blk, tail))
+        self.tests.append({"kernel": kname, "args": brr, "outs": [
+            ("s." + fnm, ft, "exact", "sbin", "s." + fnm, "s", st) for fnm, ft in st["fields"]]})
+
+    # -- a reduce function over a struct (struct2), field by field: the
+    # CPU backend against OpenCL (brrun cannot reduce structs)
+    def make_sreduce(self, i):
+        r = self.r
+        kname = "k%d" % i
+        st = self.make_struct2(kname)
+        two = r.random() < 0.5
+        idims = r.choice([(4, 6), (6, 4), (2, 3)]) if two else r.choice([(12,), (16,), (7,), (1,)])
+        tdims = self.red_target(idims)
+        vals = self.struct_data(st, prod(idims))
+        body = []
+        for j, (fnm, ft) in enumerate(st["fields"]):
+            v = vals[j][0]
+            if ft.base in FLOATS:
+                v[:] = [math.floor(x) for x in v]
+            if ft.base == "int":
+                v[:] = [max(-10 ** 6, min(10 ** 6, x)) for x in v]
+            ops = ["min", "max"]
+            if ft.base in ("int", "uint", "float", "double"):
+                ops += ["sum", "sum"]
+            if ft.base == "uint":
+                ops += ["xor", "or", "and"]
+            op = r.choice(ops)
+            a, b = "a.%s" % fnm, "b.%s" % fnm
+            body.append({"min": "%s = min(%s, %s);" % (b, b, a), "max": "%s = max(%s, %s);" % (b, a, b),
+                         "sum": "%s = %s + %s;" % (b, b, a), "xor": "%s = %s ^ %s;" % (b, b, a),
+                         "or": "%s |= %s;" % (b, a), "and": "%s = %s & %s;" % (b, a, b)}[op])
+        self.kernels.append("reduce void %s(%s a<>, reduce %s b<>)\n{\n\t%s\n}\n" % (
+            kname, st["name"], st["name"], "\n\t".join(body)))
+        blk = []
+        sn = "s_%s_a" % kname
+        self.struct_host(blk, st, sn, idims, vals, "h_%s_a" % kname)
+        hn = "h_%s_r" % kname
+        if tdims is None:
+            blk.insert(0, "\t%s %s; /*outer*/" % (st["name"], hn))
+            blk.append("\t\t%s(%s, %s);" % (kname, sn, hn))
+            count, href = 1, "(&%s)" % hn
+        else:
+            count, href = prod(tdims), hn
+            blk.insert(0, "\tstatic %s %s[%d];" % (st["name"], hn, count))
+            blk.append("\t\t%s s_%s_r<%s>;" % (st["name"], kname, dims_str(tdims)))
+            blk.append("\t\t%s(%s, s_%s_r);" % (kname, sn, kname))
+            blk.append("\t\tstreamWrite(s_%s_r, %s);" % (kname, hn))
+        blk.append("\t}")
+        tail = []
+        self.struct_print(tail, kname, "r", st, count, href)
+        self.main.append(self.wrap_block(blk, tail))
+        self.tests.append({"kernel": kname, "args": [], "ways": ("cpu", "opencl"),
+                           "outs": [("r." + fnm, ft, "exact", "npy") for fnm, ft in st["fields"]]})
+
+    # -- host-level chains (chain): 2 to 4 steps on four streams of one
+    # type and shape, each filled from data first: kernel calls on whole
+    # streams, on .domain() views (inputs of the box's size or whole
+    # streams, resized) and with domainOffset/domainSize, one call's output
+    # the next one's input; streamSwap, s.assign(t) of streams and views;
+    # every stream read back at the end.  The interpreter runs the chain
+    # step by step (brrun per call, the previous step's data as files).
+    def make_chain(self, i):
+        r, g = self.r, self.g
+        kname = "k%d" % i
+        t = T(r.choice(["int", "int", "uint", "float", "float"]), r.choice([1, 1, 2, 4]))
+        dims = r.choice([(6,), (9,), (16,), (3, 4), (4, 5), (2, 6)])
+        rank = len(dims)
+        B = 100000 if t.base == "int" else 1000
+        nk = r.choice([1, 2, 2])
+        knames = []
+        for j in range(nk):
+            kn = "%s_c%d" % (kname, j)
+            knames.append(kn)
+            vv = [Var("x", t, B, 16, True, "in"), Var("y", t, B, 16, True, "in")]
+            g.begin(vv, [], None, [], [])
+            for _ in range(r.randint(0, 3)):
+                g.stmt(2, [])
+            e = g.gen(t, 4, exact=True)
+            if t.base == "int":
+                e = g.bound_int(e, B)
+            elif t.base == "float":
+                e = g.bound_float(e, B, 16)
+            g.emit("o = %s;" % e.c)
+            self.kernels.append("kernel void %s(%s x<>, %s y<>, out %s o<>)\n{\n%s\n}\n" % (
+                kn, t.name, t.name, t.name, "\n".join(g.lines)))
+        blk = []
+        hs = ["s_%s_%d" % (kname, j) for j in range(4)]
+        for j, h in enumerate(hs):
+            vals, _, _ = rand_data(r, t, prod(dims), "in")
+            if t.base == "int":
+                vals = [max(-B, min(B, v)) for v in vals]
+            self.host_stream(blk, h, t, dims, vals, "h_%s_%d_init" % (kname, j))
+            self.files["%s_%d.init" % (kname, j)] = ("chaininit", dims, vals)
+
+        def rbox():
+            return tuple(r.randint(1, d) for d in dims)
+
+        def rlo(bx):
+            return tuple(r.randint(0, d - b) for d, b in zip(dims, bx))
+
+        def dom(lo, bx):
+            hi = [l + b for l, b in zip(lo, bx)]
+            if rank == 1:
+                return ".domain(%d, %d)" % (lo[0], hi[0])
+            return ".domain(int2(%d, %d), int2(%d, %d))" % (lo[1], lo[0], hi[1], hi[0])
+        steps = []
+        for q in range(r.randint(2, 4)):
+            k = r.choice(["call", "call", "call", "view", "view", "offset", "swap", "assign", "vassign"])
+            if k in ("call", "view", "offset"):
+                kn = r.choice(knames)
+                a, b = r.choice(hs), r.choice(hs)
+                c = r.choice([h for h in hs if h not in (a, b)])
+                if k == "call":
+                    blk.append("\t\t%s(%s, %s, %s);" % (kn, a, b, c))
+                    steps.append(("call", kn, [(a, None), (b, None)], (c, None), dims))
+                elif k == "view":
+                    bx = rbox()
+                    ins = [(h, rlo(bx) if r.random() < 0.7 else None) for h in (a, b)]
+                    olo = rlo(bx)
+                    blk.append("\t\t%s(%s, %s);" % (kn, ", ".join(h + (dom(lo, bx) if lo else "") for h, lo in ins),
+                                                        c + dom(olo, bx)))
+                    steps.append(("call", kn, ins, (c, olo), bx))
+                else:
+                    bx = rbox()
+                    if "domainsize1" in AVOID and rank == 2 and bx[0] == 1:
+                        bx = (dims[0], bx[1])
+                    olo = rlo(bx)
+                    o4 = list(reversed(olo)) + [0] * (4 - rank)
+                    s4 = list(reversed(bx)) + [1] * (4 - rank)
+                    blk.append("\t\t%s.domainOffset(uint4_(%s));" % (kn, ", ".join(map(str, o4))))
+                    blk.append("\t\t%s.domainSize(uint4_(%s));" % (kn, ", ".join(map(str, s4))))
+                    blk.append("\t\t%s(%s, %s, %s);" % (kn, a, b, c))
+                    steps.append(("call", kn, [(a, olo), (b, olo)], (c, olo), bx))
+            elif k == "swap":
+                a, b = r.sample(hs, 2)
+                blk.append("\t\tstreamSwap(%s, %s);" % (a, b))
+                steps.append(("swap", a, b))
+            elif k == "assign":
+                a, b = r.sample(hs, 2)
+                blk.append("\t\t%s.assign(%s);" % (a, b))
+                steps.append(("assign", (a, None), (b, None), dims))
+            else:
+                a, b = r.choice(hs), r.choice(hs)
+                bx = rbox()
+                alo, blo = rlo(bx), rlo(bx)
+                blk.append("\t\t%s%s.assign(%s%s);" % (a, dom(alo, bx), b, dom(blo, bx)))
+                steps.append(("assign", (a, alo), (b, blo), bx))
+        tail = []
+        for j, h in enumerate(hs):
+            hn = "h_%s_%d" % (kname, j)
+            blk.insert(0, "\tstatic %s %s[%d];" % (t.name, hn, prod(dims)))
+            blk.append("\t\tstreamWrite(%s, %s);" % (h, hn))
+            self.print_out(tail, kname, "s%d" % j, t, prod(dims), hn)
+        blk.append("\t}")
+        self.main.append(self.wrap_block(blk, tail))
+        self.tests.append({"kernel": kname, "chain": steps, "t": t, "dims": dims, "handles": hs,
+                           "outs": [("s%d" % j, t, "exact", "chain") for j in range(4)]})
 
     def wrap_block(self, blk, tail):
         outer = lambda l: l.startswith("\tstatic") or l.endswith("/*outer*/")
@@ -1879,6 +2258,45 @@ class Runner:
             f.write("== %s\n%s\n" % (kind, text))
         print("  FINDING seed %d: %s: %s" % (prog.seed, kind, text.splitlines()[0] if text else ""), flush=True)
 
+    def run_chain(self, d, prog, tst, res):
+        """the interpreter's run of a host chain: a brrun per kernel call,
+        the streams' data kept here (views cut out and put back)"""
+        k, t, dims = tst["kernel"], tst["t"], tst["dims"]
+        data = {}
+        for j, h in enumerate(tst["handles"]):
+            data[h] = list(prog.files["%s_%d.init" % (k, j)][2])
+        nc = t.n
+        for si, st in enumerate(tst["chain"]):
+            if st[0] == "swap":
+                data[st[1]], data[st[2]] = data[st[2]], data[st[1]]
+            elif st[0] == "assign":
+                (a, alo), (b, blo), bx = st[1:]
+                src = slice_box(data[b], dims, blo, bx, nc) if blo else list(data[b])
+                data[a] = embed(src, (dims, data[a], alo, bx, nc)) if alo else src
+            else:
+                kn, ins, (c, olo), bx = st[1:]
+                args = []
+                for pn, (h, lo) in zip(("x", "y"), ins):
+                    fn = "%s_st%d_%s.npy" % (k, si, pn)
+                    if lo is None:
+                        write_npy(os.path.join(d, fn), t, dims, data[h])
+                    else:
+                        write_npy(os.path.join(d, fn), t, bx, slice_box(data[h], dims, lo, bx, nc))
+                    args.append("%s=@%s" % (pn, fn))
+                ofn = "%s_st%d_o.out.npy" % (k, si)
+                cmd = "%s --backend cpu p.br %s %s o=@%s --shape o=%s" % (
+                    self.brrun, kn, " ".join(args), ofn, shape_arg(bx))
+                rc, o, e = sh(cmd, d, self.env)
+                with open(os.path.join(d, "interp_%s_st%d.txt" % (k, si)), "w") as f:
+                    f.write(cmd + "\n" + o + "\n--- stderr\n" + e)
+                if rc != 0 or SAN_RE.search(e) or not os.path.exists(os.path.join(d, ofn)):
+                    self.note(d, prog, "interp-fail", "%s\nrc=%d\n%s" % (cmd, rc, e[-2000:]))
+                    return
+                vals = read_npy(os.path.join(d, ofn))
+                data[c] = embed(vals, (dims, data[c], olo, bx, nc)) if olo else vals
+        for j, h in enumerate(tst["handles"]):
+            res["%s.s%d" % (k, j)] = data[h]
+
     def run(self, prog):
         d = os.path.join(self.a.work, "s%d" % prog.seed)
         shutil.rmtree(d, ignore_errors=True)
@@ -1890,6 +2308,8 @@ class Runner:
             if t == "raw":
                 with open(os.path.join(d, fn), "wb") as f:
                     f.write(dims)
+                continue
+            if t == "chaininit":
                 continue
             write_npy(os.path.join(d, fn), t, dims, vals)
         env = self.env
@@ -1919,6 +2339,11 @@ class Runner:
         results["interp"] = {}
         for tst in prog.tests:
             k = tst["kernel"]
+            if "ways" in tst:
+                continue
+            if "chain" in tst:
+                self.run_chain(d, prog, tst, results["interp"])
+                continue
             args = " ".join(tst["args"])
             cmd = "%s --backend cpu p.br %s %s" % (self.brrun, k, args)
             rc, o, e = sh(cmd, d, env)
@@ -1933,7 +2358,7 @@ class Runner:
                 if how == "sbin":
                     fn = os.path.join(d, "%s_%s.out.bin" % (k, out[5]))
                     if os.path.exists(fn):
-                        results["interp"][key] = read_struct_field(fn, out[6], oname.split(".")[1])
+                        results["interp"][key] = read_struct_field(fn, out[6], oname.split(".", 1)[1])
                 elif how == "npy":
                     fn = os.path.join(d, "%s_%s.out.npy" % (k, out[4] if len(out) > 4 else oname))
                     if os.path.exists(fn):
@@ -1952,7 +2377,7 @@ class Runner:
                 oname, t, cls = out[:3]
                 key = "%s.%s" % (k, out[4] if len(out) > 4 else oname)
                 vals = {}
-                for way in ("interp", "cpu", "opencl"):
+                for way in tst.get("ways", ("interp", "cpu", "opencl")):
                     v = results[way].get(key)
                     if v is None:
                         continue
@@ -1961,7 +2386,7 @@ class Runner:
                 if len(ways) < 2:
                     continue
                 ref = ways[0]
-                if len(ways) == 3:
+                if len(ways) == len(tst.get("ways", "123")):
                     self.compared += 1
                 else:
                     bad.append("%s: only %s gave a result" % (key, "/".join(ways)))
@@ -2003,7 +2428,9 @@ def main():
     ap.add_argument("--features", default="random",
                     help="random (each program a random subset of %s), all, none (the "
                     "first version's programs) or a comma-separated list" % ",".join(FEATURES))
+    ap.add_argument("--avoid", default="", help="comma-separated known bugs to step around: domainsize1")
     a = ap.parse_args()
+    AVOID.update(x for x in a.avoid.split(",") if x)
     if a.features == "random":
         feats = None
     elif a.features == "all":
