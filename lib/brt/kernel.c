@@ -275,11 +275,11 @@ static void set_domain(brt_launch *L, const brt_stream *ds,
 			offset_domain(L, ds, ex);
 		return;
 	}
-	/* axes past the stream's rank: a size of 1 at offset 0 is the
-	   stream's own extent there (domainSize(uint4(6, 1, 1, 1)) of a
-	   2-D stream is 6 by 1) */
+	/* axes past the stream's rank (past the first without a stream): a
+	   size of 1 at offset 0 is the stream's own extent there
+	   (domainSize(uint4(6, 1, 1, 1)) of a 2-D stream is 6 by 1) */
 	unsigned xr = ex->rank;
-	while (ds && xr > ds->rank && xr <= BRT_MAX_RANK &&
+	while (xr > (ds ? ds->rank : 1) && xr <= BRT_MAX_RANK &&
 			ex->size[xr - 1] == 1 && ex->offset[xr - 1] == 0)
 		xr--;
 	if (xr > BRT_MAX_RANK || (ds && xr > ds->rank)) {
