@@ -1596,11 +1596,8 @@ class Program:
         blk.append("\t}")
         brr.append("o=@%s_o.out.npy" % kname)
         brr.append("--shape o=%d" % n)
-        tail = []
-        self.print_out(tail, kname, "o", ot, n, hn)
-        self.main.append(self.wrap_block(blk, tail))
-        self.tests.append({"kernel": kname, "args": brr,
-                           "outs": [("o", ot, "exact" if (ot.base != "float" or e.ex) else "inexact", "npy")]})
+        self.one_out(kname, blk, brr, "o", ot, n, hn,
+                     "exact" if (ot.base != "float" or e.ex) else "inexact", "npy")
 
     # -- a map kernel run on part of its streams: .domain() views of its
     # inputs and outputs (the rest of an output keeps its data), or
@@ -1762,11 +1759,8 @@ class Program:
         blk.append("\t}")
         brr.append("o=@%s_o.out.npy" % kname)
         brr.append("--shape o=%s" % shape_arg(dims))
-        tail = []
-        self.print_out(tail, kname, "o", ot, n, hn)
-        self.main.append(self.wrap_block(blk, tail))
-        self.tests.append({"kernel": kname, "args": brr,
-                           "outs": [("o", ot, "exact" if (ot.base != "float" or e.ex) else "inexact", "npy")]})
+        self.one_out(kname, blk, brr, "o", ot, n, hn,
+                     "exact" if (ot.base != "float" or e.ex) else "inexact", "npy")
 
     # -- a scatter of a struct (struct2): s[p] = element, s[p].field = e
     # or s[p] = local struct, 1-D, injective indices, some outside
@@ -2073,10 +2067,7 @@ class Program:
             brr.append("r=@%s_r.out.npy" % kname)
             brr.append("--shape r=%s" % shape_arg(tdims))
         blk.append("\t}")
-        tail = []
-        self.print_out(tail, kname, "r", t, count, href)
-        self.main.append(self.wrap_block(blk, tail))
-        self.tests.append({"kernel": kname, "args": brr, "outs": [("r", t, "exact", "npy")]})
+        self.one_out(kname, blk, brr, "r", t, count, href, "exact", "npy")
 
     # -- reduce functions
     def make_redfn(self, i):
@@ -2176,10 +2167,15 @@ class Program:
         blk.append("\t\t%s(s_%s_p, s_%s_v, s_%s_s);" % (kname, kname, kname, kname))
         blk.append("\t\tstreamWrite(s_%s_s, %s);" % (kname, hn))
         blk.append("\t}")
+        self.one_out(kname, blk, brr, "s", vt, prod(sdims), hn, "exact", "stdout")
+
+    def one_out(self, kname, blk, brr, name, t, n, hn, cls, fmt):
+        """the end of a kernel's test with one output NAME: main() prints
+        it after the block BLK, compared as CLS from FMT"""
         tail = []
-        self.print_out(tail, kname, "s", vt, prod(sdims), hn)
+        self.print_out(tail, kname, name, t, n, hn)
         self.main.append(self.wrap_block(blk, tail))
-        self.tests.append({"kernel": kname, "args": brr, "outs": [("s", vt, "exact", "stdout")]})
+        self.tests.append({"kernel": kname, "args": brr, "outs": [(name, t, cls, fmt)]})
 
     def text(self):
         return ("/* difftest seed %d */\n#include <stdio.h>\n#include <math.h>\n\n" % self.seed
