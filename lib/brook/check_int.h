@@ -88,6 +88,8 @@ typedef struct chk_fn {
 	json_t *group_use;	/* first instanceInGroup()/syncGroup() */
 	const char *group_what;
 	int nshared;
+	const char *reduce_op;	/* the reduction variable's first operator
+				   (an ordinary kernel: its partials' too) */
 } chk_fn;
 
 typedef struct chk_edge {

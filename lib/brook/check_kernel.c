@@ -280,6 +280,17 @@ static void kernel_params(chk_ctx *c, json_t *f)
 					"%s and %s", a, b);
 				free(a);
 				free(b);
+			} else if (ty_is_struct(re) && !ast_bool(f, "reduce")) {
+				/* spec 4.1.2: "Reduction variables can be any of
+				 * the primitive types" */
+				const json_t *rw = ast_get(red, "type");
+				char *a = TN(ty_is_stream(rw) ? ast_get(rw, "of") : rw);
+				chk_err(c, red, "E-reduce-var-type", "reduction variable "
+					"\"%s\" is of the struct type %s: +=, *=, |=, ^= and "
+					"&= reduce primitive types only; a reduce function "
+					"(reduce void f(%s a<>, reduce %s b<>)) reduces "
+					"structs", ast_str(red, "name"), a, a, a);
+				free(a);
 			}
 			json_decref(it);
 			json_decref(rt);

@@ -228,9 +228,21 @@ void chk_write_check(chk_ctx *c, json_t *target, json_t *node,
 		/* a reduce function may assign its result freely; a reduction
 		 * variable of another kernel only through an associative
 		 * operator (spec 4.1.2) */
-		if (!good && c->fnode && !ast_bool(c->fnode, "reduce"))
+		if (!c->fnode || ast_bool(c->fnode, "reduce"))
+			return;
+		if (!good) {
 			chk_err(c, target, "E-reduce-op", "reduction variable \"%s\" may "
 				"only be updated with +=, *=, |=, ^= or &=", s->name);
+		} else if (c->fn && !c->fn->reduce_op) {
+			c->fn->reduce_op = op;
+		} else if (c->fn && strcmp(c->fn->reduce_op, op) != 0) {
+			/* DESIGN.md reading 8: the partial results are combined
+			 * with the one operator */
+			chk_err(c, target, "E-reduce-op", "reduction variable \"%s\" is "
+				"updated with %s and with %s: one operator, which also "
+				"combines the partial results", s->name,
+				c->fn->reduce_op, op);
+		}
 		return;
 	}
 	default:

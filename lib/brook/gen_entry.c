@@ -1750,6 +1750,13 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 		return;
 	}
 	el = gen_elem(g, ast_get(in, "type"));
+	if (op && ty_is_struct(el)) {
+		/* brcheck refuses it (E-reduce-var-type): the operator has no
+		 * meaning for a struct, whose partials it would combine */
+		gen_error(g, fn, "E-gen-reduce", "a reduction variable of a "
+			"struct type needs a reduce function");
+		return;
+	}
 	if (t == GEN_CL) {
 		sb_printf(b, "__kernel void %s__reduce(__global const ",
 			gen_cl_name(name, cln, sizeof cln));
