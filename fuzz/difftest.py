@@ -1820,8 +1820,8 @@ class Program:
         self.tests.append({"kernel": kname, "args": brr, "outs": [
             ("s." + fnm, ft, "exact", "sbin", "s." + fnm, "s", st) for fnm, ft in st["fields"]]})
 
-    # -- a reduce function over a struct (struct2), field by field: the
-    # CPU backend against OpenCL (brrun cannot reduce structs)
+    # -- a reduce function over a struct (struct2), field by field, to a
+    # host struct or a smaller stream (brrun: a .bin in the host layout)
     def make_sreduce(self, i):
         r = self.r
         kname = "k%d" % i
@@ -1867,8 +1867,12 @@ class Program:
         tail = []
         self.struct_print(tail, kname, "r", st, count, href)
         self.main.append(self.wrap_block(blk, tail))
-        self.tests.append({"kernel": kname, "args": [], "ways": ("cpu", "opencl"),
-                           "outs": [("r." + fnm, ft, "exact", "npy") for fnm, ft in st["fields"]]})
+        brr = ["a=@%s:%s" % (self.add_struct_input(kname, "a", st, vals), shape_arg(idims)),
+               "b=@%s_b.out.bin" % kname]
+        if tdims is not None:
+            brr.append("--shape b=%s" % shape_arg(tdims))
+        self.tests.append({"kernel": kname, "args": brr, "outs": [
+            ("r." + fnm, ft, "exact", "sbin", "r." + fnm, "b", st) for fnm, ft in st["fields"]]})
 
     # -- host-level chains (chain): 2 to 4 steps on four streams of one
     # type and shape, each filled from data first: kernel calls on whole

@@ -81,8 +81,10 @@ typedef struct binding {
 	int is_output;			/* OUT, SCATTER, REDUCE */
 	int scalar_target;		/* REDUCE onto a host scalar */
 	brt_stream *s;
-	unsigned char value_buf[64];	/* VALUE, scalar REDUCE */
-	unsigned char value_init[64];	/* scalar REDUCE: its start */
+	unsigned char *value_buf;	/* VALUE, scalar REDUCE: VALUE_SIZE
+					   bytes (a struct's may be many) */
+	unsigned char *value_init;	/* scalar REDUCE: its start */
+	size_t value_size;
 } binding;
 
 typedef struct brrun {
@@ -853,12 +855,14 @@ static int make_streams(brrun *r)
 			continue;
 		}
 		if (d->kind == BRT_ARG_VALUE || b->scalar_target) {
-			memset(b->value_buf, 0, sizeof b->value_buf);
+			b->value_size = d->type.size > 64 ? d->type.size : 64;
+			b->value_buf = xcalloc(1, b->value_size);
+			b->value_init = xcalloc(1, b->value_size);
 			if (b->has_data)
 				memcpy(b->value_buf, b->data.data, d->type.size);
-			else
+			else if (!b->p->fields)
 				reduce_start(r, b);
-			memcpy(b->value_init, b->value_buf, sizeof b->value_init);
+			memcpy(b->value_init, b->value_buf, b->value_size);
 			r->args[i].value = b->value_buf;
 			continue;
 		}
@@ -985,7 +989,7 @@ static double run_once(brrun *r, int *events)
 	for (unsigned i = 0; i < r->sig.nparams; i++)
 		if (r->b[i].scalar_target)
 			memcpy(r->b[i].value_buf, r->b[i].value_init,
-				sizeof r->b[i].value_buf);
+				r->b[i].value_size);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	brt_run(&r->kernel, r->args, NULL);
 	for (unsigned i = 0; i < r->sig.nparams; i++)
@@ -1396,6 +1400,8 @@ static void cleanup(brrun *r)
 			brt_stream_free(r->b[i].s);
 		run_array_free(&r->b[i].data);
 		free(r->b[i].dest_owned);
+		free(r->b[i].value_buf);
+		free(r->b[i].value_init);
 	}
 	run_interp_free(r->prog);
 	free(r->b);

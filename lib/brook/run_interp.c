@@ -2700,15 +2700,29 @@ static void iter_value(const brt_view *v, const rframe *f, brt_type bt,
 	cvt(o, rt, &r, ft);
 }
 
-/* Loads the constant (VALUE) parameter RP from MEM into its slots S. */
-static void load_value(const rparam *rp, char *mem, rval *s)
+/* Loads one element of parameter RP (a struct: every field) from MEM
+ * into its slots S. */
+static void load_value(const rparam *rp, const char *mem, rval *s)
 {
 	if (!rp->st) {
 		load_mem(mem, rp->type, rp->rt, s);
 		return;
 	}
 	for (int k = 0; k < rp->st->nslots; k++)
-		sfield_load(NULL, mem, rp->fields, k, rp->st->slot_ty[k], &s[k]);
+		sfield_load(NULL, (char *)mem, rp->fields, k,
+			rp->st->slot_ty[k], &s[k]);
+}
+
+/* Stores one element of parameter RP from its slots S at MEM. */
+static void store_value(const rparam *rp, char *mem, const rval *s)
+{
+	if (!rp->st) {
+		store_mem(mem, rp->type, rp->rt, s);
+		return;
+	}
+	for (int k = 0; k < rp->st->nslots; k++)
+		sfield_store(NULL, mem, rp->fields, k, rp->st->slot_ty[k],
+			&s[k]);
 }
 
 /* Loads the kernel's parameters for the point in F. */
@@ -2760,13 +2774,8 @@ static void store_outputs(const run_prog *p, rframe *f)
 		const rparam *rp = &p->params[i];
 		if (rp->kind != BRT_ARG_OUT)
 			continue;
-		char *mem = c->data[i] + view_offset(&c->views[i], f) *
-			(int64_t)rp->type.size;
-		if (!rp->st)
-			store_mem(mem, rp->type, rp->rt, &f->slots[rp->slot]);
-		for (int k = 0; rp->st && k < rp->st->nslots; k++)
-			sfield_store(NULL, mem, rp->fields, k, rp->st->slot_ty[k],
-				&f->slots[rp->slot + k]);
+		store_value(rp, c->data[i] + view_offset(&c->views[i], f) *
+			(int64_t)rp->type.size, &f->slots[rp->slot]);
 	}
 }
 
@@ -2821,18 +2830,26 @@ static void run_reduce(rthread *th, rframe *f, int64_t begin, int64_t end,
 		if (i == begin && first) {
 			if (p->sig->reduce_init == BRT_REDUCE_FIRST &&
 				p->in_arg >= 0) {
-				/* the first element itself */
+				/* the first element itself (a struct: the same
+				 * type, spec 4.1.2, so the same slots) */
 				const rparam *ri = &p->params[p->in_arg];
-				cvt(rs, rr->rt, &f->slots[ri->slot], ri->rt);
-				store_mem(acc, rr->type, rr->rt, rs);
+				if (rr->st)
+					memcpy(rs, &f->slots[ri->slot],
+						(size_t)rr->st->nslots * sizeof *rs);
+				else
+					cvt(rs, rr->rt, &f->slots[ri->slot], ri->rt);
+				store_value(rr, acc, rs);
 				continue;
 			}
-			reduce_identity(p, rr->rt, rs);
+			if (rr->st)	/* brcheck: E-reduce-var-type */
+				memset(rs, 0, (size_t)rr->st->nslots * sizeof *rs);
+			else
+				reduce_identity(p, rr->rt, rs);
 		} else {
-			load_mem(acc, rr->type, rr->rt, rs);
+			load_value(rr, acc, rs);
 		}
 		exec(p->main->body, f);
-		store_mem(acc, rr->type, rr->rt, rs);
+		store_value(rr, acc, rs);
 	}
 }
 
@@ -3005,9 +3022,9 @@ void run_interp_combine(const brt_cpu_call *c, const void *val, void *acc)
 	const run_prog *p = c->kernel_data;
 	const rparam *rr = &p->params[p->reduce_arg];
 	rval a, b, r;
-	load_mem(val, rr->type, rr->rt, &a);
-	load_mem(acc, rr->type, rr->rt, &b);
-	if (p->sig->reduce_init == BRT_REDUCE_VALUE) {
+	if (p->sig->reduce_init == BRT_REDUCE_VALUE && !rr->st) {
+		load_mem(val, rr->type, rr->rt, &a);
+		load_mem(acc, rr->type, rr->rt, &b);
 		rtype t = rr->rt;
 		if (t.n == 1 && t.k < VK_S32)
 			t.k = VK_S32;
@@ -3033,10 +3050,17 @@ void run_interp_combine(const brt_cpu_call *c, const void *val, void *acc)
 		if (p->params[i].kind == BRT_ARG_VALUE && c->data && c->data[i])
 			load_value(&p->params[i], c->data[i],
 				&f.slots[p->params[i].slot]);
+	/* a = val, b = acc: the input and the reduce variable are of the
+	 * same type (spec 4.1.2), loaded alike */
 	const rparam *ri = &p->params[p->in_arg];
-	cvt(&f.slots[ri->slot], ri->rt, &a, rr->rt);
-	f.slots[rr->slot] = b;
+	if (rr->st) {
+		load_value(rr, val, &f.slots[ri->slot]);
+	} else {
+		load_mem(val, rr->type, rr->rt, &a);
+		cvt(&f.slots[ri->slot], ri->rt, &a, rr->rt);
+	}
+	load_value(rr, acc, &f.slots[rr->slot]);
 	exec(p->main->body, &f);
-	store_mem(acc, rr->type, rr->rt, &f.slots[rr->slot]);
+	store_value(rr, acc, &f.slots[rr->slot]);
 	free(th.stack);
 }

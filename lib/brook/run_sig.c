@@ -390,8 +390,9 @@ static int param_desc(const json_t *doc, const json_t *pn, run_param *p,
 		}
 	}
 	const json_t *st = struct_of(doc, ty);
-	if (st && p->desc.kind != BRT_ARG_REDUCE) {
-		/* spec 2: streams, gathers and values of structs */
+	if (st) {
+		/* spec 2: streams, gathers, values and reductions (of a
+		 * reduce function, spec 4.1.2) of structs */
 		size_t size = 0;
 		if (struct_fields(doc, st, "", 0, &size, p, 0) == 0) {
 			diag_report(d, DIAG_ERROR, file, line, col, SIG_ID,
@@ -403,8 +404,7 @@ static int param_desc(const json_t *doc, const json_t *pn, run_param *p,
 	} else if (run_elem_type(doc, ty, &p->desc.type) != 0) {
 		diag_report(d, DIAG_ERROR, file, line, col, SIG_ID,
 			"parameter '%s': brrun binds scalar, vector and struct "
-			"element types%s", p->name, st ?
-			" (a reduction only of scalars and vectors)" : "");
+			"element types", p->name);
 		return -1;
 	} else {
 		p->ncomp = p->desc.type.ncomp;
