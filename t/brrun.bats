@@ -353,6 +353,10 @@ ST="$top_srcdir/t/brrun/structs.br"
 	# a GroupSize kernel of a struct stream
 	both "$ST" grp 'x=[[1,2,3],[4,5,6],[7,8,9],[1,1,1]]' y
 	expect "12 13 19 20"
+	# a float2 index into a 2-D struct gather (clamped at the edges)
+	both "$ST" pick2 'p=[[0,0],[1,1],[0.5,1.7],[-3,9]]' \
+		't=[[[1,2,3],[4,5,6]],[[7,8,9],[10,11,12]]]' e f
+	expect "e:\n2,2,3 20,11,12 14,8,9 14,8,9\nf:\n4 22 16 16"
 }
 
 @test "enumeration constants in kernels: their values on both backends" {

@@ -1337,11 +1337,18 @@ static racc *var_acc(cctx *c, const json_t *e)
 	return NULL;
 }
 
+/* Whether access A names one element: every index given, or one vector
+ * index of a gather (spec 4.2). */
+static int acc_whole(const racc *a)
+{
+	return a->vec || a->nidx == a->ndims;
+}
+
 /* access "." field: the field's slots within the element. */
 static racc *struct_member(cctx *c, const json_t *e, racc *a)
 {
 	const char *name = ast_str(e, "name");
-	if (a->nidx != a->ndims) {
+	if (!acc_whole(a)) {
 		cfail(c, e, "an array is used without all its indices");
 		return NULL;
 	}
@@ -1426,10 +1433,7 @@ static racc *cacc(cctx *c, const json_t *e)
 /* An access that yields a value (all its indices given). */
 static int acc_complete(cctx *c, const json_t *e, const racc *a)
 {
-	int need = a->kind == ACC_ARG ? (a->vec ? 1 : a->ndims) : a->ndims;
-	if (a->vec)
-		return 0;
-	if (a->nidx != need)
+	if (!acc_whole(a))
 		return cfail(c, e, "an array is used without all its indices");
 	return 0;
 }
@@ -1457,7 +1461,7 @@ static rnode *struct_copy(cctx *c, const json_t *e, racc *dst,
 	if (is_access(src) && !(a = cacc(c, src)))
 		return NULL;	/* reported */
 	if (!a || !a->st || a->st->nslots != dst->st->nslots ||
-		a->nidx != a->ndims || dst->nidx != dst->ndims) {
+		!acc_whole(a) || !acc_whole(dst)) {
 		cfail(c, e, "the interpreter assigns a struct only from a "
 			"struct variable, element or field");
 		return NULL;
