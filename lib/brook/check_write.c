@@ -189,6 +189,56 @@ json_t *chk_write_el(json_t *target)
 	return el;
 }
 
+/* Whether E is the input element itself: the input stream's parameter,
+ * a field or components of it, in parentheses or casts. */
+static int input_itself(chk_ctx *c, json_t *e)
+{
+	for (int depth = 0; depth < 1000; depth++) {
+		e = chk_strip_paren(e);
+		if (ast_is(e, "cast"))
+			e = ast_get(e, "e");
+		else if (ast_is(e, "member"))
+			e = ast_get(e, "e");
+		else
+			break;
+	}
+	if (!ast_is(e, "id"))
+		return 0;
+	chk_sym *s = chk_lookup(&c->names, ast_str(e, "name"));
+	return s && s->role == ROLE_IN;
+}
+
+/* A reduce function folds its partial results through its own body
+ * (DESIGN.md reading 8), so spec 4.1.2 leaves undefined an update of the
+ * reduce variable by an expression of the input element (b += f(a),
+ * b = b + a * k): W-reduce-expr for such an update, where the variable
+ * is combined with something other than the element itself. NODE: the
+ * assign node; S: the reduce variable. */
+static void reduce_fn_update(chk_ctx *c, json_t *node, const char *op,
+	chk_sym *s)
+{
+	json_t *r = chk_strip_paren(ast_get(node, "r")), *other = NULL;
+	static const char *const assoc[] = {"+", "*", "|", "^", "&", NULL};
+	if (!ty_streq(op, "=")) {
+		other = r;
+	} else if (ast_is(r, "binop")) {
+		int ok = 0;
+		for (int i = 0; assoc[i]; i++)
+			ok |= ty_streq(ast_str(r, "op"), assoc[i]);
+		json_t *x = ast_get(r, "l"), *y = ast_get(r, "r");
+		if (ok && chk_root_sym(c, x) == s)
+			other = y;
+		else if (ok && chk_root_sym(c, y) == s)
+			other = x;
+	}
+	if (other && !input_itself(c, other))
+		chk_warn(c, 1, node, "W-reduce-expr", "reduce function combines "
+			"\"%s\" with something other than its input element: its "
+			"partial results pass through the same body, so the result is "
+			"undefined (spec 4.1.2); map the stream first, or use a "
+			"kernel's reduce variable", s->name);
+}
+
 /* Kernel rules on the target of an assignment, ++/-- or out argument.
  * NODE: the assign node ("reduce_op" goes there), or NULL. */
 void chk_write_check(chk_ctx *c, json_t *target, json_t *node,
@@ -228,8 +278,13 @@ void chk_write_check(chk_ctx *c, json_t *target, json_t *node,
 		/* a reduce function may assign its result freely; a reduction
 		 * variable of another kernel only through an associative
 		 * operator (spec 4.1.2) */
-		if (!c->fnode || ast_bool(c->fnode, "reduce"))
+		if (!c->fnode)
 			return;
+		if (ast_bool(c->fnode, "reduce")) {
+			if (node && ast_is(node, "assign"))
+				reduce_fn_update(c, node, op, s);
+			return;
+		}
 		if (!good) {
 			chk_err(c, target, "E-reduce-op", "reduction variable \"%s\" may "
 				"only be updated with +=, *=, |=, ^= or &=", s->name);
