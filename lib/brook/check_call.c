@@ -183,8 +183,16 @@ static void sub_arg(chk_ctx *c, json_t *a, json_t *p, int n)
 	json_t *want = ty_is_stream(pt) ? chk_resolve(c, ast_get(pt, "of")) :
 		json_incref(pt);
 	if (ty_streq(r, "out") || ty_streq(r, "reduce")) {
+		json_t *m = chk_strip_paren(a);
 		if (!chk_is_lvalue(a))
 			chk_err(c, a, "E-arg-lvalue", "Argument %d must be lvalue type", n);
+		else if (c->kern && ast_is(m, "member") &&
+				json_array_size(ast_get(m, "swizzle")) > 0)
+			/* OpenCL C takes no address of a vector's component */
+			chk_err(c, a, "E-arg-swizzle", "Argument %d selects components "
+				"of a vector: an out or reduce argument is a variable, "
+				"an array element or a struct field; pass a local and "
+				"assign it after the call", n);
 		else
 			chk_write_check(c, a, NULL, "=");
 	}
