@@ -190,6 +190,19 @@ static json_t *member_expr(chk_ctx *c, json_t *e)
 				return chk_set_ty(e, chk_decl_type(c, f, "type"));
 			}
 		chk_err(c, e, "E-swizzle", "unrecognized field/swizzle: \"%s\"", name);
+	} else if (c->kern && (ty_is_array(bt) || ty_is_stream(bt))) {
+		/* an array (a gather or scatter array, a local one) or a
+		 * stream: its elements have the fields */
+		json_t *base = chk_strip_paren(ast_get(e, "e"));
+		char *tn = ty_name(bt);
+		if (ast_is(base, "id"))
+			chk_err(c, e, "E-swizzle", "unrecognized field/swizzle: \"%s\" "
+				"on the array \"%s\" (%s): index it first", name,
+				ast_str(base, "name"), tn);
+		else
+			chk_err(c, e, "E-swizzle", "unrecognized field/swizzle: \"%s\" "
+				"on %s", name, tn);
+		free(tn);
 	}
 	return chk_unknown(c, e);
 }
