@@ -1003,9 +1003,16 @@ bench_clock() {
 		bad.br f 'x=[[1,2,3]]' y
 }
 
-@test "error: a construct the CPU interpreter does not run" {
-	fails_with 1 "struct.br:34:18: error: the interpreter assigns a struct only from a struct variable, element or field [E-run-interp]" \
-		--backend cpu "$top_srcdir/t/brrun/struct.br" g a=[1,2] b
+@test "subkernels take, fill and return structs; a call in an argument keeps the ones before it" {
+	local SS="$top_srcdir/t/brrun/substruct.br"
+	both "$SS" use 'x=[1,2,200]' 'in=[[10,1,2],[20,3,4],[0,0,0]]' \
+		't=[[5,6,7],[8,9,10]]' o w f
+	expect "o:\n32,9,10 52,9,10 12,10,10\nw:\n2,7,8,1 3,7,8,1.5 201,7,8,100.5\nf:\n19.5 25 1114"
+	# the interpreter gave -3 -5: h3's frame took fsub's first argument
+	both "$SS" nest 'x=[1,2]' o
+	expect "97 95"
+	both "$top_srcdir/t/brrun/struct.br" g a=[1,2] b
+	expect "1 2"
 }
 
 @test "error: malformed literals" {

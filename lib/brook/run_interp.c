@@ -242,6 +242,9 @@ typedef struct racc {
 	int vec;		/* ACC_ARG: one vector index, .x fastest */
 	int nsw;		/* components selected, 0 for all */
 	uint8_t sw[4];
+	struct rnode *pre;	/* a struct a call returns: the call, which
+				   leaves it in the slots from BASE on, runs
+				   first */
 } racc;
 
 struct rnode {
@@ -285,6 +288,9 @@ struct rfunc {
 	int *pslot;		/* per parameter: its slot */
 	rtype *ptype;
 	rtype ret;
+	const rstruct *rst;	/* a struct returned: in slots from RET_SLOT */
+	int ret_slot;
+	const rstruct **pst;	/* per parameter: its struct, or NULL */
 	rstmt *body;
 	int compiling;
 };
@@ -724,6 +730,10 @@ static rval *acc_locate(const racc *a, rframe *f, char **mem, brt_type *bt,
 {
 	*mem = NULL;
 	*out_of_range = 0;
+	if (a->pre) {
+		rval junk;
+		a->pre->ev(a->pre, f, &junk);
+	}
 	if (a->kind != ACC_ARG) {
 		int64_t off = 0;
 		for (int i = 0; i < a->nidx; i++) {
@@ -887,27 +897,47 @@ static void ev_load(const rnode *n, rframe *f, rval *o)
 
 /* struct = struct: field by field, between slots and the memory of
  * stream, gather and scatter arguments. */
-static void ev_struct_copy(const rnode *n, rframe *f, rval *o)
+/* The struct DST names in frame FD = the one SRC names in FS. */
+static void copy_struct(const racc *dst, rframe *fd, const racc *src,
+	rframe *fs)
 {
 	char *smem, *dmem;
 	brt_type bt;
 	int oor1, oor2;
-	rval *src = acc_locate(n->acc2, f, &smem, &bt, &oor1);
-	rval *dst = acc_locate(n->acc, f, &dmem, &bt, &oor2);
-	const run_field *sf = acc_fields(n->acc2, f), *df = acc_fields(n->acc, f);
-	memset(o, 0, sizeof *o);
+	rval *from = acc_locate(src, fs, &smem, &bt, &oor1);
+	rval *to = acc_locate(dst, fd, &dmem, &bt, &oor2);
+	const run_field *sf = acc_fields(src, fs), *df = acc_fields(dst, fd);
+	int n = dst->st->nslots;
 	if (oor2)
 		return;
-	if (src && dst) {
-		memmove(dst, src, (size_t)n->slot * sizeof *dst);
+	if (from && to) {
+		memmove(to, from, (size_t)n * sizeof *to);
 		return;
 	}
-	for (int k = 0; k < n->slot; k++) {
+	for (int k = 0; k < n; k++) {
 		rval v;
-		rtype t = n->acc->st->slot_ty[k];
-		sfield_load(src, smem, sf, k, t, &v);
-		sfield_store(dst, dmem, df, k, t, &v);
+		rtype t = dst->st->slot_ty[k];
+		sfield_load(from, smem, sf, k, t, &v);
+		sfield_store(to, dmem, df, k, t, &v);
 	}
+}
+
+static void ev_struct_copy(const rnode *n, rframe *f, rval *o)
+{
+	memset(o, 0, sizeof *o);
+	copy_struct(n->acc, f, n->acc2, f);
+}
+
+/* The slots from BASE on in a frame, as a struct ST. */
+static racc slots_acc(int base, const rstruct *st)
+{
+	racc a;
+	memset(&a, 0, sizeof a);
+	a.kind = ACC_SLOT;
+	a.base = base;
+	a.st = st;
+	a.esize = st->nslots;
+	return a;
 }
 
 static void ev_slot(const rnode *n, rframe *f, rval *o)
@@ -1285,8 +1315,18 @@ static void ev_call(const rnode *n, rframe *f, rval *o)
 	rframe g = *f;
 	g.slots = th->stack + th->sp;
 	memset(g.slots, 0, (size_t)fn->nslots * sizeof *g.slots);
+	/* the frame is the callee's from here: a call in an argument, or
+	 * in an out argument's index, gets one above it */
+	th->sp += fn->nslots;
+	th->depth++;
 	for (int i = 0; i < fn->nparams; i++) {
 		rval v;
+		if (fn->pst[i]) {	/* a struct, by value */
+			racc pa = slots_acc(fn->pslot[i], fn->pst[i]);
+			copy_struct(&pa, &g, n->outs && n->outs[i] ?
+				n->outs[i] : n->args[i]->acc, f);
+			continue;
+		}
 		n->args[i]->ev(n->args[i], f, &v);
 		if (n->argty[i].k == VK_VOID)	/* gather: the argument index */
 			g.slots[fn->pslot[i]] = v;
@@ -1294,16 +1334,25 @@ static void ev_call(const rnode *n, rframe *f, rval *o)
 			cvt(&g.slots[fn->pslot[i]], fn->ptype[i], &v,
 				n->args[i]->ty);
 	}
-	th->sp += fn->nslots;
-	th->depth++;
 	memset(&g.ret, 0, sizeof g.ret);
 	exec(fn->body, &g);
+	for (int i = 0; i < fn->nparams; i++) {
+		if (!n->outs || !n->outs[i])
+			continue;
+		if (fn->pst[i]) {
+			racc pa = slots_acc(fn->pslot[i], fn->pst[i]);
+			copy_struct(n->outs[i], f, &pa, &g);
+		} else {
+			acc_store(n->outs[i], f, &g.slots[fn->pslot[i]]);
+		}
+	}
+	if (fn->rst)	/* into the caller's slots that the call's access names */
+		memmove(f->slots + n->slot, g.slots + fn->ret_slot,
+			(size_t)fn->rst->nslots * sizeof *f->slots);
+	else
+		cvt(o, n->ty, &g.ret, fn->ret);
 	th->depth--;
 	th->sp -= fn->nslots;
-	for (int i = 0; i < fn->nparams; i++)
-		if (n->outs && n->outs[i])
-			acc_store(n->outs[i], f, &g.slots[fn->pslot[i]]);
-	cvt(o, n->ty, &g.ret, fn->ret);
 }
 
 /* ---- compiling expressions ------------------------------------------ */
@@ -1317,6 +1366,16 @@ static rnode *const_node(cctx *c, rtype t, rcomp v)
 }
 
 static racc *cacc(cctx *c, const json_t *e);
+static const json_t *struct_type(cctx *c, const json_t *ty);
+static const rstruct *struct_layout(cctx *c, const json_t *where,
+	const json_t *ty, int depth);
+static racc *call_struct(cctx *c, const json_t *e);
+
+/* Whether E calls a function that returns a struct. */
+static int struct_call(cctx *c, const json_t *e)
+{
+	return ast_is(e, "call") && struct_type(c, ast_get(e, "ty")) != NULL;
+}
 
 /* The access path of a variable or parameter. */
 static racc *var_acc(cctx *c, const json_t *e)
@@ -1374,6 +1433,8 @@ static racc *cacc(cctx *c, const json_t *e)
 		return cacc(c, ast_get(e, "e"));
 	if (strcmp(k, "id") == 0)
 		return var_acc(c, e);
+	if (struct_call(c, e))
+		return call_struct(c, e);
 	if (strcmp(k, "index") == 0) {
 		racc *a = cacc(c, ast_get(e, "a"));
 		if (!a)
@@ -1440,11 +1501,12 @@ static int acc_complete(cctx *c, const json_t *e, const racc *a)
 
 /* True when E names a place: a variable, an element, a field or
  * components of one (else a member applies to a computed value). */
-static int is_access(const json_t *e)
+static int is_access(cctx *c, const json_t *e)
 {
 	for (int depth = 0; depth < MAX_NEST; depth++) {
 		const char *k = ast_kind(e);
-		if (strcmp(k, "id") == 0 || strcmp(k, "index") == 0)
+		if (strcmp(k, "id") == 0 || strcmp(k, "index") == 0 ||
+			struct_call(c, e))
 			return 1;
 		if (strcmp(k, "member") != 0 && strcmp(k, "paren") != 0)
 			return 0;
@@ -1458,12 +1520,12 @@ static rnode *struct_copy(cctx *c, const json_t *e, racc *dst,
 	const json_t *src)
 {
 	racc *a = NULL;
-	if (is_access(src) && !(a = cacc(c, src)))
+	if (is_access(c, src) && !(a = cacc(c, src)))
 		return NULL;	/* reported */
 	if (!a || !a->st || a->st->nslots != dst->st->nslots ||
 		!acc_whole(a) || !acc_whole(dst)) {
 		cfail(c, e, "the interpreter assigns a struct only from a "
-			"struct variable, element or field");
+			"struct variable, element, field or call");
 		return NULL;
 	}
 	rtype vt = {VK_VOID, 0};
@@ -1539,6 +1601,19 @@ static rnode *cbuiltin(cctx *c, const json_t *e, const char *name,
 	return n;
 }
 
+/* Whether parameter PN is out or reduce: its argument is copied back. */
+static int out_param(const json_t *pn)
+{
+	json_t *q;
+	size_t qi;
+	json_array_foreach(ast_arr(pn, "quals"), qi, q) {
+		const char *s = json_string_value(q) ? json_string_value(q) : "";
+		if (strcmp(s, "out") == 0 || strcmp(s, "reduce") == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* A call of a function with a body (a subkernel, or a reduce function
  * used as one, DESIGN.md reading 7): arguments by value, out parameters
  * copied back, gathers passed by argument index. */
@@ -1563,6 +1638,29 @@ static rnode *csubcall(cctx *c, const json_t *e, const json_t *fdecl,
 		json_t *pa = json_array_get(params, i);
 		json_t *ae = json_array_get(args, i);
 		n->argty[i] = fn->ptype[i];
+		if (fn->pst[i]) {
+			/* a struct: copied in from the access (a call's
+			 * result included), out ones copied back (ev_call) */
+			rtype vt = {VK_VOID, 0};
+			racc *a = is_access(c, ae) ? cacc(c, ae) : NULL;
+			if (!a || !a->st || a->st->nslots != fn->pst[i]->nslots ||
+				!acc_whole(a)) {
+				if (a || !is_access(c, ae))
+					cfail(c, ae, "the interpreter passes a struct "
+						"from a variable, element, field or "
+						"call");
+				return NULL;
+			}
+			n->args[i] = new_node(c, ev_const, vt);
+			n->args[i]->acc = a;
+			if (out_param(pa)) {
+				if (!n->outs)
+					n->outs = carena(c->p,
+						(na + 1) * sizeof *n->outs);
+				n->outs[i] = a;
+			}
+			continue;
+		}
 		if (fn->ptype[i].k == VK_VOID) {
 			/* a gather parameter: pass the caller's argument slot */
 			racc *a = cacc(c, ae);
@@ -1581,19 +1679,13 @@ static rnode *csubcall(cctx *c, const json_t *e, const json_t *fdecl,
 		n->args[i] = cexpr(c, ae);
 		if (!n->args[i])
 			return NULL;
-		json_t *q;
-		size_t qi;
-		json_array_foreach(ast_arr(pa, "quals"), qi, q)
-			if (strcmp(json_string_value(q) ? json_string_value(q) :
-				"", "out") == 0 || strcmp(json_string_value(q) ?
-				json_string_value(q) : "", "reduce") == 0) {
-				if (!n->outs)
-					n->outs = carena(c->p,
-						(na + 1) * sizeof *n->outs);
-				n->outs[i] = cacc(c, ae);
-				if (!n->outs[i])
-					return NULL;
-			}
+		if (out_param(pa)) {
+			if (!n->outs)
+				n->outs = carena(c->p, (na + 1) * sizeof *n->outs);
+			n->outs[i] = cacc(c, ae);
+			if (!n->outs[i])
+				return NULL;
+		}
 	}
 	return n;
 }
@@ -1628,6 +1720,28 @@ static rnode *ccall(cctx *c, const json_t *e, rtype ty)
 	return NULL;
 }
 
+/* A call of a function returning a struct: the call copies the result
+ * into slots of the caller's frame, which the access returned names
+ * (its PRE, the call, runs first). */
+static racc *call_struct(cctx *c, const json_t *e)
+{
+	rtype vt = {VK_VOID, 0};
+	rnode *n = ccall(c, e, vt);
+	if (!n)
+		return NULL;
+	if (n->ev != ev_call || !n->fn->rst) {
+		cfail(c, e, "the interpreter cannot take a struct from this "
+			"call");
+		return NULL;
+	}
+	racc *a = carena(c->p, sizeof *a);
+	*a = slots_acc(c->fn->nslots, n->fn->rst);
+	c->fn->nslots += n->fn->rst->nslots;
+	n->slot = a->base;
+	a->pre = n;
+	return a;
+}
+
 static int assign_code(const char *op)
 {
 	if (strcmp(op, "=") == 0)
@@ -1646,6 +1760,11 @@ static rnode *cexpr_in(cctx *c, const json_t *e)
 	rtype ty;
 	if (strcmp(k, "paren") == 0)
 		return cexpr(c, ast_get(e, "e"));
+	if (struct_call(c, e)) {
+		/* its value unused (an expression statement) */
+		racc *a = call_struct(c, e);
+		return a ? a->pre : NULL;
+	}
 	if (strcmp(k, "call") == 0) {
 		if (rtype_of(c, ast_get(e, "ty"), &ty) != 0) {
 			cfail(c, e, "the interpreter does not support calls "
@@ -1689,7 +1808,7 @@ static rnode *cexpr_in(cctx *c, const json_t *e)
 		return const_node(c, ty, cvt1(v, VK_S64, ty.k));
 	}
 	if (strcmp(k, "id") == 0 || strcmp(k, "index") == 0 ||
-		(strcmp(k, "member") == 0 && is_access(e))) {
+		(strcmp(k, "member") == 0 && is_access(c, e))) {
 		racc *a = cacc(c, e);
 		if (!a || acc_complete(c, e, a) != 0)
 			return NULL;
@@ -2255,6 +2374,12 @@ static rstmt *cdecl(cctx *c, const json_t *decl)
 static rstmt *cexpr_stmt(cctx *c, int kind, const json_t *e)
 {
 	rstmt *s = new_stmt(c, kind);
+	if (kind == S_RETURN && c->fn->rst && e && !json_is_null(e)) {
+		/* a struct returned: into the frame's return slots */
+		racc *r = carena(c->p, sizeof *r);
+		*r = slots_acc(c->fn->ret_slot, c->fn->rst);
+		return (s->e = struct_copy(c, e, r, e)) ? s : NULL;
+	}
 	if (e && !json_is_null(e) && !(s->e = cexpr(c, e)))
 		return NULL;
 	return s;
@@ -2416,9 +2541,9 @@ static int declare_param(cctx *c, const json_t *pn, rtype *ty)
 			t = ast_get(t, "of");
 	}
 	const json_t *sty = struct_type(c, t);
-	if (sty && c->fn->node == c->p->sig->func) {
-		/* a struct parameter of the kernel: its fields in slots, or
-		 * read and written in the argument's memory */
+	if (sty) {
+		/* a struct parameter: its fields in slots, or read and
+		 * written in the argument's memory */
 		if (!(a->st = struct_layout(c, pn, sty, 0)))
 			return -1;
 		a->esize = a->st->nslots;
@@ -2465,14 +2590,31 @@ static rfunc *cfunc(cctx *c, const json_t *fnode)
 	fn->nparams = (int)json_array_size(params);
 	fn->pslot = carena(c->p, ((size_t)fn->nparams + 1) * sizeof(int));
 	fn->ptype = carena(c->p, ((size_t)fn->nparams + 1) * sizeof(rtype));
+	fn->pst = carena(c->p, ((size_t)fn->nparams + 1) * sizeof *fn->pst);
 	const json_t *ret = ast_get(ast_get(fnode, "type"), "ret");
-	int ok = rtype_of(c, ret, &fn->ret) == 0 ||
-		cfail(c, fnode, "the interpreter does not support this return "
-			"type") == 0;
+	const json_t *rsty = struct_type(c, ret);
+	int ok;
+	if (rsty) {
+		/* a struct returned: slots of the frame hold it */
+		ok = (fn->rst = struct_layout(c, fnode, rsty, 0)) != NULL;
+		fn->ret.k = VK_VOID;
+		fn->ret.n = 0;
+		if (ok) {
+			fn->ret_slot = fn->nslots;
+			fn->nslots += fn->rst->nslots;
+		}
+	} else {
+		ok = rtype_of(c, ret, &fn->ret) == 0 ||
+			cfail(c, fnode, "the interpreter does not support this "
+				"return type") == 0;
+	}
 	for (int i = 0; ok && i < fn->nparams; i++) {
-		fn->pslot[i] = declare_param(c, json_array_get(params, (size_t)i),
-			&fn->ptype[i]);
+		const json_t *pn = json_array_get(params, (size_t)i);
+		fn->pslot[i] = declare_param(c, pn, &fn->ptype[i]);
 		ok = fn->pslot[i] >= 0;
+		const racc *pa = ok ? c->p->var_acc[ast_int(pn, "id")] : NULL;
+		if (pa && pa->st && pa->kind == ACC_SLOT)
+			fn->pst[i] = pa->st;
 	}
 	if (ok)
 		fn->body = cstmt(c, ast_get(fnode, "body"));
