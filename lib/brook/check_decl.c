@@ -488,6 +488,16 @@ static void local_array(chk_ctx *c, json_t *v, json_t *t)
 }
 
 /* spec 6.3.1, 6.3.2, 4.4: one declared variable. */
+/* E-iter-qualifier at N: a variable or parameter that is not a stream
+ * (BrookGPU's iterators are host streams, which kernels read as input
+ * streams). */
+void chk_iter_qual(chk_ctx *c, const json_t *n)
+{
+	chk_err(c, n, "E-iter-qualifier", "iter qualifier allowed only for "
+		"streams: iter float s<16> = iter(0.0f, 16.0f); on the host, "
+		"iter float a<> or float a<> a kernel's parameter");
+}
+
 static void var_decl(chk_ctx *c, json_t *v, const char *storage)
 {
 	const char *name = ast_str(v, "name");
@@ -539,6 +549,8 @@ static void var_decl(chk_ctx *c, json_t *v, const char *storage)
 	if (chk_has_qual(quals, "reduce"))
 		chk_err(c, v, "E-reduce-qualifier",
 			"reduce qualifier allowed only for kernel parameters");
+	if (chk_has_qual(quals, "iter") && !ty_is_stream(t))
+		chk_iter_qual(c, v);
 	if (!c->kern && ty_is_stream(t))
 		stream_var(c, v, t, storage);
 	chk_generated_name(c, v, name);

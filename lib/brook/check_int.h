@@ -185,6 +185,7 @@ int chk_is_literal(json_t *e);
 int chk_is_instance(json_t *e);
 /* The declared name an lvalue or array expression is rooted at. */
 chk_sym *chk_root_sym(chk_ctx *c, json_t *e);
+void chk_iter_qual(chk_ctx *c, const json_t *n);
 int chk_is_lvalue(json_t *e);
 /* Constant integer value of a literal size expression. 1 when E is an
  * int literal (possibly parenthesized). */

@@ -376,6 +376,11 @@ static void declare_params(chk_ctx *c, json_t *f, int kernel)
 				"parameters", q & CHK_Q_OUT ? "out" : "reduce");
 		if (q & CHK_Q_VOUT)
 			chk_vout(c, p);
+		if ((q & CHK_Q_ITER) && !ty_is_stream(t))
+			chk_iter_qual(c, p);
+		if (q & CHK_Q_SHARED)
+			chk_err(c, p, "E-shared-placement", "Shared qualifier valid only "
+				"for Local Array declared inside kernel");
 		if (!kernel)
 			chk_stream_of_arrays(c, p, t);
 		if (!*name || json_is_null(ast_get(p, "name"))) {
