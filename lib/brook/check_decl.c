@@ -260,9 +260,52 @@ int chk_stream_elem_ok(chk_ctx *c, json_t *t, int depth)
 }
 
 /* spec 6.1.2 and 2: reserved types; double vectors beyond two. */
+/* The first struct or union that T (its element) or a field of it,
+ * nested, has without its fields: a tag declared but not defined before
+ * this point. *FIELD: the field that has it, or NULL. */
+static char *incomplete_in(chk_ctx *c, const json_t *t, int depth,
+	const char **field)
+{
+	t = ty_base(t);
+	if (!ty_is_struct(t) || depth > 16)
+		return NULL;
+	json_t *fields = ast_get(t, "fields");
+	if (!json_is_array(fields))
+		return ty_name(t);
+	size_t i;
+	json_t *f;
+	json_array_foreach(fields, i, f) {
+		json_t *ft = chk_resolve(c, ast_get(f, "type"));
+		char *r = ty_is_ptr(ft) ? NULL : incomplete_in(c, ft, depth + 1,
+			field);
+		json_decref(ft);
+		if (r) {
+			if (!*field)
+				*field = ast_str(f, "name");
+			return r;
+		}
+	}
+	return NULL;
+}
+
 void chk_kernel_type(chk_ctx *c, json_t *at, json_t *t)
 {
 	const json_t *b = ty_base(t);
+	const char *field = NULL;
+	char *inc = incomplete_in(c, t, 0, &field);
+	if (inc) {
+		/* C: a variable or field of a struct needs its definition */
+		if (field)
+			chk_err(c, at, "E-incomplete-type", "\"%s\" needs the fields "
+				"of %s (of its field \"%s\"), which has no definition "
+				"before this point", ast_str(at, "name"), inc,
+				field);
+		else
+			chk_err(c, at, "E-incomplete-type", "\"%s\" needs the fields "
+				"of %s, which has no definition before this "
+				"point", ast_str(at, "name"), inc);
+		free(inc);
+	}
 	if (ty_scalar_is_reserved(ty_scalar(b)))
 		chk_err(c, at, "E-reserved-type", "reserved type \"%s\" is not "
 			"supported in kernels", ty_scalar(b));
