@@ -895,9 +895,9 @@ static void ev_load(const rnode *n, rframe *f, rval *o)
 	cvt(o, n->ty, &v, acc_type(n->acc));
 }
 
-/* struct = struct: field by field, between slots and the memory of
- * stream, gather and scatter arguments. */
-/* The struct DST names in frame FD = the one SRC names in FS. */
+/* The struct DST names in frame FD = the one SRC names in FS: field by
+ * field, between slots and the memory of stream, gather and scatter
+ * arguments. */
 static void copy_struct(const racc *dst, rframe *fd, const racc *src,
 	rframe *fs)
 {
