@@ -318,6 +318,11 @@ class Gen:
             exact = True
         if depth <= 0 or r.random() < 0.18:
             return self.leaf(t, exact)
+        if self.subs and t.base in ("int", "uint", "float") and r.random() < 0.15:
+            # a subkernel of this type, its arguments calls too at times
+            e = self.sub_call(t, depth)
+            if e:
+                return e
         if t.base == "int":
             return self.gen_int(t, depth)
         if t.base == "uint":
@@ -357,14 +362,32 @@ class Gen:
         return "(%s != %s)" % (self.gen(t, depth - 1).c, vlit(t, 0))
 
     def sub_call(self, t, depth):
+        """a call of a subkernel returning t; or of one returning t's
+        scalar type in more components (its first components) or in one
+        (the first component of a constructor)"""
         subs = [s for s in self.subs if s["ret"] == t]
         if not subs:
-            return None
+            subs = [s for s in self.subs if s["ret"].base == t.base and
+                    (s["ret"].n > t.n or s["ret"].n == 1)]
+            if not subs:
+                return None
+            s = self.r.choice(subs)
+            e = self.sub_call(s["ret"], depth)
+            if e is None:
+                return None
+            if s["ret"].n > t.n:
+                return E("%s.%s" % (e.c, "xyzw"[:t.n]), t, e.b, e.d, e.ex)
+            rest = [self.leaf(t.scalar(), True) for _ in range(t.n - 1)]
+            return E("%s(%s)" % (t.name, ", ".join([e.c] + [x.c for x in rest])), t,
+                     max([e.b] + [x.b for x in rest]), max([e.d] + [x.d for x in rest]),
+                     e.ex and all(x.ex for x in rest))
         s = self.r.choice(subs)
         args = []
         for p in s["params"]:
             if p[0] == "gather":
-                gs = [g for g in self.gathers if g[1] == p[2] and len(g[2]) == len(p[3])]
+                # a gather of the same type and rank, not a struct's field
+                gs = [g for g in self.gathers if g[1] == p[2] and len(g[2]) == len(p[3])
+                      and len(g) <= 5]
                 if not gs:
                     return None
                 args.append(self.r.choice(gs)[0])
@@ -382,7 +405,7 @@ class Gen:
         r = self.r
         k = r.choice(["add", "add", "sub", "mul", "div", "mod", "bit", "shr", "shl",
                       "neg", "not", "abs", "minmax", "clamp", "cmp", "tern", "cast_f",
-                      "cast_u", "ctor", "sub", "logic", "leaf"] + self.cast_opts(t))
+                      "cast_u", "ctor", "call", "logic", "leaf"] + self.cast_opts(t))
         g = lambda: self.gen(t, depth - 1)
         if k.startswith("cast_x"):
             return self.cast_from(t, k[7:], depth)
@@ -459,7 +482,7 @@ class Gen:
         if k == "ctor" and t.n > 1:
             parts = [self.gen(t.scalar(), depth - 1) for _ in range(t.n)]
             return E("%s(%s)" % (t.name, ", ".join(p.c for p in parts)), t, max(p.b for p in parts))
-        if k == "sub":
+        if k == "call":
             e = self.sub_call(t, depth)
             if e:
                 return e
@@ -470,7 +493,7 @@ class Gen:
     def gen_uint(self, t, depth):
         r = self.r
         k = r.choice(["add", "sub", "mul", "div", "mod", "bit", "shr", "shl", "neg", "not",
-                      "minmax", "clamp", "tern", "cast_i", "cast_f", "ctor", "sub", "leaf"] + self.cast_opts(t))
+                      "minmax", "clamp", "tern", "cast_i", "cast_f", "ctor", "call", "leaf"] + self.cast_opts(t))
         g = lambda: self.gen(t, depth - 1)
         if k.startswith("cast_x"):
             return self.cast_from(t, k[7:], depth)
@@ -504,7 +527,7 @@ class Gen:
         if k == "ctor" and t.n > 1:
             parts = [self.gen(t.scalar(), depth - 1) for _ in range(t.n)]
             return E("%s(%s)" % (t.name, ", ".join(p.c for p in parts)), t, 2 ** 32)
-        if k == "sub":
+        if k == "call":
             e = self.sub_call(t, depth)
             if e:
                 return e
@@ -514,7 +537,7 @@ class Gen:
         r = self.r
         k = r.choice(["add", "add", "sub", "mul", "neg", "abs", "floor", "ceil", "round",
                       "frac", "sign", "minmax", "clamp", "fmod", "fdiv", "fsqrt", "tern",
-                      "cast_i", "cast_u", "ctor", "dot", "lerp", "cross", "sub", "cmpf", "leaf"]
+                      "cast_i", "cast_u", "ctor", "dot", "lerp", "cross", "call", "cmpf", "leaf"]
                      + self.cast_opts(t))
         g = lambda: self.gen(t, depth - 1, exact=True)
         if k.startswith("cast_x"):
@@ -585,7 +608,7 @@ class Gen:
         if k == "cast_i":
             i = self.bound_int(self.gen(T("int", t.n), depth - 1), 2 ** 20)
             return E("(%s)%s" % (t.name, i.c), t, i.b, 1)
-        if k == "sub" and t.base == "double":
+        if k == "call" and t.base == "double":
             k = "leaf"
         if k == "cast_u":
             u = self.gen(T("uint", t.n), depth - 1)
@@ -613,7 +636,7 @@ class Gen:
             a = self.bound_float(g(), 100, 4)
             b = self.bound_float(g(), 100, 4)
             return E("cross(%s, %s)" % (a.c, b.c), t, 2 * a.b * b.b, a.d * b.d)
-        if k == "sub":
+        if k == "call":
             e = self.sub_call(t, depth)
             if e and e.ex:
                 return e
@@ -700,7 +723,7 @@ class Gen:
         M = NARROW[t.base]
         sg = t.base in SIGNED_N
         k = r.choice(["add", "add", "sub", "mul", "div", "mod", "neg", "abs", "minmax", "clamp",
-                      "tern", "cast_i", "cast_f", "ctor", "sub", "leaf", "cmp", "cast_n"])
+                      "tern", "cast_i", "cast_f", "ctor", "call", "leaf", "cmp", "cast_n"])
         g = lambda: self.gen(t, depth - 1)
         if k == "add" or (k == "sub" and sg):
             a, b = g(), g()
@@ -770,7 +793,7 @@ class Gen:
         if k == "ctor" and t.n > 1:
             parts = [self.gen(t.scalar(), depth - 1) for _ in range(t.n)]
             return E("%s(%s)" % (t.name, ", ".join(p.c for p in parts)), t, max(p.b for p in parts))
-        if k == "sub":
+        if k == "call":
             e = self.sub_call(t, depth)
             if e:
                 return e
