@@ -291,6 +291,10 @@ EOS
 	[[ "$output" == *"{ return rsqrt(a); }"* ]]
 	[[ "$output" != *"1 / sqrt"* ]]
 	[[ "$output" == *"#pragma OPENCL FP_CONTRACT ON"* ]]
+	# the mark for which libbrt keeps the driver's own division (brt(3))
+	[[ "$output" == *$'\n#define BRG_FAST_MATH 1\n'* ]]
+	run brgen --target=opencl --fp-contract=fast r.ast
+	[[ "$output" != *"BRG_FAST_MATH"* ]]
 	brgen --fast-math -o r r.ast
 	grep -q '1 / sqrt' r.c
 }

@@ -514,9 +514,9 @@ rt_error() {
 	# a CPU device's programs are built with -DBRG_CPU and its local
 	# memory's size, the user's options after
 	if grep -q "^brt: compiled: rt.br for \(pthread\|cpu\)-" "$RT/opt0.log"; then
-		grep -q '^brt: compiled: rt.br for .*, options "-DBRG_CPU -DBRG_LOCAL_MEM=[1-9][0-9]*"' \
+		grep -q '^brt: compiled: rt.br for .*, options "\(-cl-fp32-correctly-rounded-divide-sqrt \)\?-DBRG_CPU -DBRG_LOCAL_MEM=[1-9][0-9]*"' \
 			"$RT/opt0.log"
-		grep -q '^brt: compiled: rt.br for .*, options "-DBRG_CPU -DBRG_LOCAL_MEM=[1-9][0-9]* -DBRT_TEST_OPTION"' \
+		grep -q '^brt: compiled: rt.br for .*, options "\(-cl-fp32-correctly-rounded-divide-sqrt \)\?-DBRG_CPU -DBRG_LOCAL_MEM=[1-9][0-9]* -DBRT_TEST_OPTION"' \
 			"$RT/opt1.log"
 	fi
 	BRT_CL_OPTIONS=-DBRT_TEST_OPTION BRT_LOG_FILE=$RT/opt2.log \
@@ -533,7 +533,7 @@ rt_error() {
 		grep -qF "CL_INVALID_BUILD_OPTIONS" "$RT/opt3.log"
 	grep -qF "Kernel Execution: Failed to create Program rt.br for" \
 		"$RT/opt3.log"
-	grep -q -- 'options "\(-DBRG_CPU -DBRG_LOCAL_MEM=[0-9]* \)\?-no-such-option-at-all"' "$RT/opt3.log"
+	grep -q -- 'options "\(-cl-fp32-correctly-rounded-divide-sqrt \)\?\(-DBRG_CPU -DBRG_LOCAL_MEM=[0-9]* \)\?-no-such-option-at-all"' "$RT/opt3.log"
 }
 
 @test "program cache: the second run compiles nothing (BRT_LOG_FILE, BRT_CACHE_DIR, XDG_CACHE_HOME)" {
@@ -684,4 +684,37 @@ rt_error() {
 	[ "$status" -eq 86 ]
 	[ "${lines[0]}" = "2 arguments, two" ]
 	grep -q "definitely lost" <<<"$output"
+}
+
+@test "correctly rounded float division and sqrt where the device offers them, not for --fast-math programs" {
+	cat > "$RT/div.br" <<'EOS'
+#include <stdio.h>
+kernel void q(float a<>, float b<>, out float o<>) { o = floor(a / b) + sqrt(b); }
+int main(void)
+{
+	float a[4] = {-2996.0f, 2996.0f, -98.0f, 10.0f}, b[4] = {7.0f, 7.0f, 49.0f, 3.0f}, o[4];
+	float sa<4>, sb<4>, so<4>;
+	streamRead(sa, a);
+	streamRead(sb, b);
+	q(sa, sb, so);
+	streamWrite(so, o);
+	printf("%.9g %.9g %.9g %.9g\n", o[0], o[1], o[2], o[3]);
+	return 0;
+}
+EOS
+	brook_build "$RT/div.br" "$RT/div"
+	brpp "$RT/div.br" | brparse | brcheck | brgen --fast-math -o "$RT/divf"
+	$BROOK_CC $BROOK_CFLAGS "$RT/divf.c" -o "$RT/divf" $BROOK_LIBS
+	export BRT_CACHE_DIR=
+	[ "$(BRT_RUNTIME=cpu "$RT/div")" = "-425.354248 430.645752 5 4.7320509" ]
+	BRT_RUNTIME=opencl BRT_LOG_FILE=$RT/div.log "$RT/div" > "$RT/div.out"
+	grep -q "runtime: 1 OpenCL devices" "$RT/div.log" || skip "no OpenCL device"
+	[ "$(cat "$RT/div.out")" = "-425.354248 430.645752 5 4.7320509" ]
+	BRT_RUNTIME=opencl BRT_LOG_FILE=$RT/divf.log "$RT/divf" > /dev/null
+	# PoCL offers them (CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT)
+	if grep -q "^brt: compiled: .*div\.br for \(pthread\|cpu\)-" "$RT/div.log"; then
+		grep -q '^brt: compiled: .*div\.br for .*, options "-cl-fp32-correctly-rounded-divide-sqrt' "$RT/div.log"
+	fi
+	grep -q '^brt: compiled: .*div\.br for ' "$RT/divf.log"
+	! grep -q 'correctly-rounded' "$RT/divf.log" || false
 }

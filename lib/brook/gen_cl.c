@@ -227,6 +227,10 @@ void gen_cl_program(gen_ctx *g, strbuf *b)
 	 * FP_CONTRACT), and results may differ in the last bits */
 	sb_printf(b, "#pragma OPENCL FP_CONTRACT %s\n",
 		g->o && g->o->fp_contract ? "ON" : "OFF");
+	/* libbrt then builds with the driver's own division and sqrt, not
+	 * the correctly rounded ones (lib/brt/cache.c) */
+	if (g->o && g->o->fast_math)
+		sb_puts(b, "#define BRG_FAST_MATH 1\n");
 	sb_puts(b, cl_view);
 	gen_prelude_common(GEN_CL, b);
 	sb_puts(b, "brg_ctx brg_noctx(void)\n{\n\tbrg_ctx r;\n"

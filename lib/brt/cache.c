@@ -13,14 +13,35 @@
 
 #include "internal.h"
 
-/* No options that change arithmetic: both backends then round alike.
- * The 32-bit variant of a program (brt.h) is built with -DBRG_I32, then
- * the device's options (opencl.c, device_options). */
-static const char *build_options(const brt_device *d, int i32,
-	char buf[600])
+/* The line brgen --fast-math writes into a program (gen_cl.c). */
+static const char fast_math_mark[] = "\n#define BRG_FAST_MATH 1\n";
+
+/* Whether program P asks for speed over the CPU backend's rounding. */
+static int fast_math(const brt_program *p)
 {
-	snprintf(buf, 600, "%s%s%s", i32 ? "-DBRG_I32" : "",
-		i32 && d->options[0] ? " " : "", d->options);
+	size_t n = p->length ? p->length : strlen(p->source);
+	size_t m = sizeof fast_math_mark - 1;
+	for (size_t i = 0; i + m <= n; i++)
+		if (p->source[i] == '\n' && memcmp(p->source + i, fast_math_mark,
+			m) == 0)
+			return 1;
+	return 0;
+}
+
+/* Both backends round alike: no options that change arithmetic, and
+ * correctly rounded division and sqrt where the device offers them
+ * (OpenCL's default allows 2.5 and 3 ulp), unless the program was
+ * generated with --fast-math. The 32-bit variant of a program (brt.h) is
+ * built with -DBRG_I32, then the device's options (opencl.c,
+ * device_options). */
+static const char *build_options(const brt_device *d, const brt_program *p,
+	int i32, char buf[600])
+{
+	int cr = d->crdiv && !fast_math(p);
+	snprintf(buf, 600, "%s%s%s%s%s", i32 ? "-DBRG_I32" : "",
+		i32 && (cr || d->options[0]) ? " " : "",
+		cr ? "-cl-fp32-correctly-rounded-divide-sqrt" : "",
+		cr && d->options[0] ? " " : "", d->options);
 	return buf;
 }
 
@@ -43,7 +64,7 @@ static void cache_key(const brt_device *d, const brt_program *p, int i32,
 	char out[33])
 {
 	char ob[600];
-	const char *opt = build_options(d, i32, ob);
+	const char *opt = build_options(d, p, i32, ob);
 	uint64_t h[2] = { 0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL };
 	for (int i = 0; i < 2; i++) {
 		h[i] = fnv(h[i], p->source, p->length);
@@ -121,8 +142,8 @@ static double now_ms(void)
 	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-static cl_program from_binary(brt_device *d, const unsigned char *bin,
-	size_t len, int i32)
+static cl_program from_binary(brt_device *d, const brt_program *p,
+	const unsigned char *bin, size_t len, int i32)
 {
 	brt_cl *cl = &brt_rt()->cl;
 	cl_int err, st;
@@ -132,7 +153,7 @@ static cl_program from_binary(brt_device *d, const unsigned char *bin,
 		return NULL;
 	char ob[600];
 	if (st != CL_SUCCESS || cl->clBuildProgram(prog, 1, &d->id,
-		    build_options(d, i32, ob), NULL, NULL) != CL_SUCCESS) {
+		    build_options(d, p, i32, ob), NULL, NULL) != CL_SUCCESS) {
 		cl->clReleaseProgram(prog);
 		return NULL;
 	}
@@ -189,7 +210,7 @@ cl_program brt_cache_build(brt_device *d, const brt_program *p, int i32,
 		snprintf(path, sizeof path, "%s/%s.bin", rt->cache_dir, key);
 		size_t len;
 		unsigned char *bin = read_file(path, &len);
-		cl_program prog = bin ? from_binary(d, bin, len, i32) : NULL;
+		cl_program prog = bin ? from_binary(d, p, bin, len, i32) : NULL;
 		free(bin);
 		if (prog) {
 			brt_log("cache hit: %s for %s (%s)", name, d->name, path);
@@ -209,7 +230,7 @@ cl_program brt_cache_build(brt_device *d, const brt_program *p, int i32,
 		return NULL;
 	}
 	char ob[600];
-	const char *opt = build_options(d, i32, ob);
+	const char *opt = build_options(d, p, i32, ob);
 	err = cl->clBuildProgram(prog, 1, &d->id, opt, NULL, NULL);
 	brt_exit_after_driver();
 	if (err != CL_SUCCESS) {
@@ -225,9 +246,10 @@ cl_program brt_cache_build(brt_device *d, const brt_program *p, int i32,
 		brt_log("build failed: %s for %s", name, d->name);
 		return NULL;
 	}
+	const char *shown = build_options(d, p, 0, ob);	/* no -DBRG_I32 */
 	brt_log("compiled: %s for %s in %.0f ms%s%s%s%s", name, d->name,
-		now_ms() - t0, d->options[0] ? ", options \"" : "", d->options,
-		d->options[0] ? "\"" : "", i32 ? " (32-bit indices)" : "");
+		now_ms() - t0, shown[0] ? ", options \"" : "", shown,
+		shown[0] ? "\"" : "", i32 ? " (32-bit indices)" : "");
 	if (path[0])
 		save_binary(prog, rt->cache_dir, path);
 	return prog;

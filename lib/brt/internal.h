@@ -151,6 +151,9 @@ struct brt_device {
 	int gpu, cpu;		/* CL_DEVICE_TYPE_GPU, _CPU */
 	int pack1;		/* K__packed with BRG_PACK1 runs one point a
 				   work-item here (brt.h) */
+	int crdiv;		/* it offers correctly rounded float division
+				   and sqrt (CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT),
+				   which cache.c asks for */
 	struct brt_stage *stages;	/* pinned staging buffers */
 	size_t staged;		/* their bytes */
 	pthread_mutex_t stage_lock;
@@ -323,6 +326,7 @@ void brt_ocl_shutdown(brt_runtime *rt, brt_device *d);
 /* runtime.c: registers the exit handler again after a driver's first
  * program build (runtime.c says why). */
 void brt_exit_after_driver(void);
+void brt_exit_after_launch(void);
 const char *brt_cl_error(cl_int e);
 void brt_ocl_set_last(brt_buffer *b, cl_event ev);
 /* the kernel object for ENTRY (BRT_ENTRY_*) of K on D, building its

@@ -149,6 +149,13 @@ static void device_options(brt_cl *cl, cl_device_id id, brt_device *d)
 	}
 	if (user && *user)
 		add_option(d, user);
+	/* float division and sqrt as the CPU backend rounds them, where
+	   the device can (OpenCL allows them 2.5 and 3 ulp: floor(2996.0f /
+	   7.0f) was 427 on a GPU); cache.c asks for it program by program */
+	cl_device_fp_config fp = 0;
+	d->crdiv = cl->clGetDeviceInfo(id, CL_DEVICE_SINGLE_FP_CONFIG,
+		sizeof fp, &fp, NULL) == CL_SUCCESS &&
+		(fp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT);
 	/* K__packed one point a work-item on such a device, unless
 	   BRT_CL_OPTIONS asks for four (brt.h, brt.3) */
 	d->pack1 = d->cpu && !(user && options_define(user, "BRG_PACK4"));
@@ -1532,6 +1539,7 @@ int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 	brt_ocl_waits_done(w);
 	if (err != CL_SUCCESS)
 		return cl_failed(d, err, msg);
+	brt_exit_after_launch();
 	if (evp || ++d->unflushed >= d->flush_at) {
 		cl->clFlush(d->queue);
 		d->unflushed = 0;

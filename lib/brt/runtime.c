@@ -186,7 +186,7 @@ static void runtime_shutdown(void)
 {
 	brt_runtime *rt = &brt_rt_state;
 	static int done;
-	if (done)	/* registered twice: brt_exit_after_driver */
+	if (done)	/* registered again: brt_exit_after_driver, _launch */
 		return;
 	done = 1;
 	rt->down = 1;
@@ -296,6 +296,17 @@ static void register_late(void)
  * make the driver compile (PoCL builds a kernel for its launch); with
  * those destructors run first, that crashed at exit. */
 void brt_exit_after_driver(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, register_late);
+}
+
+/* After the first kernel launch on an OpenCL device, once more: PoCL
+ * builds the kernel for its launch then, and that first build loads more
+ * of its compiler, whose destructors ran before runtime_shutdown where
+ * its own program cache was empty (status 139, or "LLVM ERROR", in 5 of
+ * 8 runs of a program that exits with a launch pending). */
+void brt_exit_after_launch(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	pthread_once(&once, register_late);
