@@ -656,8 +656,13 @@ class Gen:
         if k == "div":
             a, b = g(), g()
             return E("(%s / (abs(%s) + %s))" % (a.c, b.c, vlit(t, 1.0)), t, ex=False)
-        if k in ("sin", "cos", "atan"):
-            return E("%s(%s)" % (k, g().c), t, ex=False)
+        if k == "atan":
+            return E("atan(%s)" % g().c, t, ex=False)
+        if k in ("sin", "cos"):
+            # a bounded argument: of a large one (cos(exp(10.0f)), 22026)
+            # one ulp of the argument, which exp may give either way,
+            # moves the result by 1e-3
+            return E("%s(clamp(%s, %s, %s))" % (k, g().c, vlit(t, -100.0), vlit(t, 100.0)), t, ex=False)
         if k in ("exp", "exp2"):
             return E("%s(clamp(%s, %s, %s))" % (k, g().c, vlit(t, -10.0), vlit(t, 10.0)), t, ex=False)
         if k in ("log", "log2"):
