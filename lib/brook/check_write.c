@@ -221,11 +221,18 @@ static void reduce_fn_update(chk_ctx *c, json_t *node, const char *op,
 	static const char *const assoc[] = {"+", "*", "|", "^", "&", NULL};
 	if (!ty_streq(op, "=")) {
 		other = r;
-	} else if (ast_is(r, "binop")) {
-		int ok = 0;
-		for (int i = 0; assoc[i]; i++)
+	} else if (ast_is(r, "binop") || (ast_is(r, "call") &&
+			json_array_size(ast_get(r, "args")) == 2 &&
+			(ty_streq(ast_str(r, "builtin"), "min") ||
+			ty_streq(ast_str(r, "builtin"), "max")))) {
+		/* b = b op E, b = min(b, E), b = max(E, b) */
+		int ok = ast_is(r, "call");
+		for (int i = 0; !ok && assoc[i]; i++)
 			ok |= ty_streq(ast_str(r, "op"), assoc[i]);
-		json_t *x = ast_get(r, "l"), *y = ast_get(r, "r");
+		json_t *x = ok && ast_is(r, "call") ?
+			json_array_get(ast_get(r, "args"), 0) : ast_get(r, "l");
+		json_t *y = ok && ast_is(r, "call") ?
+			json_array_get(ast_get(r, "args"), 1) : ast_get(r, "r");
 		if (ok && chk_root_sym(c, x) == s)
 			other = y;
 		else if (ok && chk_root_sym(c, y) == s)
