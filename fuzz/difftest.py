@@ -1176,6 +1176,31 @@ class Program:
         self.files[fn] = (t, dims, vals)
         return fn
 
+    def group_result(self, ot, target):
+        """a group kernel's end: 0-2 statements, then TARGET (its scatter
+        element) = an expression of type OT, which it returns"""
+        r, g = self.r, self.g
+        for _ in range(r.randint(0, 2)):
+            g.stmt(2, [])
+        ex = not (ot.base == "float" and g.inexact_ok and r.random() < 0.3)
+        e = g.gen(ot, 4, exact=ex)
+        if ot.base == "double":
+            e = g.bound_float(e, 2 ** 20, 16)
+        g.emit("%s = %s;" % (target, e.c))
+        return e
+
+    def data_input(self, kname, pn, t, dims, params, vars_, streams, blk, call, brr):
+        """input stream PN of type T filled from random data: its kernel
+        parameter and variable, host stream, call argument and brrun file"""
+        vals, b, d = rand_data(self.r, t, prod(dims), "in")
+        params.append("%s %s<>" % (t.name, pn))
+        vars_.append(Var(pn, t, b, d, True, "in"))
+        streams.append((pn, dims))
+        sn = "s_%s_%s" % (kname, pn)
+        self.host_stream(blk, sn, t, dims, vals, "h_%s_%s" % (kname, pn))
+        call.append(sn)
+        brr.append("%s=@%s" % (pn, self.add_input(kname, pn, t, dims, vals)))
+
     def host_stream(self, blk, sname, t, dims, vals=None, hname=None):
         blk.append("\t\t%s %s<%s>;" % (t.name, sname, dims_str(dims)))
         if vals is not None:
@@ -1298,13 +1323,7 @@ class Program:
                 brr.append(barg)
                 brr.append("--shape %s=%s" % (pn, shape_arg(dims)))
                 continue
-            vals, b, d = rand_data(r, t, prod(dims), "in")
-            params.append("%s %s<>" % (t.name, pn))
-            vars_.append(Var(pn, t, b, d, True, "in"))
-            streams.append((pn, dims))
-            self.host_stream(blk, sn, t, dims, vals, "h_%s_%s" % (kname, pn))
-            call.append(sn)
-            brr.append("%s=@%s" % (pn, self.add_input(kname, pn, t, dims, vals)))
+            self.data_input(kname, pn, t, dims, params, vars_, streams, blk, call, brr)
         # gathers
         for j in range(r.choice([0, 1, 1, 2])):
             t = T(r.choice(["int", "uint", "float"]), r.choice([1, 1, 2, 4]))
@@ -1563,16 +1582,8 @@ class Program:
         lt = T(r.choice(["int", "uint", "float"]), r.choice([1, 1, 2, 4]))
         params, vars_, streams, blk, call, brr = [], [], [], [], [], []
         for j in range(r.randint(1, 2)):
-            t = g.rand_type()
-            pn = "a%d" % j
-            vals, b, d = rand_data(r, t, n, "in")
-            params.append("%s %s<>" % (t.name, pn))
-            vars_.append(Var(pn, t, b, d, True, "in"))
-            streams.append((pn, dims))
-            sn = "s_%s_%s" % (kname, pn)
-            self.host_stream(blk, sn, t, dims, vals, "h_%s_%s" % (kname, pn))
-            call.append(sn)
-            brr.append("%s=@%s" % (pn, self.add_input(kname, pn, t, dims, vals)))
+            self.data_input(kname, "a%d" % j, g.rand_type(), dims, params, vars_, streams,
+                            blk, call, brr)
         ot = g.rand_type()
         params.append("out %s o[]" % ot.name)
         g.begin(vars_ + [Var("t", T("int"), G, kind="loop")], [], dims, streams, [])
@@ -1607,13 +1618,7 @@ class Program:
             elif op == "^":
                 bs = 2 ** 32
         g.shared = [("lds", lt, G * S, bs, ds)]
-        for _ in range(r.randint(0, 2)):
-            g.stmt(2, [])
-        ex = not (ot.base == "float" and g.inexact_ok and r.random() < 0.3)
-        e = g.gen(ot, 4, exact=ex)
-        if ot.base == "double":
-            e = g.bound_float(e, 2 ** 20, 16)
-        g.emit("o[instance().x] = %s;" % e.c)
+        e = self.group_result(ot, "o[instance().x]")
         self.kernels.append("Attribute[GroupSize(%d, 1, 1)]\nkernel void %s(%s)\n{\n%s\n}\n" % (
             G, kname, ", ".join(params), "\n".join(g.lines)))
         hn = "h_%s_o" % kname
@@ -1737,16 +1742,8 @@ class Program:
         lt = T(r.choice(["int", "uint", "float"]), r.choice([1, 1, 2, 4]))
         params, vars_, streams, blk, call, brr = [], [], [], [], [], []
         for j in range(r.randint(1, 2)):
-            t = g.rand_type()
-            pn = "a%d" % j
-            vals, b, d = rand_data(r, t, prod(dims), "in")
-            params.append("%s %s<>" % (t.name, pn))
-            vars_.append(Var(pn, t, b, d, True, "in"))
-            streams.append((pn, dims))
-            sn = "s_%s_%s" % (kname, pn)
-            self.host_stream(blk, sn, t, dims, vals, "h_%s_%s" % (kname, pn))
-            call.append(sn)
-            brr.append("%s=@%s" % (pn, self.add_input(kname, pn, t, dims, vals)))
+            self.data_input(kname, "a%d" % j, g.rand_type(), dims, params, vars_, streams,
+                            blk, call, brr)
         ot = g.rand_type()
         params.append("out %s o[][]" % ot.name)
         g.begin(vars_ + [Var("tx", T("int"), GX, kind="loop"), Var("ty", T("int"), GY, kind="loop")],
@@ -1769,13 +1766,7 @@ class Program:
         g.emit("}")
         g.emit("syncGroup();")
         g.shared = [("lds", lt, GX * S, bs, ds)]
-        for _ in range(r.randint(0, 2)):
-            g.stmt(2, [])
-        ex = not (ot.base == "float" and g.inexact_ok and r.random() < 0.3)
-        e = g.gen(ot, 4, exact=ex)
-        if ot.base == "double":
-            e = g.bound_float(e, 2 ** 20, 16)
-        g.emit("o[instance().y][instance().x] = %s;" % e.c)
+        e = self.group_result(ot, "o[instance().y][instance().x]")
         self.kernels.append("Attribute[GroupSize(%d, %d, 1)]\nkernel void %s(%s)\n{\n%s\n}\n" % (
             GX, GY, kname, ", ".join(params), "\n".join(g.lines)))
         hn = "h_%s_o" % kname

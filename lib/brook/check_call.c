@@ -512,12 +512,6 @@ static int is_stream_op(const char *name)
 	return 0;
 }
 
-/* The memory that streamRead or streamWrite (or a stream's read or write
- * method) copies a stream ST from or to, argument A: of the stream's
- * element type, or of its scalar for a vector stream (the guide reads a
- * float4 stream from a float array), unless cast to void *; and, for an
- * array of known size, at least as large as a stream of known size
- * (stream SX, unless a streamSwap may have given it another's). */
 /* A call streamSwap(...) with the variable named NAME among its
  * arguments. */
 static int swaps_name(const json_t *n, const void *name)
@@ -544,6 +538,12 @@ static int stream_swapped(chk_ctx *c, json_t *sx)
 		"body"), swaps_name, ast_str(v, "name")) != NULL;
 }
 
+/* The memory that streamRead or streamWrite (or a stream's read or write
+ * method) copies a stream ST from or to, argument A: of the stream's
+ * element type, or of its scalar for a vector stream (the guide reads a
+ * float4 stream from a float array), unless cast to void *; and, for an
+ * array of known size, at least as large as a stream of known size
+ * (stream SX, unless a streamSwap may have given it another's). */
 static void stream_memory(chk_ctx *c, json_t *a, json_t *sx, json_t *st,
 	const char *op)
 {

@@ -2,6 +2,7 @@
  * 3.2): variables, streams, local and shared arrays, tags and enums. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -259,7 +260,6 @@ int chk_stream_elem_ok(chk_ctx *c, json_t *t, int depth)
 	return ty_is_unknown(t);
 }
 
-/* spec 6.1.2 and 2: reserved types; double vectors beyond two. */
 /* The first struct or union that T (its element) or a field of it,
  * nested, has without its fields: a tag declared but not defined before
  * this point. *FIELD: the field that has it, or NULL. */
@@ -288,22 +288,20 @@ static char *incomplete_in(chk_ctx *c, const json_t *t, int depth,
 	return NULL;
 }
 
+/* spec 6.1.2 and 2: reserved types; double vectors beyond two; C: a
+ * variable of a struct (or with a struct field) needs its definition. */
 void chk_kernel_type(chk_ctx *c, json_t *at, json_t *t)
 {
 	const json_t *b = ty_base(t);
 	const char *field = NULL;
 	char *inc = incomplete_in(c, t, 0, &field);
 	if (inc) {
-		/* C: a variable or field of a struct needs its definition */
+		char of[160] = "";
 		if (field)
-			chk_err(c, at, "E-incomplete-type", "\"%s\" needs the fields "
-				"of %s (of its field \"%s\"), which has no definition "
-				"before this point", ast_str(at, "name"), inc,
-				field);
-		else
-			chk_err(c, at, "E-incomplete-type", "\"%s\" needs the fields "
-				"of %s, which has no definition before this "
-				"point", ast_str(at, "name"), inc);
+			snprintf(of, sizeof of, " (of its field \"%s\")", field);
+		chk_err(c, at, "E-incomplete-type", "\"%s\" needs the fields of "
+			"%s%s, which has no definition before this point",
+			ast_str(at, "name"), inc, of);
 		free(inc);
 	}
 	if (ty_scalar_is_reserved(ty_scalar(b)))
@@ -530,7 +528,6 @@ static void local_array(chk_ctx *c, json_t *v, json_t *t)
 			"yet");
 }
 
-/* spec 6.3.1, 6.3.2, 4.4: one declared variable. */
 /* E-iter-qualifier at N: a variable or parameter that is not a stream
  * (BrookGPU's iterators are host streams, which kernels read as input
  * streams). */
@@ -541,6 +538,7 @@ void chk_iter_qual(chk_ctx *c, const json_t *n)
 		"iter float a<> or float a<> a kernel's parameter");
 }
 
+/* spec 6.3.1, 6.3.2, 4.4: one declared variable. */
 static void var_decl(chk_ctx *c, json_t *v, const char *storage)
 {
 	const char *name = ast_str(v, "name");

@@ -33,16 +33,21 @@ static int fast_math(const brt_program *p)
  * (OpenCL's default allows 2.5 and 3 ulp), unless the program was
  * generated with --fast-math. The 32-bit variant of a program (brt.h) is
  * built with -DBRG_I32, then the device's options (opencl.c,
- * device_options). */
+ * device_options). BUF gets all of them; the return value points past
+ * -DBRG_I32, at the ones the log shows. */
 static const char *build_options(const brt_device *d, const brt_program *p,
 	int i32, char buf[600])
 {
+	static const char i32opt[] = "-DBRG_I32 ";
 	int cr = d->crdiv && !fast_math(p);
-	snprintf(buf, 600, "%s%s%s%s%s", i32 ? "-DBRG_I32" : "",
-		i32 && (cr || d->options[0]) ? " " : "",
+	size_t k = i32 ? sizeof i32opt - 1 : 0;
+	memcpy(buf, i32opt, k);
+	snprintf(buf + k, 600 - k, "%s%s%s",
 		cr ? "-cl-fp32-correctly-rounded-divide-sqrt" : "",
 		cr && d->options[0] ? " " : "", d->options);
-	return buf;
+	if (k && !buf[k])
+		buf[k - 1] = '\0';	/* -DBRG_I32 alone */
+	return buf + k;
 }
 
 /* FNV-1a, 64 bits, over each part and its length. */
@@ -60,11 +65,9 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n)
 	return h;
 }
 
-static void cache_key(const brt_device *d, const brt_program *p, int i32,
-	char out[33])
+static void cache_key(const brt_device *d, const brt_program *p,
+	const char *opt, char out[33])
 {
-	char ob[600];
-	const char *opt = build_options(d, p, i32, ob);
 	uint64_t h[2] = { 0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL };
 	for (int i = 0; i < 2; i++) {
 		h[i] = fnv(h[i], p->source, p->length);
@@ -142,8 +145,8 @@ static double now_ms(void)
 	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-static cl_program from_binary(brt_device *d, const brt_program *p,
-	const unsigned char *bin, size_t len, int i32)
+static cl_program from_binary(brt_device *d, const char *opt,
+	const unsigned char *bin, size_t len)
 {
 	brt_cl *cl = &brt_rt()->cl;
 	cl_int err, st;
@@ -151,9 +154,8 @@ static cl_program from_binary(brt_device *d, const brt_program *p,
 		&bin, &st, &err);
 	if (!prog)
 		return NULL;
-	char ob[600];
-	if (st != CL_SUCCESS || cl->clBuildProgram(prog, 1, &d->id,
-		    build_options(d, p, i32, ob), NULL, NULL) != CL_SUCCESS) {
+	if (st != CL_SUCCESS || cl->clBuildProgram(prog, 1, &d->id, opt, NULL,
+		    NULL) != CL_SUCCESS) {
 		cl->clReleaseProgram(prog);
 		return NULL;
 	}
@@ -202,15 +204,17 @@ cl_program brt_cache_build(brt_device *d, const brt_program *p, int i32,
 	brt_runtime *rt = brt_rt();
 	brt_cl *cl = &rt->cl;
 	const char *name = p->name ? p->name : "(program)";
-	char key[33], path[4096];
+	char key[33], path[4096], opt[600];
+	/* OPT: every option; SHOWN: those but -DBRG_I32, for the log */
+	const char *shown = build_options(d, p, i32, opt);
 	*blog = NULL;
-	cache_key(d, p, i32, key);
+	cache_key(d, p, opt, key);
 	path[0] = '\0';
 	if (rt->cache_dir) {
 		snprintf(path, sizeof path, "%s/%s.bin", rt->cache_dir, key);
 		size_t len;
 		unsigned char *bin = read_file(path, &len);
-		cl_program prog = bin ? from_binary(d, p, bin, len, i32) : NULL;
+		cl_program prog = bin ? from_binary(d, opt, bin, len) : NULL;
 		free(bin);
 		if (prog) {
 			brt_log("cache hit: %s for %s (%s)", name, d->name, path);
@@ -229,8 +233,6 @@ cl_program brt_cache_build(brt_device *d, const brt_program *p, int i32,
 		*blog = s.p;
 		return NULL;
 	}
-	char ob[600];
-	const char *opt = build_options(d, p, i32, ob);
 	err = cl->clBuildProgram(prog, 1, &d->id, opt, NULL, NULL);
 	brt_exit_after_driver();
 	if (err != CL_SUCCESS) {
@@ -246,7 +248,6 @@ cl_program brt_cache_build(brt_device *d, const brt_program *p, int i32,
 		brt_log("build failed: %s for %s", name, d->name);
 		return NULL;
 	}
-	const char *shown = build_options(d, p, 0, ob);	/* no -DBRG_I32 */
 	brt_log("compiled: %s for %s in %.0f ms%s%s%s%s", name, d->name,
 		now_ms() - t0, shown[0] ? ", options \"" : "", shown,
 		shown[0] ? "\"" : "", i32 ? " (32-bit indices)" : "");

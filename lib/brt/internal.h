@@ -324,7 +324,7 @@ void brt_ocl_discover(brt_runtime *rt);
 int brt_ocl_start(brt_runtime *rt, brt_device *d, brt_str *msg);
 void brt_ocl_shutdown(brt_runtime *rt, brt_device *d);
 /* runtime.c: registers the exit handler again after a driver's first
- * program build (runtime.c says why). */
+ * program build and after the first kernel launch (runtime.c says why). */
 void brt_exit_after_driver(void);
 void brt_exit_after_launch(void);
 const char *brt_cl_error(cl_int e);

@@ -150,8 +150,8 @@ static void device_options(brt_cl *cl, cl_device_id id, brt_device *d)
 	if (user && *user)
 		add_option(d, user);
 	/* float division and sqrt as the CPU backend rounds them, where
-	   the device can (OpenCL allows them 2.5 and 3 ulp: floor(2996.0f /
-	   7.0f) was 427 on a GPU); cache.c asks for it program by program */
+	   the device can (OpenCL allows them 2.5 and 3 ulp: floor(-2996.0f /
+	   7.0f) was -429 on an H200); cache.c asks for it program by program */
 	cl_device_fp_config fp = 0;
 	d->crdiv = cl->clGetDeviceInfo(id, CL_DEVICE_SINGLE_FP_CONFIG,
 		sizeof fp, &fp, NULL) == CL_SUCCESS &&
