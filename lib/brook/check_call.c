@@ -152,8 +152,8 @@ out:
 	json_decref(pt);
 }
 
-/* An argument of a subkernel call in kernel code (spec 4.3). */
-static void sub_arg(chk_ctx *c, json_t *a, json_t *p, int n)
+/* An argument of subkernel call CALL in kernel code (spec 4.3). */
+static void sub_arg(chk_ctx *c, json_t *call, json_t *a, json_t *p, int n)
 {
 	const char *r = ast_str(p, "role");
 	json_t *at = ast_get(a, "ty");
@@ -194,7 +194,7 @@ static void sub_arg(chk_ctx *c, json_t *a, json_t *p, int n)
 				"an array element or a struct field; pass a local and "
 				"assign it after the call", n);
 		else
-			chk_write_check(c, a, NULL, "=");
+			chk_write_check(c, a, call, "=");
 	}
 	chk_convert(c, a, a, at, want, CONV_ARG, n);
 	json_decref(want);
@@ -376,7 +376,7 @@ static json_t *user_call(chk_ctx *c, json_t *e, json_t *f, chk_sym *s)
 	json_array_foreach(args, i, a) {
 		json_t *p = json_array_get(params, i);
 		if (c->kern) {
-			sub_arg(c, a, p, (int)i + 1);
+			sub_arg(c, e, a, p, (int)i + 1);
 			continue;
 		}
 		chk_role r = chk_role_of(p);
@@ -639,6 +639,133 @@ static void stream_swap(chk_ctx *c, json_t *args)
 	json_decref(e1);
 }
 
+/* The element type of A, argument N of stream operator NAME, which must
+ * be a stream: a new reference, or NULL when it is not one (reported) or
+ * not known. */
+static json_t *op_elem(chk_ctx *c, json_t *a, int n, const char *name)
+{
+	json_t *t = chk_resolve(c, ast_get(a, "ty")), *el = NULL;
+	if (ty_is_stream(t))
+		el = chk_resolve(c, (json_t *)ty_elem(t));
+	else if (!ty_is_unknown(t))
+		chk_err(c, a, "E-stream-op-arg", "%s: argument %d must be a "
+			"stream", name, n);
+	json_decref(t);
+	return el;
+}
+
+/* The element type of parameter P of a kernel: a new reference. */
+static json_t *param_elem(chk_ctx *c, json_t *p)
+{
+	json_t *t = chk_resolve(c, ast_get(p, "type")), *el;
+	if (!ty_is_stream(t))
+		return t;
+	el = chk_resolve(c, (json_t *)ty_elem(t));
+	json_decref(t);
+	return el;
+}
+
+/* E-stream-op-type: what A (of type AT, the operator's argument N) holds
+ * is not WANT, which WHAT ("argument 3 holds", "kernel "f" takes", ...). */
+static void op_type(chk_ctx *c, json_t *a, int n, json_t *at, json_t *want,
+	const char *name, const char *what)
+{
+	if (!at || !want || ty_is_unknown(at) || ty_is_unknown(want) ||
+			ty_equal(at, want))
+		return;
+	char *h = TN(at), *w = TN(want);
+	chk_err(c, a, "E-stream-op-type", "%s: argument %d holds %s, but %s "
+		"%s", name, n, h, what, w);
+	free(h);
+	free(w);
+}
+
+/* The operation of streamGatherOp (GATHER) or streamScatterOp, argument
+ * OP: the kernel or reduce function it names, or NULL for the plain
+ * operation (STREAM_GATHER_FETCH, STREAM_SCATTER_ASSIGN, which scatter
+ * may also join to a reduce function with |). *BAD: neither. */
+static chk_fn *op_fn(chk_ctx *c, json_t *op, int gather, int *bad)
+{
+	const char *plain = gather ? "STREAM_GATHER_FETCH" :
+		"STREAM_SCATTER_ASSIGN";
+	json_t *f = chk_strip_paren(op);
+	*bad = 0;
+	if (!gather && ast_is(f, "binop") && ty_streq(ast_str(f, "op"), "|")) {
+		json_t *l = chk_strip_paren(ast_get(f, "l"));
+		json_t *r = chk_strip_paren(ast_get(f, "r"));
+		if (ast_is(l, "id") && ty_streq(ast_str(l, "name"), plain))
+			f = r;
+		else if (ast_is(r, "id") && ty_streq(ast_str(r, "name"), plain))
+			f = l;
+		else
+			f = NULL;
+		if (ast_is(f, "id") && ty_streq(ast_str(f, "name"), plain))
+			f = NULL;
+	} else if (ast_is(f, "id") && ty_streq(ast_str(f, "name"), plain)) {
+		return NULL;
+	}
+	chk_fn *fn = ast_is(f, "id") ? chk_fn_find(c, ast_str(f, "name")) :
+		NULL;
+	json_t *ps = fn ? ast_arr(ast_get(fn->first, "type"), "params") : NULL;
+	if (!fn || !fn->kernel || json_array_size(ps) != 2 ||
+			fn->cls != (gather ? CLASS_MAP : CLASS_REDUCE) ||
+			chk_role_of(json_array_get(ps, 0)) != ROLE_IN ||
+			chk_role_of(json_array_get(ps, 1)) != (gather ? ROLE_OUT :
+			ROLE_REDUCE)) {
+		*bad = 1;
+		return NULL;
+	}
+	return fn;
+}
+
+/* BrookGPU's streamGatherOp(t, index, array, op) and streamScatterOp(s,
+ * index, array, op) (the BrookGPU page, "GatherOp", "ScatterOp"): three
+ * streams, the index of scalar (linear) offsets, and an operation. */
+static void gather_scatter_op(chk_ctx *c, json_t *args, const char *name)
+{
+	int gather = ty_streq(name, "streamGatherOp"), bad;
+	json_t *a0 = json_array_get(args, 0), *a1 = json_array_get(args, 1);
+	json_t *a2 = json_array_get(args, 2), *a3 = json_array_get(args, 3);
+	json_t *data = op_elem(c, a0, 1, name);
+	json_t *idx = op_elem(c, a1, 2, name);
+	json_t *arr = op_elem(c, a2, 3, name);
+	if (idx && !ty_is_unknown(idx) && (!ty_is_scalar(idx) ||
+			ty_streq(ty_scalar(idx), "bool"))) {
+		char *h = TN(idx);
+		chk_err(c, a1, "E-stream-op-index", "%s: the index stream "
+			"holds %s: it must hold scalar offsets (int or float)",
+			name, h);
+		free(h);
+	}
+	chk_fn *fn = op_fn(c, a3, gather, &bad);
+	if (bad) {
+		chk_err(c, a3, "E-stream-op-fn", "%s: the operation must be %s",
+			name, gather ? "STREAM_GATHER_FETCH or a kernel "
+			"f(T a<>, out U b<>)" : "STREAM_SCATTER_ASSIGN, a "
+			"reduce function f or STREAM_SCATTER_ASSIGN | f");
+	} else if (fn) {
+		json_t *ps = ast_arr(ast_get(fn->first, "type"), "params");
+		json_t *in = param_elem(c, json_array_get(ps, 0));
+		json_t *out = param_elem(c, json_array_get(ps, 1));
+		char takes[160], gives[160];
+		snprintf(takes, sizeof takes, "%s \"%s\" takes", gather ?
+			"kernel" : "reduce function", fn->name);
+		snprintf(gives, sizeof gives, "kernel \"%s\" gives", fn->name);
+		if (gather)
+			op_type(c, a0, 1, data, out, name, gives);
+		else
+			op_type(c, a0, 1, data, arr, name, "argument 3 holds");
+		op_type(c, a2, 3, arr, gather ? in : out, name, takes);
+		json_decref(in);
+		json_decref(out);
+	} else {
+		op_type(c, a0, 1, data, arr, name, "argument 3 holds");
+	}
+	json_decref(data);
+	json_decref(idx);
+	json_decref(arr);
+}
+
 /* spec 3.3: stream operators; brookgpu: iter(). */
 static json_t *stream_op_call(chk_ctx *c, json_t *e, json_t *f,
 	const char *name)
@@ -673,6 +800,12 @@ static json_t *stream_op_call(chk_ctx *c, json_t *e, json_t *f,
 	if (ty_streq(name, "streamSwap")) {
 		if (arg_count(c, e, args, 2))
 			stream_swap(c, args);
+		return chk_set_ty_b(e, chk_T(c, "void"));
+	}
+	if (ty_streq(name, "streamGatherOp") ||
+			ty_streq(name, "streamScatterOp")) {
+		if (arg_count(c, e, args, 4))
+			gather_scatter_op(c, args, name);
 		return chk_set_ty_b(e, chk_T(c, "void"));
 	}
 	return chk_unknown(c, e);

@@ -452,6 +452,10 @@ static void stream_var(chk_ctx *c, json_t *v, json_t *t, const char *storage)
 		if (!iter)
 			chk_err(c, v, "E-stream-init", "Stream can't have an initializer");
 	}
+	if (chk_has_qual(ast_get(v, "quals"), "iter") && (!init ||
+			json_is_null(init)))
+		chk_err(c, v, "E-iter-init", "an iterator stream needs an "
+			"initializer iter(start, end)");
 	if (chk_has_qual(ast_get(v, "quals"), "iter"))
 		iter_shape(c, v, t);
 	/* spec 7.1: brcc had no iterator streams (brookgpu's iter) */

@@ -518,6 +518,15 @@ static json_t *unop_expr(chk_ctx *c, json_t *e, int postfix)
 		return chk_unknown(c, e);
 	if (incdec)
 		chk_write_check(c, ast_get(e, "e"), e, op);
+	json_t *x = chk_strip_paren(ast_get(e, "e"));
+	if (incdec && c->kern && e != c->stmt_e && e != c->step_e &&
+			ast_is(x, "member") &&
+			json_array_size(ast_get(x, "swizzle")) > 1)
+		/* brgen makes it x += 1; its value would need the vector's
+		   address, which OpenCL C does not take */
+		chk_err(c, e, "E-incdec-swizzle", "'%s' on a swizzle of several "
+			"components gives no value here: write the swizzle %c= 1, or "
+			"use ++ or -- as a statement of its own", op, op[0]);
 	if (c->kern && !operand_ok(c, e, op, t, NULL))
 		return chk_unknown(c, e);
 	if (ty_streq(op, "!"))

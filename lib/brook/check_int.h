@@ -124,6 +124,9 @@ typedef struct chk_ctx {
 				   stores to: no read (chk_target_expr) */
 	int in_params;		/* in the sizes of a function's parameters:
 				   see chk_id_expr */
+	const json_t *stmt_e;	/* the expression of the expression statement
+				   being checked, without parentheses */
+	const json_t *step_e;	/* ... of the for loop's step being checked */
 } chk_ctx;
 
 /* ty_name for a message; freed by the caller. */
@@ -240,7 +243,8 @@ json_t *chk_call_expr(chk_ctx *c, json_t *e);
 
 /* check_write.c */
 /* Kernel rules on the target of an assignment, ++/-- or out argument.
- * NODE: the assign node ("reduce_op" goes there), or NULL. */
+ * NODE: the assign node ("reduce_op" goes there), the ++ or -- node, or
+ * the subkernel call of the out argument. */
 void chk_write_check(chk_ctx *c, json_t *target, json_t *node,
 	const char *op);
 /* The element a write to TARGET stores to: TARGET without its

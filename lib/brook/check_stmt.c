@@ -80,7 +80,9 @@ static void stmt_kind(chk_ctx *c, json_t *s, const char *k)
 	} else if (ty_streq(k, "decl")) {
 		chk_decl(c, s);
 	} else if (ty_streq(k, "expr")) {
+		c->stmt_e = chk_strip_paren(ast_get(s, "e"));
 		chk_expr(c, ast_get(s, "e"));
+		c->stmt_e = NULL;
 	} else if (ty_streq(k, "if")) {
 		chk_condition(c, ast_get(s, "cond"));
 		stmt(c, ast_get(s, "then"));
@@ -101,7 +103,9 @@ static void stmt_kind(chk_ctx *c, json_t *s, const char *k)
 			chk_opt_expr(c, init);
 		if (ast_get(s, "cond") && !json_is_null(ast_get(s, "cond")))
 			chk_condition(c, ast_get(s, "cond"));
+		c->step_e = chk_strip_paren(ast_get(s, "step"));
 		chk_opt_expr(c, ast_get(s, "step"));
+		c->step_e = NULL;
 		stmt(c, ast_get(s, "body"));
 		chk_pop_scope(c);
 	} else if (ty_streq(k, "switch")) {

@@ -247,7 +247,8 @@ static void reduce_fn_update(chk_ctx *c, json_t *node, const char *op,
 }
 
 /* Kernel rules on the target of an assignment, ++/-- or out argument.
- * NODE: the assign node ("reduce_op" goes there), or NULL. */
+ * NODE: the assign node ("reduce_op" goes there), the ++ or -- node, or
+ * the subkernel call of the out argument. */
 void chk_write_check(chk_ctx *c, json_t *target, json_t *node,
 	const char *op)
 {
@@ -307,9 +308,25 @@ void chk_write_check(chk_ctx *c, json_t *target, json_t *node,
 		}
 		return;
 	}
+	case ROLE_SCATTER:
+		/* brgen writes an element through a test of its index, which is
+		   a statement */
+		if (chk_strip_paren(node) != c->stmt_e)
+			chk_err(c, target, "E-scatter-place", "a write to scatter "
+				"array \"%s\" must be an expression statement of its "
+				"own: an assignment, ++, -- or a subkernel call",
+				s->name);
+		break;
 	default:
 		break;
 	}
+	if (s->role != ROLE_SCATTER && ast_is(node, "call") && c->fn &&
+			c->fn->groupsize && chk_strip_paren(node) != c->stmt_e)
+		/* brgen copies it in and out around the call, where a group's
+		   variable or shared element lives in local memory */
+		chk_err(c, target, "E-group-sub-out", "in a group kernel, a "
+			"subkernel call that writes \"%s\" must be an expression "
+			"statement of its own", s->name);
 	if (s->constq)
 		chk_err(c, target, "E-const-lvalue", "lvalue is a constant type: \"%s\"",
 			s->name);

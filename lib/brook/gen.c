@@ -1021,5 +1021,6 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 	json_decref(g.tags);
 	json_decref(g.idxof);
 	json_decref(g.sites);
+	free(g.ops);
 	return nerrors ? 1 : 0;
 }

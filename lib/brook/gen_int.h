@@ -20,9 +20,11 @@ typedef struct gen_op {
 	const json_t *call;
 	int scatter;
 	const json_t *elem, *index;	/* element and index types */
-	const json_t *fn;		/* scatter's reduce function, or NULL */
+	const json_t *out;		/* gather: t's element type (elem, or
+					   what fn gives) */
+	const json_t *fn;		/* scatter's reduce function, gather's
+					   kernel, or NULL */
 } gen_op;
-#define GEN_MAX_OPS 64
 
 /* What brgen finds out once about a kernel and asks again per target,
  * entry point and mode of a domain point (gen.c, gen_fn_info). */
@@ -60,8 +62,8 @@ typedef struct gen_ctx {
 				   order: [{file, line, kernel, array,
 				   scatter, node}], the same on both targets
 				   (brt.h, brt_site) */
-	gen_op ops[GEN_MAX_OPS];
-	int nops;
+	gen_op *ops;		/* the stream operators, in order */
+	int nops, capops;
 	int nerrors;
 	int i32;		/* printing the CPU's 32-bit instance of kernel
 				   code (brt.h, brt_cpu_call.index32) */

@@ -2328,9 +2328,141 @@ static void builtin_call(gen_fn *f, strbuf *b, const json_t *e)
 	json_decref(own);
 }
 
+/* The scatter parameter whose element (or a field or components of it) L
+ * names, or NULL. */
+static const json_t *scatter_root(gen_fn *f, const json_t *l)
+{
+	const json_t *x = strip(l), *idx[8], *p;
+	int n;
+
+	while (ast_is(x, "member"))
+		x = strip(ast_get(x, "e"));
+	if (!ast_is(x, "index"))
+		return NULL;
+	p = param_of(f, index_base(x, idx, &n));
+	return p && ty_streq(gen_role(p), "scatter") ? p : NULL;
+}
+
+/* E-gen-scatter-place: E, a write to a scatter array's element, is not
+ * an expression statement of its own (brcheck's E-scatter-place): its
+ * test of the index is a statement. */
+static int scatter_misplaced(gen_fn *f, const json_t *e)
+{
+	if (strip(e) == f->discard)
+		return 0;
+	gen_error(f->g, e, "E-gen-scatter-place", "a write to a scatter "
+		"array must be an expression statement of its own");
+	return 1;
+}
+
+static void assign(gen_fn *f, strbuf *b, const json_t *e);
+static void sub_call_args(gen_fn *f, strbuf *b, const json_t *e);
+
+/* Whether parameter P of a subkernel writes its argument A. */
+static int writes_arg(const json_t *p)
+{
+	const char *role = gen_role(p);
+	return ty_streq(role, "out") || ty_streq(role, "reduce");
+}
+
+/* Whether A, an out argument in OpenCL C, lies in local memory: an
+ * element of a shared array, or a group kernel's variable that a CPU
+ * device keeps there (BRG_LV, gen_entry.c). A subkernel's out parameter
+ * is a private pointer. */
+static int local_arg(gen_fn *f, const json_t *a)
+{
+	const json_t *x = strip(a), *d;
+	char k[32];
+	json_t *m;
+
+	if (f->t != GEN_CL || !f->group)
+		return 0;
+	while (ast_is(x, "member") || ast_is(x, "index"))
+		x = strip(ast_get(x, ast_is(x, "index") ? "a" : "e"));
+	d = ast_is(x, "id") ? gen_decl(f->g, x) : NULL;
+	if (!d)
+		return 0;
+	if (gen_has_qual(d, "shared"))
+		return 1;
+	util_lltoa(k, ast_int(d, "id"));
+	m = json_object_get(f->names, k);
+	return json_is_string(m) && !strncmp(json_string_value(m), "BRG_LV(",
+		7);
+}
+
+/* Whether the out argument A of parameter P goes through a copy. */
+static int copied_arg(gen_fn *f, const json_t *p, const json_t *a)
+{
+	return writes_arg(p) && (scatter_root(f, a) || local_arg(f, a));
+}
+
 /* A call of another kernel or reduce function (spec 4.3: subkernels are
- * expanded inline; here a function call the compilers inline). */
+ * expanded inline; here a function call the compilers inline). An out
+ * argument that is a scatter array's element goes through a copy,
+ * brg_wN, written back where its index is inside the array, and one in
+ * local memory (local_arg) through a copy written back: the call is then
+ * a statement (brcheck's E-scatter-place, E-group-sub-out). */
 static void sub_call(gen_fn *f, strbuf *b, const json_t *e)
+{
+	const json_t *fn = callee(f, e);
+	json_t *params = ast_arr(ast_get(fn, "type"), "params");
+	json_t *args = ast_arr(e, "args"), *p;
+	const json_t *a, *saved = f->discard;
+	size_t i;
+	char nm[32];
+	int copies = 0, scatters = 0;
+
+	json_array_foreach(params, i, p) {
+		a = json_array_get(args, i);
+		copies += copied_arg(f, p, a);
+		scatters += writes_arg(p) && scatter_root(f, a);
+	}
+	if (!copies) {
+		sub_call_args(f, b, e);
+		return;
+	}
+	if (scatters && scatter_misplaced(f, e))
+		return;
+	if (strip(e) != f->discard) {
+		gen_error(f->g, e, "E-gen-sub-out", "an out argument in local "
+			"memory: call the subkernel as an expression statement of "
+			"its own");
+		return;
+	}
+	sb_puts(b, "do { ");
+	json_array_foreach(params, i, p) {
+		a = json_array_get(args, i);
+		if (!copied_arg(f, p, a))
+			continue;
+		snprintf(nm, sizeof nm, "brg_w%zu", i);
+		gen_type(f->g, f->t, b, ety(a), nm);
+		sb_puts(b, " = ");
+		gen_kexpr(f, b, a);
+		sb_puts(b, "; ");
+	}
+	sub_call_args(f, b, e);
+	sb_puts(b, "; ");
+	json_array_foreach(params, i, p) {
+		a = json_array_get(args, i);
+		if (!copied_arg(f, p, a))
+			continue;
+		snprintf(nm, sizeof nm, "brg_w%zu", i);
+		json_t *ne = json_pack("{s:s, s:O*, s:s, s:O, s:{s:s, s:s, "
+			"s:O}, s:O}", "k", "assign", "at", ast_get(a, "at"), "op",
+			"=", "l", a, "r", "k", "id", "name", nm, "ty", ety(a), "ty",
+			ety(a));
+		f->discard = ne;
+		assign(f, b, ne);
+		f->discard = saved;
+		json_decref(ne);
+		sb_puts(b, "; ");
+	}
+	sb_puts(b, "} while (0)");
+}
+
+/* The call of sub_call, its arguments in place, or brg_wN where sub_call
+ * made a copy. */
+static void sub_call_args(gen_fn *f, strbuf *b, const json_t *e)
 {
 	const json_t *fn = callee(f, e);
 	json_t *params = ast_arr(ast_get(fn, "type"), "params");
@@ -2347,7 +2479,9 @@ static void sub_call(gen_fn *f, strbuf *b, const json_t *e)
 		if (!first)
 			sb_puts(b, ", ");
 		first = 0;
-		if (ty_streq(role, "out") || ty_streq(role, "reduce")) {
+		if (copied_arg(f, p, a)) {
+			sb_printf(b, "&brg_w%zu", i);
+		} else if (writes_arg(p)) {
 			sb_puts(b, "&(");
 			gen_kexpr(f, b, a);
 			sb_putc(b, ')');
@@ -2456,32 +2590,29 @@ static int is_swizzle(const json_t *e)
 
 static void assign(gen_fn *f, strbuf *b, const json_t *e);
 
-/* out T o[] ... o[i].a = v, a field or components of an element: as in
- * scatter_write, an index outside the array drops the write. The
- * assignment is printed again on the element: o[k] itself, or on
- * OpenCL, where a struct or a 3-vector element is no lvalue (brg_ld_TAG,
- * vload3), a copy written back whole. */
+/* out T o[] ... o[i].a = v, a field or components of an element, and
+ * o[i] op= v: as in scatter_write, an index outside the array drops the
+ * write. The assignment is printed again on the element: o[k] itself,
+ * or on OpenCL, where a struct or a 3-vector element is no lvalue
+ * (brg_ld_TAG, vload3), a copy written back whole. */
 static int scatter_member(gen_fn *f, strbuf *b, const json_t *e)
 {
 	const json_t *l = strip(ast_get(e, "l")), *x = l, *y, *idx[8], *p;
 	const json_t *el;
-	json_t *top = NULL, *cur = NULL, *c, *ne;
+	json_t *top = NULL, *cur = NULL, *c, *ne, *id;
 	strbuf elem = {0};
 	const char *name;
 	int n, copy;
 
 	while (ast_is(x, "member"))
 		x = strip(ast_get(x, "e"));
-	if (x == l || !ast_is(x, "index"))
+	if (!ast_is(x, "index") || (x == l && ty_streq(ast_str(e, "op"), "=")))
 		return 0;
 	p = param_of(f, index_base(x, idx, &n));
 	if (!p || !ty_streq(gen_role(p), "scatter"))
 		return 0;
-	if (!ty_streq(ast_str(e, "op"), "=")) {
-		gen_error(f->g, e, "E-gen-scatter-op",
-			"a scatter array takes only '=' assignments");
+	if (scatter_misplaced(f, e))
 		return 1;
-	}
 	name = ast_str(p, "name");
 	el = gen_elem(f->g, ast_get(p, "type"));
 	copy = f->t == GEN_CL && (!gen_scalar(el) || ty_ncomp(el) == 3);
@@ -2504,8 +2635,12 @@ static int scatter_member(gen_fn *f, strbuf *b, const json_t *e)
 			top = c;
 		cur = c;
 	}
-	json_object_set_new(cur, "e", json_pack("{s:s, s:s, s:O}", "k", "id",
-		"name", elem.s, "ty", ast_get(x, "ty")));
+	id = json_pack("{s:s, s:s, s:O}", "k", "id", "name", elem.s, "ty",
+		ast_get(x, "ty"));
+	if (cur)
+		json_object_set_new(cur, "e", id);
+	else
+		top = id;
 	ne = json_copy((json_t *)e);
 	json_object_set_new(ne, "l", top);
 	assign(f, b, ne);
@@ -2536,12 +2671,8 @@ static void assign(gen_fn *f, strbuf *b, const json_t *e)
 	if (scatter_member(f, b, e))
 		return;
 	if (p && ty_streq(gen_role(p), "scatter")) {
-		if (!ty_streq(op, "=")) {
-			gen_error(f->g, e, "E-gen-scatter-op",
-				"a scatter array takes only '=' assignments");
-			return;
-		}
-		scatter_write(f, b, p, idx, n, r);
+		if (!scatter_misplaced(f, e))
+			scatter_write(f, b, p, idx, n, r);
 		return;
 	}
 	if (f->t == GEN_CPU && is_swizzle(l)) {
@@ -2621,6 +2752,24 @@ static const char *incdec_helper(gen_fn *f, const json_t *vty,
 	return gen_kept(f->g, fname);
 }
 
+/* x++ or x-- (OP) of expression statement E as x += 1 or x -= 1: for a
+ * scatter array's element, whose index is tested, and for a swizzle of
+ * several components, whose address OpenCL C does not take. */
+static void incdec_assign(gen_fn *f, strbuf *b, const json_t *e,
+	const json_t *x, const char *op)
+{
+	const json_t *saved = f->discard;
+	json_t *ne = json_pack("{s:s, s:O*, s:s, s:O, s:{s:s, s:s, s:i, s:{s:s}}, "
+		"s:O}", "k", "assign", "at", ast_get(e, "at"), "op",
+		op[0] == '+' ? "+=" : "-=", "l", x, "r", "k", "int", "text", "1",
+		"value", 1, "ty", "t", "int", "ty", ety(x));
+
+	f->discard = ne;
+	assign(f, b, ne);
+	f->discard = saved;
+	json_decref(ne);
+}
+
 static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
 {
 	const char *op = ast_str(e, "op");
@@ -2634,7 +2783,16 @@ static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
 	int incdec = ty_streq(op, "++") || ty_streq(op, "--");
 	const char *sc = gen_scalar(ety(x));
 	int fvec = sc && ty_scalar_is_float(sc);
-	if (incdec && ty_ncomp(ety(x)) > 1 && is_swizzle(x)) {
+	int swz = ty_ncomp(ety(x)) > 1 && is_swizzle(x);
+	if (incdec && e == f->discard && (swz || scatter_root(f, x))) {
+		incdec_assign(f, b, e, x, op);
+		return;
+	}
+	if (incdec && scatter_root(f, x)) {
+		scatter_misplaced(f, e);
+		return;
+	}
+	if (incdec && swz) {
 		gen_error(f->g, e, "E-gen-incdec-swizzle", "'%s' on a swizzle "
 			"of several components; write the swizzle %c= 1", op,
 			op[0]);

@@ -1,14 +1,16 @@
 /* gen_ops.c - BrookGPU's stream operators streamGatherOp and
  * streamScatterOp (BrookGPU page, "GatherOp" and "ScatterOp"): each use
  * in host code becomes a generated kernel, brg_op_N, in both backends.
- *   streamGatherOp(t, index, array, STREAM_GATHER_FETCH):
- *     t[i] = array[index[i]], index a linear (row-major) offset, clamped
+ *   streamGatherOp(t, index, array, STREAM_GATHER_FETCH or f):
+ *     t[i] = array[index[i]], index a linear (row-major) offset, clamped,
+ *     or f(array[index[i]]) with a kernel f(T a<>, out U b<>)
  *   streamScatterOp(s, index, array, STREAM_SCATTER_ASSIGN | f):
  *     array[index[i]] = s[i], or f(s[i], array[index[i]]) with a reduce
  *     function f; an offset outside the array drops the write. */
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "brook/ast.h"
@@ -36,49 +38,91 @@ static const json_t *arg_elem(gen_ctx *g, const json_t *call, size_t i)
 		"ty"));
 }
 
+/* The element type of a parameter P of a kernel (stream or value). */
+static const json_t *param_elem(gen_ctx *g, const json_t *p)
+{
+	const json_t *t = ast_get(p, "type");
+	return ty_is_stream(t) ? gen_elem(g, t) : t;
+}
+
+/* Whether F, the operation of a stream operator, fits it: gather's a map
+ * kernel (IN, OUT) from the array's elements to t's; scatter's a reduce
+ * function of the array's elements. What brcheck(1) refuses as
+ * E-stream-op-fn and E-stream-op-type. */
+static int op_fn_fits(gen_ctx *g, const gen_op *op)
+{
+	const json_t *ps = ast_arr(ast_get(op->fn, "type"), "params");
+	const json_t *p0 = json_array_get(ps, 0), *p1 = json_array_get(ps, 1);
+
+	if (json_array_size(ps) != 2 || !ty_streq(gen_role(p0), "in"))
+		return 0;
+	if (op->scatter)
+		return ty_streq(ast_str(op->fn, "class"), "reduce") &&
+			ty_streq(gen_role(p1), "reduce") &&
+			ty_equal(gen_resolve(g, param_elem(g, p1)), op->elem);
+	return ty_streq(ast_str(op->fn, "class"), "map") &&
+		ty_streq(gen_role(p1), "out") &&
+		ty_equal(gen_resolve(g, param_elem(g, p0)), op->elem) &&
+		ty_equal(gen_resolve(g, param_elem(g, p1)), op->out);
+}
+
 /* CALL, a call in the body of a function that is not a kernel: a stream
  * operator becomes the next generated kernel. */
 void gen_ops_site(gen_ctx *g, const json_t *n)
 {
 	const char *name = ast_str(strip(ast_get(n, "fn")), "name");
 	int sc = ty_streq(name, "streamScatterOp");
-	if ((sc || ty_streq(name, "streamGatherOp")) &&
-			g->nops < GEN_MAX_OPS) {
-		gen_op *op = &g->ops[g->nops++];
-		const json_t *f = strip(json_array_get(ast_arr(n,
-			"args"), 3));
-		const char *plain = sc ? "STREAM_SCATTER_ASSIGN" :
-			"STREAM_GATHER_FETCH";
-		/* STREAM_SCATTER_ASSIGN | f: the reduce function f */
-		if (sc && ast_is(f, "binop") && ty_streq(ast_str(f, "op"),
-				"|")) {
-			const json_t *l = strip(ast_get(f, "l"));
-			const json_t *r = strip(ast_get(f, "r"));
-			f = ty_streq(ast_str(l, "name"), plain) ? r :
-				ty_streq(ast_str(r, "name"), plain) ? l : f;
+	gen_op *op;
+
+	if (!sc && !ty_streq(name, "streamGatherOp"))
+		return;
+	if (g->nops == g->capops) {
+		int cap = g->capops ? 2 * g->capops : 8;
+		gen_op *ops = realloc(g->ops, (size_t)cap * sizeof *ops);
+		if (!ops) {
+			gen_error(g, n, "E-gen-stream-op", "out of memory");
+			return;
 		}
-		const json_t *fd = gen_decl(g, f);
-		op->call = n;
-		op->scatter = sc;
-		op->elem = arg_elem(g, n, sc ? 0 : 2);
-		op->index = arg_elem(g, n, 1);
-		op->fn = fd && gen_is_kernel(fd) ? fd : NULL;
-		if (json_array_size(ast_arr(n, "args")) != 4 ||
-				!gen_scalar(op->index) ||
-				ty_ncomp(op->index) != 1) {
-			gen_error(g, n, "E-gen-stream-op", "%s(stream, index, "
-				"array, op) takes a stream of scalar indices "
-				"(linear offsets) as its second argument",
-				name);
-			g->nops--;
-		} else if ((!op->fn && strcmp(ast_str(f, "name"), plain)) ||
-				(op->fn && !sc)) {
-			gen_error(g, n, "E-gen-stream-op", "%s: the operation "
-				"must be %s", name, sc ? "STREAM_SCATTER_ASSIGN, "
-				"a reduce function f or STREAM_SCATTER_ASSIGN | f" :
-				"STREAM_GATHER_FETCH");
-			g->nops--;
-		}
+		g->ops = ops;
+		g->capops = cap;
+	}
+	op = &g->ops[g->nops++];
+	const json_t *f = strip(json_array_get(ast_arr(n, "args"), 3));
+	const char *plain = sc ? "STREAM_SCATTER_ASSIGN" :
+		"STREAM_GATHER_FETCH";
+	/* STREAM_SCATTER_ASSIGN | f: the reduce function f */
+	if (sc && ast_is(f, "binop") && ty_streq(ast_str(f, "op"), "|")) {
+		const json_t *l = strip(ast_get(f, "l"));
+		const json_t *r = strip(ast_get(f, "r"));
+		f = ty_streq(ast_str(l, "name"), plain) ? r :
+			ty_streq(ast_str(r, "name"), plain) ? l : f;
+	}
+	const json_t *fd = ast_is(f, "id") ? gen_decl(g, f) : NULL;
+	op->call = n;
+	op->scatter = sc;
+	op->elem = arg_elem(g, n, sc ? 0 : 2);
+	op->out = arg_elem(g, n, 0);
+	op->index = arg_elem(g, n, 1);
+	op->fn = fd && gen_is_kernel(fd) ? fd : NULL;
+	if (json_array_size(ast_arr(n, "args")) != 4 ||
+			!gen_scalar(op->index) || ty_ncomp(op->index) != 1) {
+		gen_error(g, n, "E-gen-stream-op", "%s(stream, index, "
+			"array, op) takes a stream of scalar indices "
+			"(linear offsets) as its second argument", name);
+		g->nops--;
+	} else if (op->fn ? !op_fn_fits(g, op) :
+			!ast_is(f, "id") || strcmp(ast_str(f, "name"), plain)) {
+		gen_error(g, n, "E-gen-stream-op", "%s: the operation "
+			"must be %s", name, sc ? "STREAM_SCATTER_ASSIGN, "
+			"a reduce function f of the array's elements or "
+			"STREAM_SCATTER_ASSIGN | f" : "STREAM_GATHER_FETCH or "
+			"a kernel f(T a<>, out U b<>) of the array's elements "
+			"T and t's U");
+		g->nops--;
+	} else if (!op->fn && !ty_equal(op->elem, op->out)) {
+		gen_error(g, n, "E-gen-stream-op", "%s: the stream and the "
+			"array hold different types", name);
+		g->nops--;
 	}
 }
 
@@ -99,6 +143,25 @@ static void index_expr(gen_ctx *g, gen_target t, strbuf *b, const gen_op *op)
 		sb_puts(b, "brg_fi((float)x)");
 	else
 		sb_printf(b, "(%s)x", t == GEN_CL ? "BRG_L" : "int64_t");
+}
+
+/* Gather's kernel f on the element V fetched: its result R. f's position
+ * (instance(), and indexof() of either parameter) is the point's in t. */
+static void gather_fn(gen_ctx *g, gen_target t, strbuf *b, const gen_op *op,
+	const char *ind)
+{
+	const char *fname = ast_str(op->fn, "name");
+	const json_t *idx = json_object_get(g->idxof, fname), *p;
+	size_t i;
+
+	gen_type(g, t, b, op->out, "r");
+	sb_printf(b, ";\n%s{\n%s\tconst BRG_L brg_o0[4] = {0, 0, 0, 0};\n"
+		"%s\tconst brg_ctx brg_cx = brg_mkctx(brg_i, brg_d, brg_o0);\n"
+		"%s\t%s__body(v, &r", ind, ind, ind, ind, fname);
+	ast_array_foreach(ast_arr(ast_get(op->fn, "type"), "params"), i, p)
+		if (json_object_get(idx, ast_str(p, "name")))
+			sb_puts(b, ", brg_posf(brg_cx)");
+	sb_printf(b, ", brg_cx);\n%s}\n%s", ind, ind);
 }
 
 /* The work of one domain point BRG_I: the same text on both targets. */
@@ -122,8 +185,14 @@ static void op_point(gen_ctx *g, gen_target t, strbuf *b, const gen_op *op,
 		sb_printf(b, "%sv = ", ind);
 		gen_load(g, t, b, op->elem, "array", ix.s);
 		sb_printf(b, ";\n%s", ind);
-		gen_store(g, t, b, op->elem, "t", "brg_idx(&t_v, brg_i, brg_d)",
-			"v");
+		if (op->fn) {
+			gather_fn(g, t, b, op, ind);
+			gen_store(g, t, b, op->out, "t",
+				"brg_idx(&t_v, brg_i, brg_d)", "r");
+		} else {
+			gen_store(g, t, b, op->elem, "t",
+				"brg_idx(&t_v, brg_i, brg_d)", "v");
+		}
 		sb_puts(b, ";\n");
 		sb_free(&ix);
 		return;
@@ -155,7 +224,7 @@ static const json_t *arg_type(const gen_op *op, int i)
 {
 	if (op->scatter)
 		return i == 1 ? op->index : op->elem;
-	return i == 0 ? op->index : op->elem;
+	return i == 0 ? op->index : i == 1 ? op->elem : op->out;
 }
 
 static int arg_const(const gen_op *op, int i)
