@@ -48,7 +48,7 @@ FLOATS = ("float", "double")
 # runs those axes whole)
 AVOID = set()
 FEATURES = ("narrow", "double", "rank34", "multiout", "iter", "struct", "group", "domain",
-            "struct2", "gather34", "group2d", "domaininst", "iter34", "chain")
+            "struct2", "gather34", "group2d", "domaininst", "iter34", "chain", "supdate")
 
 
 # --------------------------------------------------------------------------
@@ -2176,14 +2176,22 @@ class Program:
         e = g.gen(vt, 3, exact=True)
         if vt.base == "float":
             e = g.bound_float(e, 100000, 1)
+        # supdate: an update reads the element (at the nearest index)
+        # and writes it back where the index is inside: op=, ++ or --
+        op = r.choice(["=", "+=", "-=", "++", "--"]) if "supdate" in self.features else "="
         if vt.n > 1 and r.random() < 0.4:
             comps = "".join(r.sample(XYZW[:vt.n], r.randint(1, vt.n - 1)))
             e2 = g.gen(vt.with_n(len(comps)), 2, exact=True)
             if vt.base == "float":
                 e2 = g.bound_float(e2, 100000, 1)
-            g.emit("s[p].%s = %s;" % (comps, e2.c))
+            if op in ("++", "--"):
+                g.emit("%ss[p].%s;" % (op, comps) if r.random() < 0.5 else "s[p].%s%s;" % (comps, op))
+            else:
+                g.emit("s[p].%s %s %s;" % (comps, op, e2.c))
+        elif op in ("++", "--"):
+            g.emit("s[p]%s;" % op)
         else:
-            g.emit("s[p] = %s;" % e.c)
+            g.emit("s[p] %s %s;" % (op, e.c))
         self.kernels.append("kernel void %s(%s p<>, %s v<>, out %s s[%s])\n{\n%s\n}\n" % (
             kname, itype.name, vt.name, vt.name, "][" if two else "", "\n".join(g.lines)))
         hn = "h_%s_s" % kname

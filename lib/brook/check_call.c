@@ -640,14 +640,14 @@ static void stream_swap(chk_ctx *c, json_t *args)
 }
 
 /* The element type of A, argument N of stream operator NAME, which must
- * be a stream: a new reference, or NULL when it is not one (reported) or
- * not known. */
+ * be a stream: a new reference, or NULL when it is not one (reported; a
+ * name that only the C compiler knows is none). */
 static json_t *op_elem(chk_ctx *c, json_t *a, int n, const char *name)
 {
 	json_t *t = chk_resolve(c, ast_get(a, "ty")), *el = NULL;
 	if (ty_is_stream(t))
 		el = chk_resolve(c, (json_t *)ty_elem(t));
-	else if (!ty_is_unknown(t))
+	else
 		chk_err(c, a, "E-stream-op-arg", "%s: argument %d must be a "
 			"stream", name, n);
 	json_decref(t);
