@@ -857,6 +857,23 @@ bench_clock() {
 	[[ "${lines[1]}" == *"(host clock)" ]]
 }
 
+@test "--fast-math: the OpenCL program as brgen --fast-math writes it, without correctly rounded division" {
+	printf 'kernel void k(float a<>, float b<>, out float c<>) { c = a / b; }\n' > d.br
+	BRT_CACHE_DIR=$PWD/c BRT_LOG_FILE=$PWD/f.log run brrun --backend opencl --fast-math d.br k a=[1,2] b=[3,4] c
+	[ "$status" -eq 0 ]
+	[ "$output" = "0.333333 0.5" ]
+	grep -q '^brt: compiled: d.br' f.log
+	! grep -q 'correctly-rounded' f.log || false
+	BRT_CACHE_DIR=$PWD/c BRT_LOG_FILE=$PWD/e.log run brrun --backend opencl d.br k a=[1,2] b=[3,4] c
+	[ "$output" = "0.333333 0.5" ]
+	grep -q 'options "-cl-fp32-correctly-rounded-divide-sqrt' e.log
+	# the interpreter takes it and ignores it
+	run brrun --backend cpu --fast-math d.br k a=[1,2] b=[3,4] c
+	[ "$output" = "0.333333 0.5" ]
+	run brrun --help
+	[[ "$output" == *"--fast-math"* ]]
+}
+
 @test "--bench keeps a scalar reduction's result and still writes files" {
 	run brrun --bench 2 "$K" vsum a=[1,2,3] s=@s.txt
 	[ "$status" -eq 0 ]

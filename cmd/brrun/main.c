@@ -54,6 +54,7 @@ typedef struct options {
 	const char *backend;		/* NULL: libbrt's default */
 	int device;			/* -1: the first */
 	int list_devices;
+	int fast_math;		/* --fast-math: brgen's, for the OpenCL program */
 	int bench;			/* timed runs; 0: no --bench */
 	const char *flops;
 	int json;
@@ -131,6 +132,9 @@ static void usage(FILE *f)
 		"  --flops EXPR           floating-point operations per run "
 		"(n: domain points)\n"
 		"  --json                 --bench results as JSON\n"
+		"  --fast-math            OpenCL: brgen's --fast-math (the "
+		"device's own\n"
+		"                         division, sqrt and rsqrt)\n"
 		"  --check NAME=VALUE     compare output NAME with expected data\n"
 		"  --tol REL              tolerance of --check (default 1e-5; "
 		"0 for integers)\n"
@@ -256,6 +260,8 @@ static int parse_args(brrun *r, int argc, char **argv)
 				return usage_error(r, "%s needs an expression", a);
 		} else if (strcmp(a, "--json") == 0) {
 			o->json = 1;
+		} else if (strcmp(a, "--fast-math") == 0) {
+			o->fast_math = 1;
 		} else if (is_opt(a, "--shape")) {
 			if (push_named(r, &o->shapes, &o->nshapes, "--shape",
 				opt_value(argc, argv, &i, "--shape")) != 0)
@@ -945,6 +951,8 @@ static int make_kernel(brrun *r)
 		k->src_line = line;
 	if (r->opencl) {
 		gen_options go = {0};
+		go.fast_math = r->o.fast_math;
+		go.fp_contract = r->o.fast_math;
 		if (gen_program(r->doc, &go, NULL, NULL, &r->cl, &r->d) != 0)
 			return -1;
 		/* a kernel named like an OpenCL built-in is renamed */
