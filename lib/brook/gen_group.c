@@ -362,6 +362,18 @@ static int iter_local(gen_gplan *p, const json_t *s, const json_t *d)
 }
 
 /* gen_int.h; gen_entry.c declares these variables */
+/* The body of loop S as a block (a new reference): a body that is one
+ * statement, such as another loop, is a block of it, as sync_loop
+ * (gen_kcode.c) prints it. */
+static json_t *loop_block(const json_t *s)
+{
+	const json_t *body = ast_get(s, "body");
+
+	if (ast_is(body, "block"))
+		return json_incref((json_t *)body);
+	return json_pack("{s:s, s:[O]}", "k", "block", "items", body);
+}
+
 void gen_hoisted(const json_t *blk, json_t *out)
 {
 	size_t i, j;
@@ -369,8 +381,9 @@ void gen_hoisted(const json_t *blk, json_t *out)
 
 	ast_array_foreach(ast_arr(blk, "items"), i, it) {
 		if (gen_is_sync_loop(it)) {
-			if (ast_is(ast_get(it, "body"), "block"))
-				gen_hoisted(ast_get(it, "body"), out);
+			json_t *blk = loop_block(it);
+			gen_hoisted(blk, out);
+			json_decref(blk);
 			continue;
 		}
 		if (!ast_is(it, "decl"))
@@ -441,9 +454,11 @@ static void plan_block(gen_gplan *p, const json_t *blk, const json_t *vars)
 			continue;
 		plan_phase(p, items, lo, i, vars);
 		lo = i + 1;
-		if (it && gen_is_sync_loop(it) && ast_is(ast_get(it, "body"),
-				"block"))
-			plan_block(p, ast_get(it, "body"), vars);
+		if (it && gen_is_sync_loop(it)) {
+			json_t *blk = loop_block(it);
+			plan_block(p, blk, vars);
+			json_decref(blk);
+		}
 	}
 }
 
