@@ -297,6 +297,21 @@ EOS
 	diff_golden "$top_srcdir/t/run/gather.out" out
 }
 
+@test "brgen --checked reports an update of a scatter element outside the array as the dropped write it is" {
+	brpp "$top_srcdir/t/run/scatter_update.br" | brparse | brcheck 2>/dev/null |
+		brgen --checked -o su
+	$BROOK_CC $BROOK_CFLAGS su.c -o su $BROOK_LIBS
+	for rt in cpu opencl; do
+		BRT_RUNTIME=$rt ./su > out 2> err
+		diff_golden "$top_srcdir/t/run/scatter_update.out" out
+		# o[i] += v, and o[i] as a subkernel's out argument (read in,
+		# written back): the write, once
+		[ "$(grep -c 'scatter_update.br:11: kernel k1: scatter index (7, 0, 0, 0) outside the array o of 3 x 1 x 1 x 1; the write is dropped' err)" = 1 ]
+		[ "$(grep -c 'scatter_update.br:20: kernel k6: scatter index (-1, 0, 0, 0) outside the array o of 3 x 1 x 1 x 1; the write is dropped' err)" = 1 ]
+		! grep -q 'k6: gather' err || false
+	done
+}
+
 @test "a kernel named like an OpenCL built-in gets another OpenCL name" {
 	brpp "$top_srcdir/t/run/mad.br" | brparse | brcheck > mad.ast
 	run brgen --target=opencl mad.ast

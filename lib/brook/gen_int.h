@@ -134,6 +134,8 @@ typedef struct gen_fn {
 				   being printed in its unclamped copy */
 	int unclamped;		/* a gather read in a row interior without
 				   clamps (gen_affine.c) */
+	int copy_in;		/* printing the copy of an out argument that
+				   sub_call writes back: no --checked site */
 	const json_t *shadow;	/* a float local (its decl) that gathers
 				   read as the integers brg_sh_NAME in
 				   this copy of a loop (shadow_loop) */

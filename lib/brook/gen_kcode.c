@@ -869,9 +869,12 @@ static int site_index(gen_fn *f, const json_t *at, const json_t *p,
 	size_t i;
 	json_t *s;
 
+	/* one index node may be read and written: o[i] passed to an out
+	   parameter is copied in and written back (sub_call) */
 	json_array_foreach(g->sites, i, s)
 		if (json_integer_value(json_object_get(s, "node")) ==
-				(json_int_t)(intptr_t)at)
+				(json_int_t)(intptr_t)at &&
+				ast_bool(s, "scatter") == !!scatter)
 			return (int)i;
 	ast_at(g->doc, at, &file, &line, &col);
 	json_array_append_new(g->sites, json_pack("{s:s, s:i, s:s, s:s, s:b, "
@@ -1990,7 +1993,7 @@ static void access_index(gen_fn *f, strbuf *b, const json_t *p,
 	char site[64] = "";
 	int k;
 
-	if (f->g->o && f->g->o->checked)
+	if (f->g->o && f->g->o->checked && !f->copy_in)
 		snprintf(site, sizeof site, "%s", checked_site(f, idx[0], p,
 			scatter));
 	if (!site[0] && !scatter) {
@@ -2437,7 +2440,11 @@ static void sub_call(gen_fn *f, strbuf *b, const json_t *e)
 		snprintf(nm, sizeof nm, "brg_w%zu", i);
 		gen_type(f->g, f->t, b, ety(a), nm);
 		sb_puts(b, " = ");
+		/* --checked reports the write back, as for o[i] += v, not
+		   this read */
+		f->copy_in = 1;
 		gen_kexpr(f, b, a);
+		f->copy_in = 0;
 		sb_puts(b, "; ");
 	}
 	sub_call_args(f, b, e);
