@@ -1051,9 +1051,12 @@ def read_struct_field(path, st, field):
 
 def embed(vals, emb):
     """a view's result VALS (row-major over the box) put into the whole
-    stream's data: emb = (full dims, start data, box start, box dims, ncomp),
-    dims slowest first"""
-    dims, init, lo, box, nc = emb
+    stream's data: emb = (full dims, start data, box start, box dims, ncomp
+    [, "full"]), dims slowest first; with "full", VALS is the whole
+    stream's (brrun --domain-offset), of which the box is taken"""
+    dims, init, lo, box, nc = emb[:5]
+    if len(emb) > 5:
+        vals = slice_box(vals, dims, lo, box, nc)
     res = list(init)
     j = 0
     for idx in box_points(box):
@@ -1675,9 +1678,10 @@ class Program:
             sn = "s_%s_%s" % (kname, pn)
             self.host_stream(blk, sn, t, fd, vals, "h_%s_%s" % (kname, pn))
             call.append(sn + (dom(lo, box) if kind == "view" else ""))
-            if lo is not None:
+            if lo is not None and not offset:
                 bv, bd = slice_box(vals, fd, lo, box, t.n), box
             else:
+                # brrun --domain-offset runs on the whole streams
                 bv, bd = vals, fd
             brr.append("%s=@%s" % (pn, self.add_input(kname, pn, t, bd, bv)))
         outs = []
@@ -1691,8 +1695,8 @@ class Program:
             self.host_stream(blk, sn, t, ofull, init, "h_%s_%s_init" % (kname, pn))
             call.append(sn + ("" if offset else dom(olo, box)))
             brr.append("%s=@%s_%s.out.npy" % (pn, kname, pn))
-            brr.append("--shape %s=%s" % (pn, shape_arg(box)))
-            emb[pn] = (ofull, init, olo, box, t.n)
+            brr.append("--shape %s=%s" % (pn, shape_arg(ofull if offset else box)))
+            emb[pn] = (ofull, init, olo, box, t.n) + (("full",) if offset else ())
         # instance() in the box: counts from the view's start (0) in a
         # .domain() view, from the offset with domainOffset (brt(3))
         g.begin(vars_ + outs, [], (ofull if offset else box) if g.has("domaininst") else None, [], [])
@@ -1709,6 +1713,8 @@ class Program:
         if offset:
             o4 = list(reversed(olo)) + [0] * (4 - rank)
             s4 = list(reversed(box)) + [1] * (4 - rank)
+            brr.append("--domain-offset %s" % "x".join(map(str, reversed(olo))))
+            brr.append("--domain-size %s" % "x".join(map(str, reversed(box))))
             blk.append("\t\t%s.domainOffset(uint4_(%s));" % (kname, ", ".join(map(str, o4))))
             blk.append("\t\t%s.domainSize(uint4_(%s));" % (kname, ", ".join(map(str, s4))))
         blk.append("\t\t%s(%s);" % (kname, ", ".join(call)))
@@ -1724,8 +1730,6 @@ class Program:
         tst = {"kernel": kname, "args": brr, "embed": emb,
                "outs": [(o.name, o.t, "exact" if (o.t.base != "float" or o.ex) else "inexact", "npy")
                         for o in outs]}
-        if offset and "instance()" in self.kernels[-1]:
-            tst["ways"] = ("cpu", "opencl")     # brrun has no domain offset
         self.tests.append(tst)
 
     # -- 2-D thread groups: GroupSize(GX, GY, 1) on a 2-D stream of whole

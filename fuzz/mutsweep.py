@@ -18,7 +18,8 @@ OpenCL C must pass clang's OpenCL 1.2 front end (-fsyntax-only). Reported:
   cc, opencl                     the generated C or OpenCL C does not compile
                                  (the user's own host C is cc's to report:
                                  errors only in host functions, in a global
-                                 initializer or of a missing #include are
+                                 initializer or declaration written as in
+                                 the program, or of a missing #include are
                                  left out)
 
 Each finding goes to OUT/KIND-HASH/ (p.br, NOTES). Python 3 standard
@@ -216,7 +217,17 @@ def main():
             kern = set(re.findall(r"(?:kernel|reduce)\s+\w+\s+(\w+)\s*\(", m))
             host_only = fns and all("__" not in x and not x.startswith("brg")
                                     and x not in kern for x in fns)
-            if not (host_only or re.search(r"fatal error: .*: No such file", e)
+            # an error at file scope on a line of the user's own (a host
+            # declaration, printed as written)
+            at = re.search(r"\.c:(\d+):\d+: error:", e)
+            if at and not fns:
+                with open(g + ".c", errors="replace") as f:
+                    lines = f.read().split("\n")
+                ln = int(at.group(1))
+                own = ln <= len(lines) and lines[ln - 1].strip() and lines[ln - 1].strip() in m
+            else:
+                own = False
+            if not (host_only or own or re.search(r"fatal error: .*: No such file", e)
                     or re.search(r"undeclared here \(not in a function\)", e)):
                 finding("cc", m, "%s\ngcc failed:\n%s" % (path, e[-3000:]))
             continue

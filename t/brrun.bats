@@ -857,6 +857,60 @@ bench_clock() {
 	[[ "${lines[1]}" == *"(host clock)" ]]
 }
 
+@test "--domain-size and --domain-offset: guide 1.8's execution domain, instance() counting from the offset" {
+	printf 'kernel void k(float a<>, out float c<>) { c = a + (float)instance().x * 100.0f + (float)instance().y * 1000.0f; }\n' > dk.br
+	for b in cpu opencl; do
+		run brrun --backend $b dk.br k a=[1,2,3,4,5,6] c --domain-offset 2 --domain-size 3
+		[ "$status" -eq 0 ]
+		[ "$output" = "0 0 203 304 405 0" ]
+		# the offset alone runs to the end
+		run brrun --backend $b dk.br k a=[1,2,3,4,5,6] c --domain-offset=4
+		[ "$output" = "0 0 0 0 405 506" ]
+		run brrun --backend $b dk.br k 'a=[[1,2,3],[4,5,6]]' c --domain-offset 1,1 --domain-size 2x1
+		[ "$output" = "$(printf '0 0 0\n0 1105 1206')" ]
+		# a box past the stream: the runtime's error, status 1
+		run brrun --backend $b dk.br k a=[1,2,3,4,5,6] c --domain-offset 4 --domain-size 3
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"c: Exec Domain: Number of threads specified more than stream dimension [E-run-runtime]"* ]]
+	done
+}
+
+@test "--domain-size runs a kernel whose only output is a scatter array, with no input stream" {
+	cat > sc.br <<'EOS'
+kernel void put(float v[], out float o[])
+{
+	int i = instance().x;
+	o[7 - i] = v[i] * 10.0f;
+	o[i] += 1.0f;
+}
+EOS
+	for b in cpu opencl; do
+		run brrun --backend $b sc.br put v=[1,2,3,4,5,6,7,8] o=zeros --shape o=8
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"no stream and no domainSize gives the domain"* ]]
+		run brrun --backend $b sc.br put v=[1,2,3,4,5,6,7,8] o=zeros --shape o=8 --domain-size 4
+		[ "$status" -eq 0 ]
+		[ "$output" = "1 1 1 1 40 30 20 10" ]
+	done
+}
+
+@test "--domain-size and --domain-offset take 1 to 4 numbers, x first" {
+	printf 'kernel void k(float a<>, out float c<>) { c = a; }\n' > d.br
+	for bad in 0 1x0 1x2x3x4x5 x 1,y '' -1; do
+		run brrun d.br k a=[1,2] c --domain-size "$bad"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"--domain-size takes 1 to 4 sizes from 1, x first, as 64x32, not '$bad' [E-run-usage]"* ]]
+	done
+	run brrun d.br k a=[1,2] c --domain-offset 1,y
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--domain-offset takes 1 to 4 coordinates, x first, as 8x0, not '1,y' [E-run-usage]"* ]]
+	run brrun d.br k a=[1,2] c --domain-offset 0
+	[ "$status" -eq 0 ]
+	[ "$output" = "1 2" ]
+	run brrun --help
+	[[ "$output" == *"--domain-size WxH, --domain-offset XxY"* ]]
+}
+
 @test "--fast-math: the OpenCL program as brgen --fast-math writes it, without correctly rounded division" {
 	printf 'kernel void k(float a<>, float b<>, out float c<>) { c = a / b; }\n' > d.br
 	BRT_CACHE_DIR=$PWD/c BRT_LOG_FILE=$PWD/f.log run brrun --backend opencl --fast-math d.br k a=[1,2] b=[3,4] c

@@ -46,6 +46,17 @@ setup() {
 	$BROOK_CC $BROOK_CFLAGS -c out.c -o out.o
 }
 
+@test "brgen -l: cc's message about a host declaration names its .br line, in a function laid out on one line" {
+	printf '#include <stdio.h>\nstatic float g[2][1e3f];\nint main(void) { float x[1.5]; float s<4>; return 0; }\n' > hd.br
+	brpp hd.br | brparse | brcheck | brgen -l -o hd
+	run $BROOK_CC $BROOK_CFLAGS -c hd.c -o hd.o
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"hd.br:2:"*"error: size of array"*"g"*"has non-integer type"* ]]
+	[[ "$output" == *"hd.br:3:"*"error: size of array"*"x"*"has non-integer type"* ]]
+	# one #line a declaration, streams included
+	[ "$(grep -c '^[[:space:]]*#line 3 "hd.br"' hd.c)" -eq 4 ]
+}
+
 @test "a map kernel's CPU code has a packed path that gcc -O3 vectorizes" {
 	brgen -o out sum.ast
 	# the buffers are restrict parameters; the test picks the path

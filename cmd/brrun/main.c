@@ -8,6 +8,7 @@
  * backend interprets the checked kernel (run_interp.c). */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -55,6 +56,8 @@ typedef struct options {
 	int device;			/* -1: the first */
 	int list_devices;
 	int fast_math;		/* --fast-math: brgen's, for the OpenCL program */
+	brt_exec exec;			/* --domain-size, --domain-offset */
+	int has_exec;
 	int bench;			/* timed runs; 0: no --bench */
 	const char *flops;
 	int json;
@@ -132,6 +135,10 @@ static void usage(FILE *f)
 		"  --flops EXPR           floating-point operations per run "
 		"(n: domain points)\n"
 		"  --json                 --bench results as JSON\n"
+		"  --domain-size WxH, --domain-offset XxY\n"
+		"                         the execution domain (guide 1.8: "
+		"domainSize,\n"
+		"                         domainOffset), x first\n"
 		"  --fast-math            OpenCL: brgen's --fast-math (the "
 		"device's own\n"
 		"                         division, sqrt and rsqrt)\n"
@@ -141,6 +148,32 @@ static void usage(FILE *f)
 		"  -D NAME[=VALUE], -I DIR   passed to the preprocessor\n"
 		"  --diagnostics=FORMAT   gcc, brcc, json or sarif\n"
 		"  --help, --version\n", f);
+}
+
+/* COORDS: up to four numbers, x first, separated by 'x' or ','; each
+ * from 1 (from 0 with ZERO_OK) to 2^32 - 1. Returns how many, 0 when S is
+ * not that. */
+static unsigned parse_coords(const char *s, unsigned *v, int zero_ok)
+{
+	unsigned n = 0;
+	for (;;) {
+		if (!isdigit((unsigned char)*s) || n == 4)
+			return 0;
+		unsigned long long x = 0;
+		while (isdigit((unsigned char)*s)) {
+			x = x * 10 + (unsigned)(*s++ - '0');
+			if (x > UINT32_MAX)
+				return 0;
+		}
+		if (x == 0 && !zero_ok)
+			return 0;
+		v[n++] = (unsigned)x;
+		if (*s == '\0')
+			return n;
+		if (*s != 'x' && *s != 'X' && *s != ',')
+			return 0;
+		s++;
+	}
 }
 
 /* Reports a usage error; returns the usage exit status. */
@@ -262,6 +295,27 @@ static int parse_args(brrun *r, int argc, char **argv)
 			o->json = 1;
 		} else if (strcmp(a, "--fast-math") == 0) {
 			o->fast_math = 1;
+		} else if (is_opt(a, "--domain-size") ||
+				is_opt(a, "--domain-offset")) {
+			int size = a[9] == 's';
+			unsigned c[4], n;
+			v = opt_value(argc, argv, &i, size ? "--domain-size" :
+				"--domain-offset");
+			if (!v || !(n = parse_coords(v, c, !size)))
+				return usage_error(r, size ? "--domain-size takes "
+					"1 to 4 sizes from 1, x first, as 64x32, not "
+					"'%s'" : "--domain-offset takes 1 to 4 "
+					"coordinates, x first, as 8x0, not '%s'",
+					v ? v : "");
+			for (unsigned k = 0; k < 4; k++) {
+				if (size)
+					o->exec.size[k] = k < n ? c[k] : 1;
+				else
+					o->exec.offset[k] = k < n ? c[k] : 0;
+			}
+			if (size)
+				o->exec.rank = n;
+			o->has_exec = 1;
 		} else if (is_opt(a, "--shape")) {
 			if (push_named(r, &o->shapes, &o->nshapes, "--shape",
 				opt_value(argc, argv, &i, "--shape")) != 0)
@@ -999,7 +1053,7 @@ static double run_once(brrun *r, int *events)
 			memcpy(r->b[i].value_buf, r->b[i].value_init,
 				r->b[i].value_size);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	brt_run(&r->kernel, r->args, NULL);
+	brt_run(&r->kernel, r->args, r->o.has_exec ? &r->o.exec : NULL);
 	for (unsigned i = 0; i < r->sig.nparams; i++)
 		if (r->b[i].is_output && r->b[i].s)
 			brt_stream_finish(r->b[i].s);
@@ -1267,6 +1321,12 @@ static int bench(brrun *r)
 		for (unsigned i = 0; i < r->sig.nparams && points == 0; i++)
 			if (r->b[i].s)
 				points = (double)elem_count(&r->b[i]);
+	if (r->o.exec.rank && r->sig.kclass != BRT_KERNEL_REDUCE) {
+		/* --domain-size: its points */
+		points = 1;
+		for (unsigned k = 0; k < 4; k++)
+			points *= r->o.exec.size[k];
+	}
 	double flops = -1;
 	if (r->o.flops && run_flops_eval(r->o.flops, points, &flops) != 0) {
 		free(t);

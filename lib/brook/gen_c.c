@@ -317,6 +317,18 @@ static void line_directive(host_ctx *hc, strbuf *out, const json_t *n,
 
 static int hook_decl(void *ctx, strbuf *out, const json_t *d, int indent);
 
+/* Whether declaration D declares a stream. */
+static int decl_has_stream(const json_t *d)
+{
+	size_t i;
+	json_t *v;
+
+	ast_array_foreach(ast_arr(d, "vars"), i, v)
+		if (is_stream_ty(ast_get(v, "type")))
+			return 1;
+	return 0;
+}
+
 static void print_block(host_ctx *hc, strbuf *out, const json_t *s, int indent)
 {
 	size_t i;
@@ -346,7 +358,11 @@ static int hook_stmt(void *ctx, strbuf *out, const json_t *s, int indent)
 
 	if (s == hc->skip)
 		return 0;
-	if (!ty_streq(k, "block") && !ty_streq(k, "decl"))
+	/* a declaration too: cc's messages about it then name its .br
+	   line, however the statements before it were laid out (hook_decl
+	   gives a stream declaration its own) */
+	if (!ty_streq(k, "block") && !(ty_streq(k, "decl") &&
+			decl_has_stream(s)))
 		line_directive(hc, out, s, indent);
 	if (ty_streq(k, "block")) {
 		print_block(hc, out, s, indent);
@@ -697,10 +713,7 @@ static int hook_decl(void *ctx, strbuf *out, const json_t *d, int indent)
 	}
 	if (!ast_is(d, "decl"))
 		return 0;
-	ast_array_foreach(ast_arr(d, "vars"), i, v)
-		if (is_stream_ty(ast_get(v, "type")))
-			streams++;
-	if (!streams)
+	if (!decl_has_stream(d))
 		return 0;
 	line_directive(hc, out, d, indent);
 	streams = 0;
