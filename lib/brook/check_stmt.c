@@ -463,8 +463,9 @@ void chk_sync_places(chk_ctx *c, const json_t *body)
  * past a loop when its condition may be false or a break leaves it
  * (while (1), for (;;) and do ... while (1) otherwise never end); past a
  * switch when it has no default, a break leaves it or its body's end is
- * reachable. A condition counts as constant when it folds
- * (chk_int_const); any other may go either way. A break or continue
+ * reachable; a switch on a constant enters at the case of that value, or
+ * at default when no case has it. A condition counts as constant when it
+ * folds (chk_int_const); any other may go either way. A break or continue
  * counts only where it is reachable: case 1: return a; break; ends. */
 
 typedef struct flow_target {
@@ -472,6 +473,11 @@ typedef struct flow_target {
 	int continued;		/* a reachable continue (a loop) */
 	int reach;		/* the switch is reachable: so are its labels */
 	int has_default;	/* the switch has a default label */
+	int konst;		/* its condition folds, to VALUE: only the case
+				   of that value, or default when none is,
+				   is reached from the switch */
+	long long value;
+	int matched;		/* a case label has that value */
 } flow_target;
 
 typedef struct flow_walk {
@@ -503,6 +509,34 @@ static int flow_loop(flow_walk *w, flow_target *t, const json_t *body,
 	w->brk = brk;
 	w->cont = cont;
 	return out;
+}
+
+/* Whether a case label of switch body S (not of a switch inside it) has
+ * the constant value V. */
+static int flow_case_of(const json_t *s, long long v, int depth)
+{
+	const char *k = ast_kind(s);
+	long long c;
+	size_t i;
+	json_t *it;
+
+	if (!k || ty_streq(k, "switch") || depth >= CHK_MAX_DEPTH)
+		return 0;
+	if (ty_streq(k, "case") && chk_int_const(ast_get(s, "e"), &c) &&
+			c == v)
+		return 1;
+	if (ty_streq(k, "block")) {
+		json_array_foreach(ast_arr(s, "items"), i, it)
+			if (flow_case_of(it, v, depth + 1))
+				return 1;
+		return 0;
+	}
+	static const char *const subs[] = {"stmt", "then", "else", "body"};
+	for (i = 0; i < sizeof subs / sizeof subs[0]; i++)
+		if (json_is_object(ast_get(s, subs[i])) &&
+				flow_case_of(ast_get(s, subs[i]), v, depth + 1))
+			return 1;
+	return 0;
 }
 
 /* Whether control can pass the end of S, reached when IN. */
@@ -551,15 +585,25 @@ static int flow(flow_walk *w, const json_t *s, int in)
 	} else if (ty_streq(k, "switch")) {
 		flow_target *brk = w->brk, *sw = w->sw;
 		t.reach = in;
+		t.konst = chk_int_const(ast_get(s, "cond"), &t.value);
+		t.matched = t.konst && flow_case_of(ast_get(s, "body"), t.value,
+			0);
 		w->brk = w->sw = &t;
 		out = flow(w, ast_get(s, "body"), 0);
 		w->brk = brk;
 		w->sw = sw;
-		out = out || t.broke || (in && !t.has_default);
+		out = out || t.broke || (in && !t.has_default && !t.matched);
 	} else if (ty_streq(k, "case") || ty_streq(k, "default")) {
-		if (w->sw && *k == 'd')
-			w->sw->has_default = 1;
-		out = flow(w, ast_get(s, "stmt"), in || (w->sw && w->sw->reach));
+		flow_target *sw = w->sw;
+		long long c;
+		int hit = sw && sw->reach;
+		if (sw && *k == 'd')
+			sw->has_default = 1;
+		if (hit && sw->konst)
+			hit = *k == 'd' ? !sw->matched :
+				!chk_int_const(ast_get(s, "e"), &c) ||
+				c == sw->value;
+		out = flow(w, ast_get(s, "stmt"), in || hit);
 	} else if (ty_streq(k, "label")) {
 		/* a goto may reach it */
 		out = flow(w, ast_get(s, "stmt"), 1);
