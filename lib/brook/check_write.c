@@ -214,14 +214,20 @@ static int input_itself(chk_ctx *c, json_t *e)
  * b = b + a * k): W-reduce-expr for such an update, where the variable
  * is combined with something other than the element itself. NODE: the
  * assign node; S: the reduce variable. */
-static void reduce_fn_update(chk_ctx *c, json_t *node, const char *op,
-	chk_sym *s)
+/* What R, the value assigned to reduce variable S, combines S with, when
+ * that is not the input element itself: of b op E, min(b, E) and max(E,
+ * b), E; of c ? X : Y, what either arm does; else NULL. */
+static json_t *combined_with(chk_ctx *c, json_t *r, chk_sym *s, int depth)
 {
-	json_t *r = chk_strip_paren(ast_get(node, "r")), *other = NULL;
 	static const char *const assoc[] = {"+", "*", "|", "^", "&", NULL};
-	if (!ty_streq(op, "=")) {
-		other = r;
-	} else if (ast_is(r, "binop") || (ast_is(r, "call") &&
+	json_t *other = NULL;
+	r = chk_strip_paren(r);
+	if (ast_is(r, "cond") && depth < 100) {
+		other = combined_with(c, ast_get(r, "t"), s, depth + 1);
+		return other ? other : combined_with(c, ast_get(r, "f"), s,
+			depth + 1);
+	}
+	if (ast_is(r, "binop") || (ast_is(r, "call") &&
 			json_array_size(ast_get(r, "args")) == 2 &&
 			(ty_streq(ast_str(r, "builtin"), "min") ||
 			ty_streq(ast_str(r, "builtin"), "max")))) {
@@ -238,7 +244,19 @@ static void reduce_fn_update(chk_ctx *c, json_t *node, const char *op,
 		else if (ok && chk_root_sym(c, y) == s)
 			other = x;
 	}
-	if (other && !input_itself(c, other))
+	return other && !input_itself(c, other) ? other : NULL;
+}
+
+static void reduce_fn_update(chk_ctx *c, json_t *node, const char *op,
+	chk_sym *s)
+{
+	json_t *r = ast_get(node, "r"), *other;
+	if (!ty_streq(op, "=")) {
+		other = input_itself(c, r) ? NULL : r;
+	} else {
+		other = combined_with(c, r, s, 0);
+	}
+	if (other)
 		chk_warn(c, 1, node, "W-reduce-expr", "reduce function combines "
 			"\"%s\" with something other than its input element: its "
 			"partial results pass through the same body, so the result is "
