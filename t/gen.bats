@@ -210,6 +210,16 @@ forged() {
 	python3 "$top_srcdir/t/gen/seal.py" "$1.raw.ast" > "$1.ast"
 }
 
+# forged_refused SRC KIND MESSAGE: brgen refuses forged SRC KIND with
+# MESSAGE (status 1), writing nothing.
+forged_refused() {
+	forged "$1" "$2"
+	run brgen -o "$1" "$1.ast"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"$3"* ]]
+	[ ! -f "$1.c" ]
+}
+
 @test "host code brgen cannot translate [E-gen-stream-op, E-gen-iter]" {
 	command -v python3 >/dev/null || skip "no python3"
 	cp "$top_srcdir/t/gen/host_refused.br" "$top_srcdir/t/gen/iter_noinit.br" .
@@ -241,21 +251,13 @@ kernel void k(int4 a<>, out int4 r<>)
 	r = t + int4(u.x, u.y, 0, 0);
 }
 EOS
-	forged swz incdec
-	run brgen -o swz swz.ast
-	[ "$status" -eq 1 ]
-	[[ "$output" == *"swz.br:4:11: error: '++' on a swizzle of several components; write the swizzle += 1 [E-gen-incdec-swizzle]"* ]]
-	[ ! -f swz.c ]
+	forged_refused swz incdec "swz.br:4:11: error: '++' on a swizzle of several components; write the swizzle += 1 [E-gen-incdec-swizzle]"
 }
 
 @test "a write to a scatter array inside an expression is refused [E-gen-scatter-place]" {
 	command -v python3 >/dev/null || skip "no python3"
 	printf 'kernel void k(int i<>, float v<>, out float o[]) { float t; o[i] = v; t = o[i] - v; }\n' > sp.br
-	forged sp place
-	run brgen -o sp sp.ast
-	[ "$status" -eq 1 ]
-	[[ "$output" == *"sp.br:1:75: error: a write to a scatter array must be an expression statement of its own [E-gen-scatter-place]"* ]]
-	[ ! -f sp.c ]
+	forged_refused sp place "sp.br:1:75: error: a write to a scatter array must be an expression statement of its own [E-gen-scatter-place]"
 }
 
 @test "a group kernel's variable as an out argument of a call inside an expression is refused [E-gen-sub-out]" {
@@ -273,11 +275,7 @@ kernel void g(float v[], out float o[])
 	o[k] = x + y;
 }
 EOS
-	forged so sub-out
-	run brgen -o so so.ast
-	[ "$status" -eq 1 ]
-	[[ "$output" == *"so.br:7:2: error: an out argument in local memory: call the subkernel as an expression statement of its own [E-gen-sub-out]"* ]]
-	[ ! -f so.c ]
+	forged_refused so sub-out "so.br:7:2: error: an out argument in local memory: call the subkernel as an expression statement of its own [E-gen-sub-out]"
 }
 
 @test "syncGroup() or instanceInGroup() in a subkernel is refused [E-gen-group-sub]" {

@@ -2399,6 +2399,44 @@ static int copied_arg(gen_fn *f, const json_t *p, const json_t *a)
 	return writes_arg(p) && (scatter_root(f, a) || local_arg(f, a));
 }
 
+/* The copies brg_wN of call E's out arguments that copied_arg picks:
+ * declared and read in (BACK 0), or written back (BACK 1). */
+static void copies(gen_fn *f, strbuf *b, const json_t *e, int back)
+{
+	json_t *params = ast_arr(ast_get(callee(f, e), "type"), "params");
+	json_t *args = ast_arr(e, "args"), *p;
+	const json_t *a, *saved = f->discard;
+	size_t i;
+	char nm[32];
+
+	json_array_foreach(params, i, p) {
+		a = json_array_get(args, i);
+		if (!copied_arg(f, p, a))
+			continue;
+		snprintf(nm, sizeof nm, "brg_w%zu", i);
+		if (!back) {
+			gen_type(f->g, f->t, b, ety(a), nm);
+			sb_puts(b, " = ");
+			/* --checked reports the write back, as for o[i] += v,
+			   not this read */
+			f->copy_in = 1;
+			gen_kexpr(f, b, a);
+			f->copy_in = 0;
+			sb_puts(b, "; ");
+			continue;
+		}
+		json_t *ne = json_pack("{s:s, s:O*, s:s, s:O, s:{s:s, s:s, "
+			"s:O}, s:O}", "k", "assign", "at", ast_get(a, "at"), "op",
+			"=", "l", a, "r", "k", "id", "name", nm, "ty", ety(a), "ty",
+			ety(a));
+		f->discard = ne;
+		assign(f, b, ne);
+		f->discard = saved;
+		json_decref(ne);
+		sb_puts(b, "; ");
+	}
+}
+
 /* A call of another kernel or reduce function (spec 4.3: subkernels are
  * expanded inline; here a function call the compilers inline). An out
  * argument that is a scatter array's element goes through a copy,
@@ -2410,17 +2448,16 @@ static void sub_call(gen_fn *f, strbuf *b, const json_t *e)
 	const json_t *fn = callee(f, e);
 	json_t *params = ast_arr(ast_get(fn, "type"), "params");
 	json_t *args = ast_arr(e, "args"), *p;
-	const json_t *a, *saved = f->discard;
+	const json_t *a;
 	size_t i;
-	char nm[32];
-	int copies = 0, scatters = 0;
+	int ncopies = 0, scatters = 0;
 
 	json_array_foreach(params, i, p) {
 		a = json_array_get(args, i);
-		copies += copied_arg(f, p, a);
+		ncopies += copied_arg(f, p, a);
 		scatters += writes_arg(p) && scatter_root(f, a);
 	}
-	if (!copies) {
+	if (!ncopies) {
 		sub_call_args(f, b, e);
 		return;
 	}
@@ -2433,37 +2470,10 @@ static void sub_call(gen_fn *f, strbuf *b, const json_t *e)
 		return;
 	}
 	sb_puts(b, "do { ");
-	json_array_foreach(params, i, p) {
-		a = json_array_get(args, i);
-		if (!copied_arg(f, p, a))
-			continue;
-		snprintf(nm, sizeof nm, "brg_w%zu", i);
-		gen_type(f->g, f->t, b, ety(a), nm);
-		sb_puts(b, " = ");
-		/* --checked reports the write back, as for o[i] += v, not
-		   this read */
-		f->copy_in = 1;
-		gen_kexpr(f, b, a);
-		f->copy_in = 0;
-		sb_puts(b, "; ");
-	}
+	copies(f, b, e, 0);
 	sub_call_args(f, b, e);
 	sb_puts(b, "; ");
-	json_array_foreach(params, i, p) {
-		a = json_array_get(args, i);
-		if (!copied_arg(f, p, a))
-			continue;
-		snprintf(nm, sizeof nm, "brg_w%zu", i);
-		json_t *ne = json_pack("{s:s, s:O*, s:s, s:O, s:{s:s, s:s, "
-			"s:O}, s:O}", "k", "assign", "at", ast_get(a, "at"), "op",
-			"=", "l", a, "r", "k", "id", "name", nm, "ty", ety(a), "ty",
-			ety(a));
-		f->discard = ne;
-		assign(f, b, ne);
-		f->discard = saved;
-		json_decref(ne);
-		sb_puts(b, "; ");
-	}
+	copies(f, b, e, 1);
 	sb_puts(b, "} while (0)");
 }
 
