@@ -1152,6 +1152,11 @@ static int hoisted_decls(gen_ctx *g, gen_target t, strbuf *b,
 	size_t i;
 
 	gen_hoisted(ast_get(fn, "body"), vars);
+	/* a loop's variable named like a parameter, which it shadows there,
+	   takes its own name at the function's scope, as one named like
+	   another variable does */
+	json_array_foreach(ast_arr(ast_get(fn, "type"), "params"), i, v)
+		json_object_set_new(seen, ast_str(v, "name"), json_true());
 	/* the struct's bytes, with OpenCL's alignment of each field */
 	json_array_foreach(vars, i, v) {
 		long e = sh >= 0 ? arith_bytes(g, ast_get(v, "type")) : 0;
