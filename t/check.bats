@@ -162,7 +162,7 @@ check_case() {
 	local f=t/check/W-missing-return.br
 	run brcheck --lint -x $f
 	[ "$status" -eq 0 ]
-	[ "$(grep -c 'warning: control can reach the end of' <<<"$output")" -eq 7 ]
+	[ "$(grep -c 'warning: control can reach the end of' <<<"$output")" -eq 8 ]
 	run brcheck --lint -a -x $f
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"error: control can reach the end of \"sign_of\""*"[W-missing-return]"* ]]
