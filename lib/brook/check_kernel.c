@@ -491,6 +491,20 @@ static const chk_word chk_words[] = {
 	{ "clearerr", W_CFN }, { "perror", W_CFN }, { "remove", W_CFN },
 	{ "rename", W_CFN }, { "rewind", W_CFN }, { "setbuf", W_CFN },
 	{ "setvbuf", W_CFN }, { "tmpfile", W_CFN }, { "tmpnam", W_CFN },
+	/* C99 7.20, stdlib.h: the SSE headers' mm_malloc.h includes it */
+	{ "atof", W_CFN }, { "atoi", W_CFN }, { "atol", W_CFN },
+	{ "atoll", W_CFN }, { "strto[dfl]", W_CFN }, { "strtold", W_CFN },
+	{ "strtoll", W_CFN }, { "strtoul", W_CFN }, { "strtoull", W_CFN },
+	{ "rand", W_CFN }, { "srand", W_CFN }, { "atexit", W_CFN },
+	{ "_Exit", W_CFN }, { "getenv", W_CFN }, { "system", W_CFN },
+	{ "bsearch", W_CFN }, { "qsort", W_CFN }, { "abs", W_CFN },
+	{ "labs", W_CFN }, { "llabs", W_CFN }, { "div", W_CFN },
+	{ "ldiv", W_CFN }, { "lldiv", W_CFN }, { "mblen", W_CFN },
+	{ "mbtowc", W_CFN }, { "wctomb", W_CFN }, { "mbstowcs", W_CFN },
+	{ "wcstombs", W_CFN }, { "posix_memalign", W_CFN },
+	{ "RAND_MAX", W_C }, { "EXIT_SUCCESS", W_C }, { "EXIT_FAILURE", W_C },
+	{ "MB_CUR_MAX", W_C }, { "div_t", W_C }, { "ldiv_t", W_C },
+	{ "lldiv_t", W_C },
 };
 
 /* C99 7.12's functions and function-like macros; each function F also
