@@ -234,6 +234,23 @@ forged_refused() {
 	[ ! -f hr.c ] && [ ! -f it.c ]
 }
 
+@test "a stream operator whose operation or element types do not fit is refused [E-gen-stream-op]" {
+	command -v python3 >/dev/null || skip "no python3"
+	cat > fit.br <<'EOS'
+kernel void fits(float a<>, out float b<>) { b = 2.0f * a; }
+kernel void misfit(float a<>, out float2 b<>) { b = float2(a, a); }
+int main(void)
+{
+	float a<8>, ix<4>, t<4>;
+	streamGatherOp(t, ix, a, fits);
+	return 0;
+}
+EOS
+	forged_refused fit op-fn "fit.br:6:2: error: streamGatherOp: the operation must be STREAM_GATHER_FETCH or a kernel f(T a<>, out U b<>) of the array's elements T and t's U [E-gen-stream-op]"
+	sed 's/, fits);/, STREAM_GATHER_FETCH);/' fit.br > ty.br
+	forged_refused ty op-type "ty.br:6:2: error: streamGatherOp: the stream and the array hold different types [E-gen-stream-op]"
+}
+
 @test "a struct constant argument with an array field of 9 dimensions [E-gen-struct-value]" {
 	brpp "$top_srcdir/t/gen/deep_array.br" | brparse | brcheck > da.ast
 	run brgen -o da da.ast

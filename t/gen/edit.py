@@ -4,7 +4,10 @@
 #   place:     the first binary '-' becomes an assignment '=';
 #   incdec:    the first unary '-' becomes a prefix '++';
 #   gather-op: STREAM_GATHER_FETCH becomes STREAM_SCATTER_ASSIGN;
-#   noinit:    the first iterator stream loses its initializer.
+#   noinit:    the first iterator stream loses its initializer;
+#   op-fn:     the operation "fits" of a stream operator becomes the
+#              function "misfit";
+#   op-type:   streamGatherOp's first argument seems a stream of int.
 import json
 import sys
 
@@ -42,4 +45,14 @@ elif kind == "noinit":
     v = next(n for n in nodes(d) if n.get("k") == "var" and
              "iter" in (n.get("quals") or []))
     v["init"] = None
+elif kind == "op-fn":
+    f = next(n for n in nodes(d) if n.get("k") == "func" and
+             n["name"] == "misfit")
+    i = next(n for n in nodes(d) if n.get("k") == "id" and
+             n["name"] == "fits")
+    i["name"], i["ref"] = "misfit", f["id"]
+elif kind == "op-type":
+    c = next(n for n in nodes(d) if n.get("k") == "call" and
+             n["fn"].get("name") == "streamGatherOp")
+    c["args"][0]["ty"]["of"] = {"t": "int"}
 print(json.dumps(d, separators=(",", ":")))
