@@ -857,6 +857,23 @@ bench_clock() {
 	[[ "${lines[1]}" == *"(host clock)" ]]
 }
 
+@test "a floating-point condition of ?: (which OpenCL C refuses as it is) reads as C reads it, NaN true, on both backends" {
+	cat > fc.br <<'EOS'
+kernel void k(float a<>, float b<>, float2 v<>, double d<>, out float c<>)
+{
+	float x = (a / b) ? 1.0f : 2.0f;
+	float y = v.y ? 10.0f : 20.0f;
+	float z = d ? 100.0f : 200.0f;
+	c = x + y + z + (a ? 1000.0f : 2000.0f);
+}
+EOS
+	for b in cpu opencl; do
+		run brrun --backend $b fc.br k a=[0,1,0,2,0] b=[1,0,1,1,0] 'v=[[0,1],[1,0],[0,0],[2,2],[0,0]]' d=[0,1,0,0,0] c
+		[ "$status" -eq 0 ]
+		[ "$output" = "2212 1121 2222 1211 2221" ]
+	done
+}
+
 @test "--domain-size and --domain-offset: guide 1.8's execution domain, instance() counting from the offset" {
 	printf 'kernel void k(float a<>, out float c<>) { c = a + (float)instance().x * 100.0f + (float)instance().y * 1000.0f; }\n' > dk.br
 	for b in cpu opencl; do

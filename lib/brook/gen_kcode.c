@@ -2947,7 +2947,15 @@ void gen_kexpr(gen_fn *f, strbuf *b, const json_t *e)
 	} else if (ty_streq(k, "postfix")) {
 		unop(f, b, e, 1);
 	} else if (ty_streq(k, "cond")) {
+		/* OpenCL C takes no floating-point condition of ?: (an if's
+		   it takes): c != 0, as C reads it, NaN true */
+		const char *cs = gen_scalar(ety(ast_get(e, "c")));
+		int fc = f->t == GEN_CL && cs && ty_scalar_is_float(cs);
+		if (fc)
+			sb_putc(b, '(');
 		cond_expr(f, b, ast_get(e, "c"));
+		if (fc)
+			sb_puts(b, ") != 0");
 		sb_puts(b, " ? ");
 		gen_kconv(f, b, ast_get(e, "t"), ety(e));
 		sb_puts(b, " : ");
