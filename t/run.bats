@@ -80,6 +80,7 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "streams of 2^24+ elements and 10000 wide" { run_program large; }
 @test "BrookGPU: streamGatherOp and streamScatterOp" { run_program streamop; }
 @test "BrookGPU: streamGatherOp with a kernel, of floats and of structs" { run_program streamop_kernel; }
+@test "BrookGPU: streamScatterOp with a reduce function, 65,536 elements into 8 places (a histogram), every one combined" { run_program streamop_histogram; }
 @test "a scatter array's element updated: op=, ++, --, a subkernel's out argument; outside the array dropped" { run_program scatter_update; }
 @test "a group kernel's shared element or variable as a subkernel's out argument (local memory on a CPU OpenCL device)" { run_program group_sub_out; }
 @test "++ and -- on a swizzle of several components, as a statement and a for step" { run_program incdec_swizzle; }

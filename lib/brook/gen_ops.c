@@ -6,7 +6,9 @@
  *     or f(array[index[i]]) with a kernel f(T a<>, out U b<>)
  *   streamScatterOp(s, index, array, STREAM_SCATTER_ASSIGN | f):
  *     array[index[i]] = s[i], or f(s[i], array[index[i]]) with a reduce
- *     function f; an offset outside the array drops the write. */
+ *     function f; an offset outside the array drops the write. With f the
+ *     points run one after another, in order (serial), so that several
+ *     elements sent to one place all combine there. */
 #include "config.h"
 
 #include <stdio.h>
@@ -232,6 +234,14 @@ static int arg_const(const gen_op *op, int i)
 	return op->scatter ? i < 2 : i < 2;
 }
 
+/* Whether OP runs its points one after another, in order: a scatter
+ * with a reduce function, where several elements may go to one place and
+ * each must combine with what the one before left there. */
+static int serial(const gen_op *op)
+{
+	return op->scatter && op->fn;
+}
+
 void gen_ops_cl(gen_ctx *g, strbuf *b)
 {
 	int n, i;
@@ -249,11 +259,20 @@ void gen_ops_cl(gen_ctx *g, strbuf *b)
 				names[i]);
 		}
 		sb_puts(b, ",\n\tconst BRG_L4 brg_dom, const BRG_L4 brg_off)\n{\n"
-			"\tBRG_L brg_d[4];\n\tconst BRG_L brg_i = "
-			"get_global_id(0);\n\tbrg_d[0] = brg_dom.x; brg_d[1] = "
+			"\tBRG_L brg_d[4];\n\tbrg_d[0] = brg_dom.x; brg_d[1] = "
 			"brg_dom.y; brg_d[2] = brg_dom.z; brg_d[3] = brg_dom.w;\n"
-			"\t(void)brg_off;\n\tif (brg_i >= brg_d[0] * brg_d[1] * "
-			"brg_d[2] * brg_d[3])\n\t\treturn;\n");
+			"\t(void)brg_off;\n");
+		if (serial(op)) {
+			sb_puts(b, "\tBRG_L brg_i;\n\tif (get_global_id(0) != 0)\n"
+				"\t\treturn;\n\tfor (brg_i = 0; brg_i < brg_d[0] * "
+				"brg_d[1] * brg_d[2] * brg_d[3]; brg_i++) {\n");
+			op_point(g, GEN_CL, b, op, "\t\t");
+			sb_puts(b, "\t}\n}\n\n");
+			continue;
+		}
+		sb_puts(b, "\tconst BRG_L brg_i = get_global_id(0);\n"
+			"\tif (brg_i >= brg_d[0] * brg_d[1] * brg_d[2] * "
+			"brg_d[3])\n\t\treturn;\n");
 		op_point(g, GEN_CL, b, op, "\t");
 		sb_puts(b, "}\n\n");
 	}
@@ -309,8 +328,12 @@ void gen_ops_cpu(gen_ctx *g, strbuf *b)
 		}
 		sb_puts(b, "\tBRG_L brg_d[4];\n\tint64_t brg_i;\n\tint brg_k;\n"
 			"\t(void)brg_first;\n\tfor (brg_k = 0; brg_k < 4; "
-			"brg_k++)\n\t\tbrg_d[brg_k] = brg_c->dims[brg_k];\n"
-			"\tfor (brg_i = brg_b; brg_i < brg_e; brg_i++) {\n");
+			"brg_k++)\n\t\tbrg_d[brg_k] = brg_c->dims[brg_k];\n");
+		if (serial(op))
+			sb_puts(b, "\t/* one thread, every point in order */\n"
+				"\tif (brg_b != 0)\n\t\treturn;\n\tbrg_e = brg_d[0] * "
+				"brg_d[1] * brg_d[2] * brg_d[3];\n");
+		sb_puts(b, "\tfor (brg_i = brg_b; brg_i < brg_e; brg_i++) {\n");
 		op_point(g, GEN_CPU, b, op, "\t\t");
 		sb_puts(b, "\t}\n}\n");
 		sb_printf(b, "static const brt_argdesc brg_op_%d__args[] = {\n", n);
