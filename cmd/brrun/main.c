@@ -297,7 +297,7 @@ static int parse_args(brrun *r, int argc, char **argv)
 			o->fast_math = 1;
 		} else if (is_opt(a, "--domain-size") ||
 				is_opt(a, "--domain-offset")) {
-			int size = a[9] == 's';
+			int size = is_opt(a, "--domain-size");
 			unsigned c[4], n;
 			v = opt_value(argc, argv, &i, size ? "--domain-size" :
 				"--domain-offset");

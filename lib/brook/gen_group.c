@@ -361,7 +361,6 @@ static int iter_local(gen_gplan *p, const json_t *s, const json_t *d)
 	return ok;
 }
 
-/* gen_int.h; gen_entry.c declares these variables */
 /* The body of loop S as a block (a new reference): a body that is one
  * statement, such as another loop, is a block of it, as sync_loop
  * (gen_kcode.c) prints it. */
@@ -374,6 +373,7 @@ static json_t *loop_block(const json_t *s)
 	return json_pack("{s:s, s:[O]}", "k", "block", "items", body);
 }
 
+/* gen_int.h; gen_entry.c declares these variables */
 void gen_hoisted(const json_t *blk, json_t *out)
 {
 	size_t i, j;

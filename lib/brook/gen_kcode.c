@@ -2361,6 +2361,23 @@ static int scatter_misplaced(gen_fn *f, const json_t *e)
 static void assign(gen_fn *f, strbuf *b, const json_t *e);
 static void sub_call_args(gen_fn *f, strbuf *b, const json_t *e);
 
+/* Prints L OP R (R consumed), an assignment brgen makes, at E's place, as
+ * an expression statement of its own: sub_call's write back of a copy,
+ * and x++ taken as x += 1. */
+static void made_assign(gen_fn *f, strbuf *b, const json_t *e,
+	const char *op, const json_t *l, json_t *r)
+{
+	const json_t *saved = f->discard;
+	json_t *ne = json_pack("{s:s, s:O*, s:s, s:O, s:o, s:O}", "k",
+		"assign", "at", ast_get(e, "at"), "op", op, "l", l, "r", r, "ty",
+		ety(l));
+
+	f->discard = ne;
+	assign(f, b, ne);
+	f->discard = saved;
+	json_decref(ne);
+}
+
 /* Whether parameter P of a subkernel writes its argument A. */
 static int writes_arg(const json_t *p)
 {
@@ -2374,16 +2391,11 @@ static int writes_arg(const json_t *p)
  * is a private pointer. */
 static int local_arg(gen_fn *f, const json_t *a)
 {
-	const json_t *x = strip(a), *d;
+	const json_t *d;
 	char k[32];
 	json_t *m;
 
-	if (f->t != GEN_CL || !f->group)
-		return 0;
-	while (ast_is(x, "member") || ast_is(x, "index"))
-		x = strip(ast_get(x, ast_is(x, "index") ? "a" : "e"));
-	d = ast_is(x, "id") ? gen_decl(f->g, x) : NULL;
-	if (!d)
+	if (f->t != GEN_CL || !f->group || !(d = target_decl(f, a)))
 		return 0;
 	if (gen_has_qual(d, "shared"))
 		return 1;
@@ -2405,7 +2417,7 @@ static void copies(gen_fn *f, strbuf *b, const json_t *e, int back)
 {
 	json_t *params = ast_arr(ast_get(callee(f, e), "type"), "params");
 	json_t *args = ast_arr(e, "args"), *p;
-	const json_t *a, *saved = f->discard;
+	const json_t *a;
 	size_t i;
 	char nm[32];
 
@@ -2425,14 +2437,8 @@ static void copies(gen_fn *f, strbuf *b, const json_t *e, int back)
 			sb_puts(b, "; ");
 			continue;
 		}
-		json_t *ne = json_pack("{s:s, s:O*, s:s, s:O, s:{s:s, s:s, "
-			"s:O}, s:O}", "k", "assign", "at", ast_get(a, "at"), "op",
-			"=", "l", a, "r", "k", "id", "name", nm, "ty", ety(a), "ty",
-			ety(a));
-		f->discard = ne;
-		assign(f, b, ne);
-		f->discard = saved;
-		json_decref(ne);
+		made_assign(f, b, a, "=", a, json_pack("{s:s, s:s, s:O}", "k",
+			"id", "name", nm, "ty", ety(a)));
 		sb_puts(b, "; ");
 	}
 }
@@ -2775,16 +2781,9 @@ static const char *incdec_helper(gen_fn *f, const json_t *vty,
 static void incdec_assign(gen_fn *f, strbuf *b, const json_t *e,
 	const json_t *x, const char *op)
 {
-	const json_t *saved = f->discard;
-	json_t *ne = json_pack("{s:s, s:O*, s:s, s:O, s:{s:s, s:s, s:i, s:{s:s}}, "
-		"s:O}", "k", "assign", "at", ast_get(e, "at"), "op",
-		op[0] == '+' ? "+=" : "-=", "l", x, "r", "k", "int", "text", "1",
-		"value", 1, "ty", "t", "int", "ty", ety(x));
-
-	f->discard = ne;
-	assign(f, b, ne);
-	f->discard = saved;
-	json_decref(ne);
+	made_assign(f, b, e, op[0] == '+' ? "+=" : "-=", x, json_pack(
+		"{s:s, s:s, s:i, s:{s:s}}", "k", "int", "text", "1", "value", 1,
+		"ty", "t", "int"));
 }
 
 static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
