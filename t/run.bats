@@ -80,7 +80,7 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "streams of 2^24+ elements and 10000 wide" { run_program large; }
 @test "BrookGPU: streamGatherOp and streamScatterOp" { run_program streamop; }
 @test "BrookGPU: streamGatherOp with a kernel, of floats and of structs" { run_program streamop_kernel; }
-@test "BrookGPU: streamScatterOp with a reduce function, 65,536 elements into 8 places (a histogram), every one combined" { run_program streamop_histogram; }
+@test "BrookGPU: streamScatterOp with a reduce function, 65,536 elements into 8 places (a histogram), every one combined: int, float, float2, double (compare-and-swap on OpenCL) and float4 (in order)" { run_program streamop_histogram; }
 @test "a scatter array's element updated: op=, ++, --, a subkernel's out argument; outside the array dropped" { run_program scatter_update; }
 @test "a group kernel's shared element or variable as a subkernel's out argument (local memory on a CPU OpenCL device)" { run_program group_sub_out; }
 @test "++ and -- on a swizzle of several components, as a statement and a for step" { run_program incdec_swizzle; }
@@ -128,6 +128,21 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 		grep -q "add1__packed for .*; $n points\? a work-item)$" o.log
 		rm -f o.log
 	done
+}
+@test "BrookGPU: streamScatterOp with a reduce function on OpenCL: compare-and-swap for 32 and 64 bits (64 only with cl_khr_int64_base_atomics), one work-item in order else" {
+	brpp "$top_srcdir/t/run/streamop_histogram.br" | brparse | brcheck |
+		brgen -k -o h
+	# one op kernel per scatter: add (int) and addf (float) 32 bits,
+	# add2 (float2) and maxd (double) 64, add4 (float4) serial
+	[ "$(grep -c 'atomic_cmpxchg(brg_p, brg_was, as_uint(cur))' h.cl)" -eq 2 ]
+	[ "$(grep -c 'atom_cmpxchg(brg_p, brg_was, as_ulong(cur))' h.cl)" -eq 2 ]
+	[ "$(grep -c '^#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable' h.cl)" -eq 2 ]
+	grep -q 'float2 cur = as_float2(brg_old);' h.cl
+	grep -q 'double cur = as_double(brg_old);' h.cl
+	# the serial loop: add4 always, add2 and maxd under #else
+	[ "$(grep -c 'if (get_global_id(0) != 0)' h.cl)" -eq 3 ]
+	# the CPU backend runs every one in order, in one thread
+	[ "$(grep -c 'one thread, every point in order' h.c)" -eq 5 ]
 }
 @test "BrookGPU: kernel k with a float3 and a gather; stream shape resize" { run_program brookgpu; }
 @test "K&R host functions, _Complex, float4 a(...), void reduce" { run_program knr_complex; }
@@ -199,7 +214,7 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 
 @test "brt.h: the 32-bit index variant and BRT_INDEX64's 64-bit one agree" {
 	local p
-	for p in gather iter reduce copy_down scatter streamop indexof; do
+	for p in gather iter reduce copy_down scatter streamop streamop_histogram indexof; do
 		brook_build "$top_srcdir/t/run/$p.br" "$p"
 		BRT_RUNTIME=opencl BRT_CACHE_DIR= BRT_LOG_FILE=$p.log32 ./$p > $p.32
 		grep -q "runtime: 1 OpenCL devices" $p.log32 ||

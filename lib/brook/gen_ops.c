@@ -6,9 +6,11 @@
  *     or f(array[index[i]]) with a kernel f(T a<>, out U b<>)
  *   streamScatterOp(s, index, array, STREAM_SCATTER_ASSIGN | f):
  *     array[index[i]] = s[i], or f(s[i], array[index[i]]) with a reduce
- *     function f; an offset outside the array drops the write. With f the
- *     points run one after another, in order (serial), so that several
- *     elements sent to one place all combine there. */
+ *     function f; an offset outside the array drops the write. With f
+ *     several elements sent to one place all combine there: on OpenCL
+ *     an element of 32 or 64 bits in a compare-and-swap loop, in any
+ *     order (cas_point); others, and all on the CPU backend, one after
+ *     another, in order (serial). */
 #include "config.h"
 
 #include <stdio.h>
@@ -217,6 +219,58 @@ static void op_point(gen_ctx *g, gen_target t, strbuf *b, const gen_op *op,
 	sb_free(&ix);
 }
 
+/* The bits of OP's element where OpenCL C can combine it in one
+ * compare-and-swap: 32 (int, uint, float), 64 (their 2-vectors, double),
+ * else 0. */
+static int cas_bits(gen_ctx *g, const gen_op *op)
+{
+	const char *s = gen_scalar(gen_resolve(g, op->elem));
+	int n = ty_ncomp(gen_resolve(g, op->elem));
+
+	if (!s || !(ty_streq(s, "float") || ty_streq(s, "int") ||
+			ty_streq(s, "uint") || ty_streq(s, "double")))
+		return 0;
+	n *= ty_scalar_bits(s);
+	return n == 32 || n == 64 ? n : 0;
+}
+
+/* A scatter's point on OpenCL with a reduce function, BITS of
+ * cas_bits: the element combines with the array's in a compare-and-swap
+ * loop, so that points run in parallel and none is lost. They combine in
+ * any order, which the reduce function allows: it is associative and
+ * commutative (spec 4.1.2). */
+static void cas_point(gen_ctx *g, strbuf *b, const gen_op *op, int bits)
+{
+	const char *u = bits == 32 ? "uint" : "ulong";
+	const char *T = gen_arith_name(GEN_CL, gen_scalar(gen_resolve(g,
+		op->elem)), ty_ncomp(gen_resolve(g, op->elem)));
+	strbuf ix = {0};
+
+	sb_puts(b, "\tconst ");
+	gen_type(g, GEN_CL, b, op->index, "x");
+	sb_puts(b, " = ");
+	gen_load(g, GEN_CL, b, op->index, "index",
+		"brg_idx(&index_v, brg_i, brg_d)");
+	sb_puts(b, ";\n\t");
+	sb_printf(&ix, "brg_lin(&array_v, ");
+	index_expr(g, GEN_CL, &ix, op);
+	sb_puts(&ix, ", 1)");
+	sb_printf(b, "const BRG_L brg_k = %s;\n\tconst %s v = ", ix.s, T);
+	gen_load(g, GEN_CL, b, op->elem, "s", "brg_idx(&s_v, brg_i, brg_d)");
+	sb_printf(b, ";\n\tif (brg_k >= 0) {\n"
+		"\t\tvolatile __global %s *brg_p = (volatile __global %s *)"
+		"(array + brg_k);\n"
+		"\t\t%s brg_old = *brg_p, brg_was;\n"
+		"\t\tdo {\n\t\t\t%s cur = as_%s(brg_old);\n"
+		"\t\t\tbrg_was = brg_old;\n"
+		"\t\t\t%s__body(v, &cur, brg_noctx());\n"
+		"\t\t\tbrg_old = %s(brg_p, brg_was, as_%s(cur));\n"
+		"\t\t} while (brg_old != brg_was);\n\t}\n",
+		u, u, u, T, T, ast_str(op->fn, "name"),
+		bits == 32 ? "atomic_cmpxchg" : "atom_cmpxchg", u);
+	sb_free(&ix);
+}
+
 /* Parameters, in argument order: gather (IN index, GATHER array, OUT t);
  * scatter (IN s, IN index, SCATTER array). */
 static const char *const gather_args[] = {"index", "array", "t"};
@@ -236,7 +290,8 @@ static int arg_const(const gen_op *op, int i)
 
 /* Whether OP runs its points one after another, in order: a scatter
  * with a reduce function, where several elements may go to one place and
- * each must combine with what the one before left there. */
+ * each must combine with what the one before left there (on OpenCL only
+ * where cas_bits finds no compare-and-swap for its element). */
 static int serial(const gen_op *op)
 {
 	return op->scatter && op->fn;
@@ -244,12 +299,17 @@ static int serial(const gen_op *op)
 
 void gen_ops_cl(gen_ctx *g, strbuf *b)
 {
-	int n, i;
+	int n, i, bits;
 
 	for (n = 0; n < g->nops; n++) {
 		const gen_op *op = &g->ops[n];
 		const char *const *names = op->scatter ? scatter_args :
 			gather_args;
+		bits = serial(op) ? cas_bits(g, op) : 0;
+		if (bits == 64)
+			sb_puts(b, "#ifdef cl_khr_int64_base_atomics\n#pragma "
+				"OPENCL EXTENSION cl_khr_int64_base_atomics : "
+				"enable\n#endif\n");
 		sb_printf(b, "__kernel void brg_op_%d(", n);
 		for (i = 0; i < 3; i++) {
 			sb_printf(b, "%s__global %s", i ? ", " : "",
@@ -262,12 +322,28 @@ void gen_ops_cl(gen_ctx *g, strbuf *b)
 			"\tBRG_L brg_d[4];\n\tbrg_d[0] = brg_dom.x; brg_d[1] = "
 			"brg_dom.y; brg_d[2] = brg_dom.z; brg_d[3] = brg_dom.w;\n"
 			"\t(void)brg_off;\n");
-		if (serial(op)) {
+		if (bits) {
+			/* 64 bits where the device has the extension */
+			if (bits == 64)
+				sb_puts(b, "#ifdef cl_khr_int64_base_atomics\n");
+			sb_puts(b, "\tconst BRG_L brg_i = get_global_id(0);\n"
+				"\tif (brg_i >= brg_d[0] * brg_d[1] * brg_d[2] * "
+				"brg_d[3])\n\t\treturn;\n");
+			cas_point(g, b, op, bits);
+			if (bits == 64)
+				sb_puts(b, "#else\n");
+		}
+		if (serial(op) && bits != 32) {
 			sb_puts(b, "\tBRG_L brg_i;\n\tif (get_global_id(0) != 0)\n"
 				"\t\treturn;\n\tfor (brg_i = 0; brg_i < brg_d[0] * "
 				"brg_d[1] * brg_d[2] * brg_d[3]; brg_i++) {\n");
 			op_point(g, GEN_CL, b, op, "\t\t");
-			sb_puts(b, "\t}\n}\n\n");
+			sb_puts(b, "\t}\n");
+		}
+		if (bits == 64)
+			sb_puts(b, "#endif\n");
+		if (serial(op)) {
+			sb_puts(b, "}\n\n");
 			continue;
 		}
 		sb_puts(b, "\tconst BRG_L brg_i = get_global_id(0);\n"
