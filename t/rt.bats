@@ -152,6 +152,15 @@ rt_error() {
 		"Stream Allocation: This dimension not supported on underlying hardware"
 }
 
+@test "error: a stream released with an error its program never asked about is reported on standard error, each line once, 8 at most" {
+	local b
+	rt_build errors
+	for b in cpu opencl; do
+		BRT_RUNTIME=$b "$RT/errors" unchecked > "$RT/unchecked.$b" 2>&1
+		diff_golden "$top_srcdir/t/rt/unchecked.out" "$RT/unchecked.$b"
+	done
+}
+
 @test "error: Stream Allocation: Failed to create buffer (BRT_FAIL_ALLOC)" {
 	export BRT_FAIL_ALLOC=2
 	rt_error alloc_fail "b: error 1" \

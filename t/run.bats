@@ -32,6 +32,15 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "issue 10: gathers by a for loop's counter, inside and past the ends" { run_program gather_loop; }
 @test "issue 10: gathers through a float index stepped in a loop, past 2^24" { run_program gather_float; }
 @test "guide 1.8: scatter with domainOffset/domainSize" { run_program scatter; }
+@test "guide 1.8: a dropped scatter write that the program never asks about is reported on standard error when the stream leaves its block, on both backends" {
+	local b
+	brook_build "$top_srcdir/t/run/scatter.br" scatter
+	for b in cpu opencl; do
+		BRT_RUNTIME=$b ./scatter > out.$b 2> err.$b
+		diff_golden "$top_srcdir/t/run/scatter.out" out.$b
+		[ "$(cat err.$b)" = "brt: a stream was released with an error its program never checked (error(), errorLog()): Kernel Execution: kernel scatter: scatter outside the array b of 8 x 1 x 1 x 1; the write is dropped" ]
+	done
+}
 @test "guide 1.8: domainOffset without domainSize runs to the end" { run_program domain_offset; }
 @test "guide 1.8: kernels with only a scatter array, their domain from domainSize (K__packed with no stream)" { run_program scatter_nostream; }
 @test "a kernel of 17 streams: K__packed's struct of 18 values (brt.h)" { run_program many_streams; }

@@ -83,6 +83,14 @@ void brt_propagate(brt_stream *dst, const brt_stream *src)
 	}
 }
 
+/* The program asked S about its errors: S and the streams it is a view
+ * of, which hold them too, have none left to report at release. */
+static void seen(brt_stream *s)
+{
+	for (; s; s = s->of)
+		s->seen = s->log.len;
+}
+
 BRerror brt_stream_error(brt_stream *s)
 {
 	if (!s) {
@@ -93,6 +101,7 @@ BRerror brt_stream_error(brt_stream *s)
 	brt_stream_settle(s);
 	BRerror e = s->err;
 	s->err = BR_NO_ERROR;
+	seen(s);
 	return e;
 }
 
@@ -104,7 +113,54 @@ const char *brt_stream_errorLog(brt_stream *s)
 		return "";
 	}
 	brt_stream_settle(s);
+	seen(s);
 	return s->log.p ? s->log.p : "";
+}
+
+/* How many distinct lines brt_report_unchecked prints, at most. */
+#define BRT_UNCHECKED_MAX 8
+
+/* A stream released with an error that its program never asked about
+ * (no error() or errorLog() of it or of a view of it since) is a wrong
+ * answer nobody sees: its first such line goes to standard error, each
+ * distinct line once (a failed build marks every stream it touches),
+ * BRT_UNCHECKED_MAX of them at most. Views give their errors to their
+ * stream, which reports them. */
+void brt_report_unchecked(brt_stream *s)
+{
+	static char said[BRT_UNCHECKED_MAX][512];
+	static int nsaid;
+	brt_runtime *rt = brt_rt();
+	const char *line;
+	size_t n;
+	int i;
+
+	if (s->of || s->err == BR_NO_ERROR || s->log.len <= s->seen)
+		return;
+	line = s->log.p + s->seen;
+	n = strcspn(line, "\n");
+	/* "Failed to create Program ...:" and the build's first line */
+	if (n && line[n - 1] == ':' && line[n] == '\n')
+		n += 1 + strcspn(line + n + 1, "\n");
+	if (n >= sizeof said[0])
+		n = sizeof said[0] - 1;
+	pthread_mutex_lock(&rt->lock);
+	for (i = 0; i < nsaid && i < BRT_UNCHECKED_MAX; i++)
+		if (!strncmp(said[i], line, n) && said[i][n] == '\0')
+			break;
+	if (i == nsaid && nsaid < BRT_UNCHECKED_MAX) {
+		memcpy(said[nsaid], line, n);
+		said[nsaid][n] = '\0';
+		fprintf(stderr, "brt: a stream was released with an error its "
+			"program never checked (error(), errorLog()): %s\n",
+			said[nsaid]);
+	} else if (i == nsaid) {
+		fprintf(stderr, "brt: more streams were released with "
+			"unchecked errors\n");
+	}
+	if (i == nsaid && nsaid <= BRT_UNCHECKED_MAX)
+		nsaid++;
+	pthread_mutex_unlock(&rt->lock);
 }
 
 /* The thread's last error, then cleared. The message stays valid until the

@@ -216,6 +216,7 @@ struct brt_stream {
 	brt_str log;		/* every error */
 	int recs;		/* record slots of its device that name it */
 	size_t synced;		/* log.len at its last synchronisation */
+	size_t seen;		/* log.len when errorLog() last returned it */
 	struct brt_stream *of;	/* a view: the stream it is a view of, which
 				   takes its errors too; NULL for a stream */
 	int refs;		/* 1 + its views: it is freed after them */
@@ -283,6 +284,9 @@ int brt_fault_launch(void);
 int brt_fault_open(void);
 
 /* --- errors (error.c) ----------------------------------------------------- */
+/* At the release of stream S: a line on standard error when S holds an
+ * error its program never asked about (error.c). */
+void brt_report_unchecked(brt_stream *s);
 void brt_fail(brt_stream *s, BRerror code, const char *fmt, ...);
 void brt_vfail(brt_stream *s, BRerror code, const char *fmt, va_list ap);
 void brt_set_last(BRerror code, const char *fmt, ...);

@@ -469,6 +469,7 @@ void brt_stream_free(brt_stream *s)
 	brt_stream_settle(s);
 	if (s->reg.buf && s->reg.buf->hostio && !brt_rt()->down)
 		brt_buffer_sync(s->reg.buf, 1);
+	brt_report_unchecked(s);
 	stream_release(s);
 }
 

@@ -494,6 +494,48 @@ static void c_null_api(void)
 	brt_stream_free(s);
 }
 
+/* Streams released with errors never asked about: a line each on
+ * standard error, each distinct line once, 8 at most and then one line
+ * more; none for errors asked about, through the stream or a view. */
+static void c_unchecked(void)
+{
+	unsigned a[1] = { 1 }, b[1] = { 3 };
+	char flag[16];
+	brt_stream *s1 = rt_new1(4), *s2 = rt_new1(4), *s3 = rt_new1(4);
+	brt_stream *s4 = rt_new1(4), *v4;
+
+	brt_stream_read(s1, NULL, NULL);	/* reported */
+	brt_stream_read(s2, NULL, NULL);	/* the same line: not again */
+	brt_stream_read(s3, NULL, NULL);
+	brt_stream_errorLog(s3);		/* asked: not reported */
+	v4 = brt_stream_domain(s4, a, b);
+	brt_stream_read(v4, NULL, NULL);
+	brt_stream_error(v4);		/* asked through the view */
+	brt_stream_free(v4);
+	fprintf(stderr, "-- 1\n");
+	brt_stream_free(s1);
+	fprintf(stderr, "-- 2\n");
+	brt_stream_free(s2);
+	brt_stream_free(s3);
+	brt_stream_free(s4);
+	fprintf(stderr, "-- 3\n");
+	/* asked, then a new error: reported */
+	s1 = rt_new1(4);
+	brt_stream_read(s1, data, "one");
+	brt_stream_error(s1);
+	brt_stream_read(s1, data, "two");
+	brt_stream_free(s1);
+	fprintf(stderr, "-- 4\n");
+	/* ten more distinct lines: six printed (8 in all), then one */
+	for (int i = 0; i < 10; i++) {
+		s1 = rt_new1(4);
+		snprintf(flag, sizeof flag, "f%d", i);
+		brt_stream_read(s1, data, flag);
+		brt_stream_free(s1);
+	}
+	fprintf(stderr, "-- 5\n");
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -509,6 +551,7 @@ static const struct {
 	{ "propagate", c_propagate }, { "device", c_device }, { "lost", c_lost },
 	{ "null_api", c_null_api }, { "reduce_alloc", c_reduce_alloc },
 	{ "misc", c_misc }, { "loop", c_loop }, { "swap", c_swap },
+	{ "unchecked", c_unchecked },
 };
 
 int main(int argc, char **argv)
