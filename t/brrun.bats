@@ -236,6 +236,18 @@ F123='\000\000\200\077\000\000\000\100\000\000\100\100'
 	expect "brrun: warning: b: Kernel Execution: kernel scatter: scatter outside the array b of 5 x 1 x 1 x 1; the write is dropped [E-run-runtime]\n4 3 2 1 0"
 }
 
+@test "an error every output shares is reported once, with no line from libbrt about errors never checked" {
+	cat > two.br <<'B'
+kernel void two(float a<>, out float b<>, out float c<>) { b = a; c = a; }
+B
+	for b in cpu opencl; do
+		run brrun --backend $b two.br two a=[1,2,3,4] b c --shape b=2x2 --shape c=4
+		[ "$status" -eq 1 ]
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "${lines[0]}" == "brrun: error: b: Kernel Execution: "*"[E-run-runtime]" ]]
+	done
+}
+
 @test "a scatter array given data starts from it" {
 	both "$top_srcdir/t/run/scatter.br" scatter index=[0] a=[9] \
 		b=[1,2,3]

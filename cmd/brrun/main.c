@@ -1070,10 +1070,14 @@ static double run_once(brrun *r, int *events)
 static int run_failed(brrun *r)
 {
 	int bad = 0;
-	for (unsigned i = 0; i < r->sig.nparams && !bad; i++) {
+	for (unsigned i = 0; i < r->sig.nparams; i++) {
 		binding *b = &r->b[i];
-		if (b->is_output && b->s)
+		if (!b->is_output || !b->s)
+			continue;
+		if (!bad)
 			bad = stream_failed(r, b->s, b->p->name);
+		else	/* the same cause, reported once: asked, not said */
+			(void)brt_stream_error(b->s);
 	}
 	const char *msg = NULL;
 	if (!bad && brt_lastError(&msg) != BR_NO_ERROR) {
