@@ -142,9 +142,13 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 	brpp "$top_srcdir/t/run/streamop_histogram.br" | brparse | brcheck |
 		brgen -k -o h
 	# one op kernel per scatter: add (int) and addf (float) 32 bits,
-	# add2 (float2) and maxd (double) 64, add4 (float4) serial
-	[ "$(grep -c 'atomic_cmpxchg(brg_p, brg_was, as_uint(cur))' h.cl)" -eq 2 ]
-	[ "$(grep -c 'atom_cmpxchg(brg_p, brg_was, as_ulong(cur))' h.cl)" -eq 2 ]
+	# add2 (float2) and maxd (double) 64, add4 (float4) serial; each
+	# swaps in three places: a point on a CPU device (BRG_CPU), a place
+	# when its group's table is full, the table at the end
+	[ "$(grep -c 'atomic_cmpxchg(brg_p, brg_was, as_uint(cur))' h.cl)" -eq 6 ]
+	[ "$(grep -c 'atom_cmpxchg(brg_p, brg_was, as_ulong(cur))' h.cl)" -eq 6 ]
+	[ "$(grep -c '^#if defined(BRG_CPU) && !defined(BRG_SCATTER_GROUPS)$' h.cl)" -eq 4 ]
+	[ "$(grep -c 'else if ((brg_t = atomic_inc(&brg_tn)) < brg_n) {' h.cl)" -eq 4 ]
 	[ "$(grep -c '^#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable' h.cl)" -eq 2 ]
 	grep -q 'float2 cur = as_float2(brg_old);' h.cl
 	grep -q 'double cur = as_double(brg_old);' h.cl
@@ -152,6 +156,14 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 	[ "$(grep -c 'if (get_global_id(0) != 0)' h.cl)" -eq 3 ]
 	# the CPU backend runs every one in order, in one thread
 	[ "$(grep -c 'one thread, every point in order' h.c)" -eq 5 ]
+}
+@test "BrookGPU: streamScatterOp with a reduce function, a GPU's form (work-groups combine their points first) on the CPU OpenCL device (BRG_SCATTER_GROUPS)" {
+	brook_build "$top_srcdir/t/run/streamop_histogram.br" h
+	BRT_CL_OPTIONS=-DBRG_SCATTER_GROUPS BRT_RUNTIME=opencl \
+		BRT_CACHE_DIR= BRT_LOG_FILE=$PWD/g.log ./h > g.out
+	grep -q "runtime: 1 OpenCL devices" g.log || skip "no OpenCL device"
+	grep -q 'options ".*-DBRG_SCATTER_GROUPS"' g.log
+	diff_golden "$top_srcdir/t/run/streamop_histogram.out" g.out
 }
 @test "BrookGPU: kernel k with a float3 and a gather; stream shape resize" { run_program brookgpu; }
 @test "K&R host functions, _Complex, float4 a(...), void reduce" { run_program knr_complex; }

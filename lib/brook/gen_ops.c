@@ -9,7 +9,7 @@
  *     function f; an offset outside the array drops the write. With f
  *     several elements sent to one place all combine there: on OpenCL
  *     an element of 32 or 64 bits in a compare-and-swap loop, in any
- *     order (cas_point); others, and all on the CPU backend, one after
+ *     order (cas_body); others, and all on the CPU backend, one after
  *     another, in order (serial). */
 #include "config.h"
 
@@ -234,41 +234,135 @@ static int cas_bits(gen_ctx *g, const gen_op *op)
 	return n == 32 || n == 64 ? n : 0;
 }
 
-/* A scatter's point on OpenCL with a reduce function, BITS of
- * cas_bits: the element combines with the array's in a compare-and-swap
- * loop, so that points run in parallel and none is lost. They combine in
- * any order, which the reduce function allows: it is associative and
- * commutative (spec 4.1.2). */
-static void cas_point(gen_ctx *g, strbuf *b, const gen_op *op, int bits)
+/* OpenCL C of a scatter with a reduce function whose element has a
+ * compare-and-swap (cas_bits): what cas_text prints, its words filled. */
+typedef struct cas_words {
+	const char *u;		/* uint or ulong: the element's bits */
+	const char *T;		/* the element's type */
+	const char *fn;		/* the reduce function */
+	const char *cas;	/* atomic_cmpxchg or atom_cmpxchg */
+} cas_words;
+
+/* IND, then the loop that combines V into array[K] (K >= 0) until no
+ * other work-item changed the element between the read and the swap. */
+static void cas_loop(strbuf *b, const cas_words *w, const char *ind,
+	const char *k, const char *v)
 {
-	const char *u = bits == 32 ? "uint" : "ulong";
-	const char *T = gen_arith_name(GEN_CL, gen_scalar(gen_resolve(g,
-		op->elem)), ty_ncomp(gen_resolve(g, op->elem)));
+	sb_printf(b, "%s{\n"
+		"%s\tvolatile __global %s *brg_p = (volatile __global %s *)"
+		"(array + %s);\n"
+		"%s\t%s brg_old = *brg_p, brg_was;\n"
+		"%s\tdo {\n%s\t\t%s cur = as_%s(brg_old);\n"
+		"%s\t\tbrg_was = brg_old;\n"
+		"%s\t\t%s__body(%s, &cur, brg_noctx());\n"
+		"%s\t\tbrg_old = %s(brg_p, brg_was, as_%s(cur));\n"
+		"%s\t} while (brg_old != brg_was);\n%s}\n",
+		ind, ind, w->u, w->u, k, ind, w->u, ind, ind, w->T, w->T, ind,
+		ind, w->fn, v, ind, w->cas, w->u, ind, ind);
+}
+
+/* The point BRG_I's place brg_k (-1 outside the array) and element v. */
+static void cas_fetch(gen_ctx *g, strbuf *b, const gen_op *op,
+	const char *ind)
+{
 	strbuf ix = {0};
 
-	sb_puts(b, "\tconst ");
+	sb_printf(b, "%sconst ", ind);
 	gen_type(g, GEN_CL, b, op->index, "x");
 	sb_puts(b, " = ");
 	gen_load(g, GEN_CL, b, op->index, "index",
 		"brg_idx(&index_v, brg_i, brg_d)");
-	sb_puts(b, ";\n\t");
 	sb_printf(&ix, "brg_lin(&array_v, ");
 	index_expr(g, GEN_CL, &ix, op);
 	sb_puts(&ix, ", 1)");
-	sb_printf(b, "const BRG_L brg_k = %s;\n\tconst %s v = ", ix.s, T);
+	sb_printf(b, ";\n%sbrg_k = %s;\n%sv = ", ind, ix.s, ind);
 	gen_load(g, GEN_CL, b, op->elem, "s", "brg_idx(&s_v, brg_i, brg_d)");
-	sb_printf(b, ";\n\tif (brg_k >= 0) {\n"
-		"\t\tvolatile __global %s *brg_p = (volatile __global %s *)"
-		"(array + brg_k);\n"
-		"\t\t%s brg_old = *brg_p, brg_was;\n"
-		"\t\tdo {\n\t\t\t%s cur = as_%s(brg_old);\n"
-		"\t\t\tbrg_was = brg_old;\n"
-		"\t\t\t%s__body(v, &cur, brg_noctx());\n"
-		"\t\t\tbrg_old = %s(brg_p, brg_was, as_%s(cur));\n"
-		"\t\t} while (brg_old != brg_was);\n\t}\n",
-		u, u, u, T, T, ast_str(op->fn, "name"),
-		bits == 32 ? "atomic_cmpxchg" : "atom_cmpxchg", u);
+	sb_puts(b, ";\n");
 	sb_free(&ix);
+}
+
+/* How many rounds of points a work-group takes (cas_group). */
+#define CAS_ROUNDS 16
+
+/* The body of a scatter with a reduce function on OpenCL whose element
+ * combines in a compare-and-swap loop (cas_bits gives BITS), so that
+ * points run in parallel and none is lost. They combine in any order,
+ * which the reduce function allows: it is associative and commutative
+ * (spec 4.1.2).
+ *   On a CPU device (BRG_CPU), where few work-items run at once, each
+ *   point swaps its element in (unless BRG_SCATTER_GROUPS, brt(3)).
+ *   On a GPU, where thousands do, many points sent to one place (a
+ *   histogram's few bins) would retry their swaps without end: there
+ *   a work-group takes CAS_ROUNDS rounds of as many points as it has
+ *   work-items; in a round the points of one place combine in the
+ *   first work-item of that place, which combines the result into the
+ *   group's table of up to one place a work-item (local memory), or
+ *   into the array when the table is full; at the end each place of
+ *   the table goes to the array in one loop. A group then swaps once a
+ *   place for up to CAS_ROUNDS * 256 points. The groups past the
+ *   domain's points / CAS_ROUNDS return at once. */
+static void cas_body(gen_ctx *g, strbuf *b, const gen_op *op, int bits)
+{
+	const json_t *el = gen_resolve(g, op->elem);
+	cas_words w;
+
+	w.u = bits == 32 ? "uint" : "ulong";
+	w.T = gen_arith_name(GEN_CL, gen_scalar(el), ty_ncomp(el));
+	w.fn = ast_str(op->fn, "name");
+	w.cas = bits == 32 ? "atomic_cmpxchg" : "atom_cmpxchg";
+	sb_printf(b, "\tconst BRG_L brg_all = brg_d[0] * brg_d[1] * brg_d[2]"
+		" * brg_d[3];\n\tBRG_L brg_k = -1;\n\t%s v = (%s)(0);\n"
+		"#if defined(BRG_CPU) && !defined(BRG_SCATTER_GROUPS)\n"
+		"\tconst BRG_L brg_i = get_global_id(0);\n"
+		"\tif (brg_i >= brg_all)\n\t\treturn;\n", w.T, w.T);
+	cas_fetch(g, b, op, "\t");
+	sb_puts(b, "\tif (brg_k >= 0)\n");
+	cas_loop(b, &w, "\t", "brg_k", "v");
+	sb_printf(b, "#else\n"
+		"\t__local BRG_L brg_key[256], brg_tk[256];\n"
+		"\t__local %s brg_val[256], brg_tv[256];\n"
+		"\t__local volatile int brg_tn;\n"
+		"\tconst int brg_l = (int)get_local_id(0);\n"
+		"\tconst int brg_n = (int)get_local_size(0);\n"
+		"\tconst BRG_L brg_g = (BRG_L)get_group_id(0);\n"
+		"\tint brg_r, brg_j, brg_t;\n"
+		"\tif ((long)brg_g * brg_n * %d >= (long)brg_all)\n"
+		"\t\treturn;\n"
+		"\tif (brg_l == 0)\n\t\tbrg_tn = 0;\n"
+		"\tbrg_tk[brg_l] = -1;\n"
+		"\tfor (brg_r = 0; brg_r < %d; brg_r++) {\n"
+		"\t\tconst BRG_L brg_i = (brg_g * %d + brg_r) * brg_n + "
+		"brg_l;\n"
+		"\t\tbrg_k = -1;\n\t\tif (brg_i < brg_all) {\n",
+		w.T, CAS_ROUNDS, CAS_ROUNDS, CAS_ROUNDS);
+	cas_fetch(g, b, op, "\t\t\t");
+	sb_printf(b, "\t\t}\n"
+		"\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"
+		"\t\tbrg_key[brg_l] = brg_k;\n\t\tbrg_val[brg_l] = v;\n"
+		"\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"
+		"\t\tif (brg_k < 0)\n\t\t\tcontinue;\n"
+		"\t\t/* the first work-item of the place combines its points */\n"
+		"\t\tfor (brg_j = 0; brg_key[brg_j] != brg_k; brg_j++)\n"
+		"\t\t\t;\n\t\tif (brg_j < brg_l)\n\t\t\tcontinue;\n"
+		"\t\tfor (brg_j = brg_l + 1; brg_j < brg_n; brg_j++)\n"
+		"\t\t\tif (brg_key[brg_j] == brg_k)\n"
+		"\t\t\t\t%s__body(brg_val[brg_j], &v, brg_noctx());\n"
+		"\t\t/* into the group's table, or the array when it is full */\n"
+		"\t\tbrg_j = brg_tn < brg_n ? brg_tn : brg_n;\n"
+		"\t\tfor (brg_t = 0; brg_t < brg_j && brg_tk[brg_t] != brg_k; "
+		"brg_t++)\n\t\t\t;\n"
+		"\t\tif (brg_t < brg_j) {\n"
+		"\t\t\t%s cur = brg_tv[brg_t];\n"
+		"\t\t\t%s__body(v, &cur, brg_noctx());\n"
+		"\t\t\tbrg_tv[brg_t] = cur;\n"
+		"\t\t} else if ((brg_t = atomic_inc(&brg_tn)) < brg_n) {\n"
+		"\t\t\tbrg_tv[brg_t] = v;\n\t\t\tbrg_tk[brg_t] = brg_k;\n"
+		"\t\t} else\n", w.fn, w.T, w.fn);
+	cas_loop(b, &w, "\t\t", "brg_k", "v");
+	sb_puts(b, "\t}\n\tbarrier(CLK_LOCAL_MEM_FENCE);\n"
+		"\tif (brg_l < brg_tn && brg_tk[brg_l] >= 0)\n");
+	cas_loop(b, &w, "\t", "brg_tk[brg_l]", "brg_tv[brg_l]");
+	sb_puts(b, "#endif\n");
 }
 
 /* Parameters, in argument order: gather (IN index, GATHER array, OUT t);
@@ -326,10 +420,7 @@ void gen_ops_cl(gen_ctx *g, strbuf *b)
 			/* 64 bits where the device has the extension */
 			if (bits == 64)
 				sb_puts(b, "#ifdef cl_khr_int64_base_atomics\n");
-			sb_puts(b, "\tconst BRG_L brg_i = get_global_id(0);\n"
-				"\tif (brg_i >= brg_d[0] * brg_d[1] * brg_d[2] * "
-				"brg_d[3])\n\t\treturn;\n");
-			cas_point(g, b, op, bits);
+			cas_body(g, b, op, bits);
 			if (bits == 64)
 				sb_puts(b, "#else\n");
 		}

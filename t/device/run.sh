@@ -7,12 +7,14 @@ pass=0 fail=0
 check() {	# NAME GOLDEN PROGRAM [ARGS]
 	name=$1 golden=$2
 	shift 2
-	gpu=$(BRT_RUNTIME=opencl "$@" 2>&1); rc=$?
+	# standard output against the golden, as t/run.bats compares it
+	gpu=$(BRT_RUNTIME=opencl "$@" 2>"$here/.err"); rc=$?
 	if [ $rc = 0 ] && [ "$gpu" = "$(cat "$golden")" ]; then
 		pass=$((pass + 1)); echo "ok   $name"
 	else
 		fail=$((fail + 1)); echo "FAIL $name (exit $rc)"
 		echo "$gpu" | diff "$golden" - | head -n 20
+		head -n 10 "$here/.err"
 	fi
 }
 for p in "$here"/run/*.out "$here"/rt/*.out; do
