@@ -290,6 +290,22 @@ static const char *scalar_builtin(gen_ctx *g, gen_target t, const char *name,
 	} else if (ty_streq(name, "normalize")) {
 		snprintf(body, sizeof body, "a / fabs%s(a)", m);
 		ONE(body);
+	} else if (t == GEN_CL && !flt && ty_scalar_bits(s) < 32 &&
+			(ty_streq(name, "min") || ty_streq(name, "max") ||
+			ty_streq(name, "clamp"))) {
+		/* char, uchar, short, ushort through ints: NVIDIA's OpenCL
+		   compiler miscompiled "b > a ? b : a" of chars inlined
+		   into a char2 helper (H200, bench/probe/charsel.c); the
+		   same through ints came out right */
+		int three = ty_streq(name, "clamp");
+		sb_printf(h, "%s %s(%s a, %s b", T, fname, T, T);
+		if (three)
+			sb_printf(h, ", %s c", T);
+		sb_printf(h, ") { const int x = a, y = b%s; return (%s)(%s); }\n",
+			three ? ", z = c" : "", T,
+			three ? "x < y ? y : (x > z ? z : x)" :
+			ty_streq(name, "min") ? "y < x ? y : x" :
+			"y > x ? y : x");
 	} else if (ty_streq(name, "min")) {
 		TWO("b < a ? b : a");
 	} else if (ty_streq(name, "max")) {
