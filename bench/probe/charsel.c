@@ -4,9 +4,10 @@
  * 90 where they give 3, for
  *   char2 v4 = (char2)((int2)a2.yz % 128) % max((char2)(127, 0), (char2)a2.yy)
  * The probe builds that expression with its helpers written several
- * ways (-DV=N: the maximum; -DW=1: the remainder through int2s; and
- * the first with -cl-opt-disable) and prints v4 for six inputs beside
- * the value C computes.
+ * ways (-DV=N: the maximum; -DW=1: the char2 remainder through int2s,
+ * -DW=2: the int remainder by a divisor never 0; and the first with
+ * -cl-opt-disable) and prints v4 for six inputs beside the value C
+ * computes.
  *
  *   cc -O2 charsel.c -lOpenCL -o charsel-probe && ./charsel-probe */
 #define CL_TARGET_OPENCL_VERSION 120
@@ -29,7 +30,12 @@ static const char *src =
 "/* as brgen wrote it */\n"
 "char brg_f_max_char(char a, char b) { return b > a ? b : a; }\n"
 "#endif\n"
+"#if W == 2\n"
+"/* the remainder by a divisor never 0 or -1, then the choice */\n"
+"int brg_mod_int(int a, int b) { const int d = b == 0 || b == -1 ? 1 : b; const int q = a % d; return b == 0 ? a : b == -1 ? 0 : q; }\n"
+"#else\n"
 "int brg_mod_int(int a, int b) { return b == 0 ? a : b == -1 ? 0 : a % b; }\n"
+"#endif\n"
 "int2 brg_vmod_int_int2(int2 a, int2 b) { int2 r; r.x = (int)brg_mod_int(a.x, b.x); r.y = (int)brg_mod_int(a.y, b.y); return r; }\n"
 "#if W == 1\n"
 "/* the remainder of char2s through int2s */\n"
@@ -103,8 +109,8 @@ int main(void)
 			+ 1] % 128), 127 > y ? 127 : y), (signed char)cmod(z, m));
 	}
 	printf("\n");
-	for (int t = 0; t <= 8; t++) {
-		int v = t % 4, w = t / 4 % 2, noopt = t == 8;
+	for (int t = 0; t <= 12; t++) {
+		int v = t % 4, w = (t / 4 + 2) % 3, noopt = t == 12;
 		char opt[64];
 		signed char r[2 * N], m[2 * N];
 		size_t g = N;
