@@ -168,18 +168,26 @@ static void gather_fn(gen_ctx *g, gen_target t, strbuf *b, const gen_op *op,
 	sb_printf(b, ", brg_cx);\n%s}\n%s", ind, ind);
 }
 
+/* IND, then the declaration of x, the index of the point BRG_I. */
+static void index_load(gen_ctx *g, gen_target t, strbuf *b, const gen_op *op,
+	const char *ind)
+{
+	sb_printf(b, "%sconst ", ind);
+	gen_type(g, t, b, op->index, "x");
+	sb_puts(b, " = ");
+	gen_load(g, t, b, op->index, "index",
+		"brg_idx(&index_v, brg_i, brg_d)");
+	sb_puts(b, ";\n");
+}
+
 /* The work of one domain point BRG_I: the same text on both targets. */
 static void op_point(gen_ctx *g, gen_target t, strbuf *b, const gen_op *op,
 	const char *ind)
 {
 	strbuf ix = {0};
 
-	sb_printf(b, "%sconst ", ind);
-	gen_type(g, t, b, op->index, "x");
-	sb_puts(b, " = ");
-	gen_load(g, t, b, op->index, "index",
-		"brg_idx(&index_v, brg_i, brg_d)");
-	sb_printf(b, ";\n%s", ind);
+	index_load(g, t, b, op, ind);
+	sb_puts(b, ind);
 	gen_type(g, t, b, op->elem, "v");
 	sb_puts(b, ";\n");
 	sb_printf(&ix, "brg_lin(&array_v, ");
@@ -267,15 +275,11 @@ static void cas_fetch(gen_ctx *g, strbuf *b, const gen_op *op,
 {
 	strbuf ix = {0};
 
-	sb_printf(b, "%sconst ", ind);
-	gen_type(g, GEN_CL, b, op->index, "x");
-	sb_puts(b, " = ");
-	gen_load(g, GEN_CL, b, op->index, "index",
-		"brg_idx(&index_v, brg_i, brg_d)");
+	index_load(g, GEN_CL, b, op, ind);
 	sb_printf(&ix, "brg_lin(&array_v, ");
 	index_expr(g, GEN_CL, &ix, op);
 	sb_puts(&ix, ", 1)");
-	sb_printf(b, ";\n%sbrg_k = %s;\n%sv = ", ind, ix.s, ind);
+	sb_printf(b, "%sbrg_k = %s;\n%sv = ", ind, ix.s, ind);
 	gen_load(g, GEN_CL, b, op->elem, "s", "brg_idx(&s_v, brg_i, brg_d)");
 	sb_puts(b, ";\n");
 	sb_free(&ix);
