@@ -2034,10 +2034,11 @@ class Program:
             ec = "((%s & %s) != %s ? %s : %s)" % (e.c, vlit(e.t, 1), vlit(e.t, 0), vlit(t, 3 if base == "uint" else -1), vlit(t, 1)) \
                 if base == "int" else "(%s | %s)" % (e.c, vlit(t, 1))
             if base == "int" and t.n > 1:
-                # ?: needs a scalar condition: build per component
+                # ?: needs a scalar condition: build per component; the
+                # expression in parentheses, a cast in it taking no swizzle
                 comps = []
                 for c in XYZW[:t.n]:
-                    comps.append("((%s.%s & 1) != 0 ? -1 : 1)" % (e.c, c))
+                    comps.append("(((%s).%s & 1) != 0 ? -1 : 1)" % (e.c, c))
                 ec = "%s(%s)" % (t.name, ", ".join(comps))
         elif base == "int" and op == "+=":
             e = g.bound_int(g.gen(t, 3), max(1, SAFE // n // 2))
