@@ -243,7 +243,7 @@ static int cas_bits(gen_ctx *g, const gen_op *op)
 }
 
 /* OpenCL C of a scatter with a reduce function whose element has a
- * compare-and-swap (cas_bits): what cas_text prints, its words filled. */
+ * compare-and-swap (cas_bits): the words cas_body and cas_loop fill in. */
 typedef struct cas_words {
 	const char *u;		/* uint or ulong: the element's bits */
 	const char *T;		/* the element's type */
@@ -285,7 +285,7 @@ static void cas_fetch(gen_ctx *g, strbuf *b, const gen_op *op,
 	sb_free(&ix);
 }
 
-/* How many rounds of points a work-group takes (cas_group). */
+/* How many rounds of points a work-group takes (cas_body). */
 #define CAS_ROUNDS 16
 
 /* The body of a scatter with a reduce function on OpenCL whose element

@@ -129,7 +129,8 @@ const char *brt_stream_errorLog(brt_stream *s)
 void brt_report_unchecked(brt_stream *s)
 {
 	static char said[BRT_UNCHECKED_MAX][512];
-	static int nsaid;
+	static int nsaid;	/* lines in said; one more once the line
+				   about more streams is printed */
 	brt_runtime *rt = brt_rt();
 	const char *line;
 	size_t n;
