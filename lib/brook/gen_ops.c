@@ -304,7 +304,9 @@ static void cas_fetch(gen_ctx *g, strbuf *b, const gen_op *op,
  *   into the array when the table is full; at the end each place of
  *   the table goes to the array in one loop. A group then swaps once a
  *   place for up to CAS_ROUNDS * 256 points. The groups past the
- *   domain's points / CAS_ROUNDS return at once. */
+ *   domain's points / CAS_ROUNDS return at once. The local arrays hold
+ *   256 work-items: libbrt launches such a kernel (its main entry, one
+ *   dimension) in groups of at most 256 (kernel.c, geometry). */
 static void cas_body(gen_ctx *g, strbuf *b, const gen_op *op, int bits)
 {
 	const json_t *el = gen_resolve(g, op->elem);
