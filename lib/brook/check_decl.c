@@ -610,6 +610,10 @@ static void var_decl(chk_ctx *c, json_t *v, const char *storage)
 		s->local_array = 1;
 		local_array(c, v, t);
 	}
+	if (c->kern && has_init && !ty_is_array(t) && !ty_is_stream(t)) {
+		s->value = init;	/* W-reduce-expr follows it */
+		s->writes = 1;
+	}
 	if (c->kern && s->constq && !has_init)
 		chk_err(c, v, "E-const-uninit", "uninitialized const: \"%s\"", name);
 	if (has_init && !ty_is_stream(t))

@@ -44,6 +44,10 @@ typedef struct chk_sym {
 	int shared;		/* shared local array */
 	int local_array;	/* C array declared in a kernel */
 	long long shared_size;
+	json_t *value;		/* a kernel's local variable: the one value
+				   written so far (its initializer or a plain
+				   assignment), NULL after another write */
+	int writes;		/* ... and how many writes there were */
 	struct chk_sym *shadow;	/* the binding this one hides */
 	struct chk_sym *next;	/* next symbol of the same scope */
 	struct chk_name *entry;

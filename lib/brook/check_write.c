@@ -189,8 +189,20 @@ json_t *chk_write_el(json_t *target)
 	return el;
 }
 
+/* The one value written so far to the kernel's local variable that E
+ * names (chk_sym.value), else NULL. */
+static json_t *local_value(chk_ctx *c, json_t *e)
+{
+	e = chk_strip_paren(e);
+	if (!ast_is(e, "id"))
+		return NULL;
+	chk_sym *s = chk_lookup(&c->names, ast_str(e, "name"));
+	return s && s->kind == SYM_VAR && !s->global ? s->value : NULL;
+}
+
 /* Whether E is the input element itself: the input stream's parameter,
- * a field or components of it, in parentheses or casts. */
+ * a field or components of it, in parentheses or casts, or a local
+ * variable whose one value is. */
 static int input_itself(chk_ctx *c, json_t *e)
 {
 	for (int depth = 0; depth < 1000; depth++) {
@@ -199,6 +211,8 @@ static int input_itself(chk_ctx *c, json_t *e)
 			e = ast_get(e, "e");
 		else if (ast_is(e, "member"))
 			e = ast_get(e, "e");
+		else if (local_value(c, e))
+			e = local_value(c, e);
 		else
 			break;
 	}
@@ -222,6 +236,8 @@ static json_t *combined_with(chk_ctx *c, json_t *r, chk_sym *s, int depth)
 	static const char *const assoc[] = {"+", "*", "|", "^", "&", NULL};
 	json_t *other = NULL;
 	r = chk_strip_paren(r);
+	if (local_value(c, r) && depth < 100)	/* t = b + k * a; b = t */
+		return combined_with(c, local_value(c, r), s, depth + 1);
 	if (ast_is(r, "cond") && depth < 100) {
 		other = combined_with(c, ast_get(r, "t"), s, depth + 1);
 		return other ? other : combined_with(c, ast_get(r, "f"), s,
@@ -280,6 +296,15 @@ void chk_write_check(chk_ctx *c, json_t *target, json_t *node,
 	chk_sym *s = chk_root_sym(c, target);
 	if (!s)
 		return;
+	if (s->kind == SYM_VAR && !s->global) {
+		/* a local's one value: a plain assignment of the whole of it */
+		int whole = ast_is(chk_strip_paren(target), "id") && node &&
+			ast_is(node, "assign") && ty_streq(op, "=");
+		s->value = whole && ++s->writes == 1 ? ast_get(node, "r") :
+			NULL;
+		if (!whole)
+			s->writes++;
+	}
 	switch (s->role) {
 	case ROLE_IN:
 		chk_err(c, target, "E-input-readonly",
