@@ -273,6 +273,18 @@ probe_rejects() {
 	probe_rejects 1000 N
 }
 
+@test "probe/charsel.c: builds without warnings, and on a device that computes right every variant prints C's values" {
+	local want
+	build_probe charsel
+	run "$work/probe"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^-DV=[0-3] -DW=[0-2]' <<<"$output")" -eq 13 ]
+	want=$(sed -n 's/^C:  *//p' <<<"$output")
+	[ "$want" = "-28,-37 87,3 -42,-39 95,54 -77,11 48,-6" ]
+	# PoCL computes them right: each variant's values are C's
+	[ "$(grep -c -- "^-DV=.*  $want   max: " <<<"$output")" -eq 13 ]
+}
+
 @test "probe/stencil.c: builds without warnings, each kernel and shape is right, SIDE is checked" {
 	build_probe stencil
 	run "$work/probe" 256

@@ -147,5 +147,10 @@ int main(void)
 		clReleaseKernel(k);
 		clReleaseProgram(p);
 	}
+	clReleaseMemObject(in);
+	clReleaseMemObject(out);
+	clReleaseMemObject(mx);
+	clReleaseCommandQueue(q);
+	clReleaseContext(ctx);
 	return 0;
 }
