@@ -10,7 +10,7 @@
  *     several elements sent to one place all combine there: on OpenCL
  *     an element of 32 or 64 bits in a compare-and-swap loop, in any
  *     order (cas_body); others, and all on the CPU backend, one after
- *     another, in order (serial). */
+ *     another, in order (serial_body). */
 #include "config.h"
 
 #include <stdio.h>
@@ -232,8 +232,9 @@ static void op_point(gen_ctx *g, gen_target t, strbuf *b, const gen_op *op,
  * else 0. */
 static int cas_bits(gen_ctx *g, const gen_op *op)
 {
-	const char *s = gen_scalar(gen_resolve(g, op->elem));
-	int n = ty_ncomp(gen_resolve(g, op->elem));
+	const json_t *el = gen_resolve(g, op->elem);
+	const char *s = gen_scalar(el);
+	int n = ty_ncomp(el);
 
 	if (!s || !(ty_streq(s, "float") || ty_streq(s, "int") ||
 			ty_streq(s, "uint") || ty_streq(s, "double")))
@@ -316,8 +317,7 @@ static void cas_body(gen_ctx *g, strbuf *b, const gen_op *op, int bits)
 	w.T = gen_arith_name(GEN_CL, gen_scalar(el), ty_ncomp(el));
 	w.fn = ast_str(op->fn, "name");
 	w.cas = bits == 32 ? "atomic_cmpxchg" : "atom_cmpxchg";
-	sb_printf(b, "\tconst BRG_L brg_all = brg_d[0] * brg_d[1] * brg_d[2]"
-		" * brg_d[3];\n\tBRG_L brg_k = -1;\n\t%s v = (%s)(0);\n"
+	sb_printf(b, "\tBRG_L brg_k = -1;\n\t%s v = (%s)(0);\n"
 		"#if defined(BRG_CPU) && !defined(BRG_SCATTER_GROUPS)\n"
 		"\tconst BRG_L brg_i = get_global_id(0);\n"
 		"\tif (brg_i >= brg_all)\n\t\treturn;\n", w.T, w.T);
@@ -388,13 +388,23 @@ static int arg_const(const gen_op *op, int i)
 	return op->scatter ? i < 2 : i < 2;
 }
 
-/* Whether OP runs its points one after another, in order: a scatter
- * with a reduce function, where several elements may go to one place and
- * each must combine with what the one before left there (on OpenCL only
- * where cas_bits finds no compare-and-swap for its element). */
-static int serial(const gen_op *op)
+/* Whether OP is a scatter with a reduce function, where several elements
+ * may go to one place and each must combine with what the others left
+ * there: in one loop, point after point, on the CPU backend, and on
+ * OpenCL where cas_bits finds no compare-and-swap for its element
+ * (serial_body); else through cas_body. */
+static int combines(const gen_op *op)
 {
 	return op->scatter && op->fn;
+}
+
+/* OpenCL: every point in order, in the first work-item. */
+static void serial_body(gen_ctx *g, strbuf *b, const gen_op *op)
+{
+	sb_puts(b, "\tBRG_L brg_i;\n\tif (get_global_id(0) != 0)\n"
+		"\t\treturn;\n\tfor (brg_i = 0; brg_i < brg_all; brg_i++) {\n");
+	op_point(g, GEN_CL, b, op, "\t\t");
+	sb_puts(b, "\t}\n");
 }
 
 void gen_ops_cl(gen_ctx *g, strbuf *b)
@@ -405,7 +415,8 @@ void gen_ops_cl(gen_ctx *g, strbuf *b)
 		const gen_op *op = &g->ops[n];
 		const char *const *names = op->scatter ? scatter_args :
 			gather_args;
-		bits = serial(op) ? cas_bits(g, op) : 0;
+		/* 64 bits where the device has the extension */
+		bits = combines(op) ? cas_bits(g, op) : 0;
 		if (bits == 64)
 			sb_puts(b, "#ifdef cl_khr_int64_base_atomics\n#pragma "
 				"OPENCL EXTENSION cl_khr_int64_base_atomics : "
@@ -421,32 +432,23 @@ void gen_ops_cl(gen_ctx *g, strbuf *b)
 		sb_puts(b, ",\n\tconst BRG_L4 brg_dom, const BRG_L4 brg_off)\n{\n"
 			"\tBRG_L brg_d[4];\n\tbrg_d[0] = brg_dom.x; brg_d[1] = "
 			"brg_dom.y; brg_d[2] = brg_dom.z; brg_d[3] = brg_dom.w;\n"
-			"\t(void)brg_off;\n");
-		if (bits) {
-			/* 64 bits where the device has the extension */
-			if (bits == 64)
-				sb_puts(b, "#ifdef cl_khr_int64_base_atomics\n");
+			"\t(void)brg_off;\n\tconst BRG_L brg_all = brg_d[0] * "
+			"brg_d[1] * brg_d[2] * brg_d[3];\n");
+		if (bits == 64)
+			sb_puts(b, "#ifdef cl_khr_int64_base_atomics\n");
+		if (bits)
 			cas_body(g, b, op, bits);
-			if (bits == 64)
-				sb_puts(b, "#else\n");
-		}
-		if (serial(op) && bits != 32) {
-			sb_puts(b, "\tBRG_L brg_i;\n\tif (get_global_id(0) != 0)\n"
-				"\t\treturn;\n\tfor (brg_i = 0; brg_i < brg_d[0] * "
-				"brg_d[1] * brg_d[2] * brg_d[3]; brg_i++) {\n");
-			op_point(g, GEN_CL, b, op, "\t\t");
-			sb_puts(b, "\t}\n");
-		}
+		if (bits == 64)
+			sb_puts(b, "#else\n");
+		if (combines(op) && bits != 32)
+			serial_body(g, b, op);
 		if (bits == 64)
 			sb_puts(b, "#endif\n");
-		if (serial(op)) {
-			sb_puts(b, "}\n\n");
-			continue;
+		if (!combines(op)) {
+			sb_puts(b, "\tconst BRG_L brg_i = get_global_id(0);\n"
+				"\tif (brg_i >= brg_all)\n\t\treturn;\n");
+			op_point(g, GEN_CL, b, op, "\t");
 		}
-		sb_puts(b, "\tconst BRG_L brg_i = get_global_id(0);\n"
-			"\tif (brg_i >= brg_d[0] * brg_d[1] * brg_d[2] * "
-			"brg_d[3])\n\t\treturn;\n");
-		op_point(g, GEN_CL, b, op, "\t");
 		sb_puts(b, "}\n\n");
 	}
 }
@@ -502,7 +504,7 @@ void gen_ops_cpu(gen_ctx *g, strbuf *b)
 		sb_puts(b, "\tBRG_L brg_d[4];\n\tint64_t brg_i;\n\tint brg_k;\n"
 			"\t(void)brg_first;\n\tfor (brg_k = 0; brg_k < 4; "
 			"brg_k++)\n\t\tbrg_d[brg_k] = brg_c->dims[brg_k];\n");
-		if (serial(op))
+		if (combines(op))
 			sb_puts(b, "\t/* one thread, every point in order */\n"
 				"\tif (brg_b != 0)\n\t\treturn;\n\tbrg_e = brg_d[0] * "
 				"brg_d[1] * brg_d[2] * brg_d[3];\n");

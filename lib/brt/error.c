@@ -149,18 +149,19 @@ void brt_report_unchecked(brt_stream *s)
 	for (i = 0; i < nsaid && i < BRT_UNCHECKED_MAX; i++)
 		if (!strncmp(said[i], line, n) && said[i][n] == '\0')
 			break;
-	if (i == nsaid && nsaid < BRT_UNCHECKED_MAX) {
+	if (i < nsaid || nsaid > BRT_UNCHECKED_MAX) {
+		/* said already, or the line about more streams is */
+	} else if (nsaid < BRT_UNCHECKED_MAX) {
 		memcpy(said[nsaid], line, n);
 		said[nsaid][n] = '\0';
 		fprintf(stderr, "brt: a stream was released with an error its "
 			"program never checked (error(), errorLog()): %s\n",
-			said[nsaid]);
-	} else if (i == nsaid) {
+			said[nsaid++]);
+	} else {
 		fprintf(stderr, "brt: more streams were released with "
 			"unchecked errors\n");
-	}
-	if (i == nsaid && nsaid <= BRT_UNCHECKED_MAX)
 		nsaid++;
+	}
 	pthread_mutex_unlock(&rt->lock);
 }
 
