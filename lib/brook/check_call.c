@@ -462,7 +462,8 @@ static json_t *builtin_call(chk_ctx *c, json_t *e, json_t *f,
 	}
 	int floats = b->sig == TY_B_FLOAT1 || b->sig == TY_B_FLOAT2 ||
 		b->sig == TY_B_FLOAT3 || b->sig == TY_B_DOT ||
-		b->sig == TY_B_LENGTH || b->sig == TY_B_CROSS;
+		b->sig == TY_B_LENGTH || b->sig == TY_B_CROSS ||
+		b->sig == TY_B_PRED;	/* isnan, isinf, isfinite: C99 7.12.3 */
 	if (floats && ty_scalar_is_integer(ty_scalar(t))) {
 		if (!c->o->a) {
 			chk_err(c, e, "E-builtin-nomatch", "No matched built-in function "
