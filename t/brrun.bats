@@ -1036,9 +1036,10 @@ EOS
 }
 
 @test "error: a name that is not a parameter" {
-	fails_with 2 "'x' is not a parameter of sum (parameters: a, b, c)" \
+	fails_with 2 "'x' is not a parameter of sum (parameters: a, b, c) [E-run-arg]" \
 		"$SUM" sum a=1 b=2 x=3
-	fails_with 2 "'5' is not a parameter" "$SUM" sum 5
+	fails_with 2 "'5' is not a parameter of sum (parameters: a, b, c); write NAME=VALUE [E-run-arg]" \
+		"$SUM" sum 5
 }
 
 @test "error: missing, repeated and empty arguments" {
@@ -1116,7 +1117,7 @@ EOS
 }
 
 @test "error: malformed literals" {
-	fails_with 1 "a: bad value '[1,x]': not a number at column 4" \
+	fails_with 1 "a: bad value '[1,x]': not a number at column 4 [E-run-value]" \
 		"$SUM" sum a=[1,x] b=1
 	fails_with 1 "rows of different lengths" "$SUM" sum a=[[1,2],[3]] b=1
 	fails_with 1 "nesting differs" "$SUM" sum a=[1,[2]] b=1

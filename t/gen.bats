@@ -314,6 +314,31 @@ EOS
 	[ ! -f gsub.c ]
 }
 
+@test "constructs brcheck refuses first, in an edited AST, are brgen errors too [E-gen-*]" {
+	command -v python3 >/dev/null || skip "no python3"
+	cp "$top_srcdir/t/gen/refused.br" .
+	forged_refused refused stream-init "refused.br:11:16: error: Stream can't have an initializer [E-gen-stream-init]"
+	forged_refused refused stream-size "refused.br:11:16: error: a stream declared in host code needs every dimension [E-gen-stream-size]"
+	forged_refused refused global-stream "refused.br:13:15: error: streams must be local variables [E-gen-global-stream]"
+	forged_refused refused host-indexof "refused.br:18:13: error: Indexof()operator has no meaning inside Non-kernel functions [E-gen-host-indexof]"
+	forged_refused refused pointer "refused.br:1:49: error: pointers in kernel code [E-gen-pointer]"
+	forged_refused refused expr "refused.br:1:49: error: 'compound' expressions are not supported in kernels [E-gen-expr]"
+	forged_refused refused stmt "refused.br:3:43: error: 'goto' statements are not supported in kernels [E-gen-stmt]"
+	forged_refused refused call "refused.br:3:47: error: kernel code can call only kernels and built-in functions [E-gen-call]"
+	forged_refused refused builtin "refused.br:1:57: error: built-in function 'nosuch' is not supported in kernels [E-gen-builtin]"
+	forged_refused refused ctor "refused.br:1:67: error: not a vector constructor [E-gen-ctor]"
+	forged_refused refused reduce "refused.br:4:1: error: a reduction needs one input stream and one reduce parameter [E-gen-reduce]"
+	# brgen's loader refuses a document without decls before the
+	# generator's own test of them (E-gen-malformed, for library callers)
+	forged refused malformed
+	run brgen -o refused refused.ast
+	[ "$status" -eq 2 ]
+	[[ "$output" == *'refused.ast: error: not an AST file: "files" or "decls" is missing [brast-json]'* ]]
+	# the unedited program goes through
+	brgen -o refused refused.ok.ast
+	[ -f refused.c ]
+}
+
 @test "brgen --checked reports a gather outside its array" {
 	brpp "$top_srcdir/t/run/gather.br" | brparse | brcheck 2>/dev/null |
 		brgen --checked -o g

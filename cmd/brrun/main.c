@@ -542,9 +542,9 @@ static int bind_names(brrun *r)
 		if (!b) {
 			param_list(r, list, sizeof list);
 			diag_report(&r->d, DIAG_ERROR, NULL, 0, 0, ARG_ID,
-				"'%.*s' is not a parameter of %s (parameters: %s); "
-				"write NAME=VALUE", (int)n, a, r->sig.name,
-				list[0] ? list : "none");
+				"'%.*s' is not a parameter of %s (parameters: %s)%s",
+				(int)n, a, r->sig.name, list[0] ? list : "none",
+				eq ? "" : "; write NAME=VALUE");
 			return -1;
 		}
 		if (b->given) {
