@@ -328,12 +328,19 @@ EOS
 	forged_refused refused builtin "refused.br:1:57: error: built-in function 'nosuch' is not supported in kernels [E-gen-builtin]"
 	forged_refused refused ctor "refused.br:1:67: error: not a vector constructor [E-gen-ctor]"
 	forged_refused refused reduce "refused.br:4:1: error: a reduction needs one input stream and one reduce parameter [E-gen-reduce]"
+	forged_refused refused string "refused.br:2:38: error: String constant in kernel not allowed [E-gen-string]"
+	forged_refused refused subarray "refused.br:23:64: error: an array argument of a subkernel must be an array parameter [E-gen-subkernel-array]"
 	# brgen's loader refuses a document without decls before the
-	# generator's own test of them (E-gen-malformed, for library callers)
+	# generator's own test of them (E-gen-malformed, for library callers),
 	forged refused malformed
 	run brgen -o refused refused.ast
 	[ "$status" -eq 2 ]
 	[[ "$output" == *'refused.ast: error: not an AST file: "files" or "decls" is missing [brast-json]'* ]]
+	# and one of another version (E-gen-version, likewise)
+	forged refused version
+	run brgen -o refused refused.ast
+	[ "$status" -eq 2 ]
+	[[ "$output" == *'refused.ast: error: AST file of an unknown version (this reads version 1) [brast-version]'* ]]
 	# the unedited program goes through
 	brgen -o refused refused.ok.ast
 	[ -f refused.c ]

@@ -2535,7 +2535,8 @@ static void sub_call_args(gen_fn *f, strbuf *b, const json_t *e)
 			sb_putc(b, ')');
 		} else if (ty_streq(role, "gather") ||
 				ty_streq(role, "scatter")) {
-			if (!ap) {
+			if (!ap || (!ty_streq(gen_role(ap), "gather") &&
+					!ty_streq(gen_role(ap), "scatter"))) {
 				gen_error(f->g, a, "E-gen-subkernel-array",
 					"an array argument of a subkernel must "
 					"be an array parameter");

@@ -20,7 +20,10 @@
 #   call:          kernel m calls puts, which is no function of the file;
 #   builtin:       kernel k calls the built-in function nosuch;
 #   ctor:          kernel k's float2(1.0f, 2.0f) constructs a void;
-#   reduce:        reduce function r's input stream becomes a value.
+#   reduce:        reduce function r's input stream becomes a value;
+#   string:        kernel twice's 2.0f becomes a string;
+#   subarray:      kernel g passes its stream a where first takes t[];
+#   version:       the document says brast version 2.
 import json
 import sys
 
@@ -120,4 +123,19 @@ elif kind == "ctor":
 elif kind == "reduce":
     r = next(n for n in d["decls"] if n.get("name") == "r")
     r["type"]["params"][0]["role"] = "value"
+elif kind == "string":
+    tw = next(n for n in d["decls"] if n.get("name") == "twice")
+    f = next(n for n in nodes(tw) if n.get("k") == "float")
+    f["k"], f["text"], f["ty"] = "string", '"two"', {
+        "t": "array", "of": {"t": "char"}, "size": None}
+    del f["value"]
+elif kind == "subarray":
+    c = next(n for n in nodes(d) if n.get("k") == "call" and
+             n["fn"].get("name") == "first")
+    g = next(n for n in d["decls"] if n.get("name") == "g")
+    a = g["type"]["params"][1]
+    c["args"][0] = {"k": "id", "at": c["args"][0]["at"], "name": "a",
+                    "ref": a["id"], "ty": {"t": "float"}}
+elif kind == "version":
+    d["brast"] = 2
 print(json.dumps(d, separators=(",", ":")))
