@@ -2328,10 +2328,11 @@ static void builtin_call(gen_fn *f, strbuf *b, const json_t *e)
 			json_decref(own);
 			own = c;
 		}
-		/* isnan(i) of an integer, which brcheck -a allows, tests
-		   the float it converts to (C and OpenCL C take only
-		   floating types) */
-		if (bi->sig == TY_B_PRED && gen_scalar(own) &&
+		/* dot, length, distance, isnan, isinf and isfinite of
+		   integers, which brcheck -a allows, work on the floats
+		   they convert to (W-builtin-float), as brcheck types
+		   them: OpenCL C has no sqrt or isnan of an int */
+		if (gen_scalar(own) &&
 				!ty_scalar_is_float(gen_scalar(own))) {
 			json_t *fl = mkty("float", ty_ncomp(own));
 			json_decref(own);
