@@ -153,20 +153,12 @@ void chk_convert(chk_ctx *c, json_t *at, json_t *e, json_t *from,
 	free(tname);
 }
 
-/* The type both operands of a binary operator are brought to (spec 6.3.3:
- * the larger scalar type wins with its component count; for one scalar
- * type, the larger count). */
+/* The type both operands of a binary operator are brought to
+ * (ty_promoted). */
 json_t *chk_promoted(chk_ctx *c, json_t *l, json_t *r)
 {
-	const char *ls = ty_scalar(l), *rs = ty_scalar(r);
-	int ln = ty_ncomp(l), rn = ty_ncomp(r);
-	if (strcmp(ls, rs) == 0)
-		return ln >= rn ? l : r;
-	int lr = ty_promo_rank(ls), rr = ty_promo_rank(rs);
-	if (lr == rr)
-		lr = ty_scalar_bits(ls), rr = ty_scalar_bits(rs);
 	(void)c;
-	return lr >= rr ? l : r;
+	return (json_t *)ty_promoted(l, r);
 }
 
 /* Brings the operands of a binary operator (or the arms of ?:) to one type

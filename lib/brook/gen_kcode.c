@@ -160,20 +160,13 @@ static json_t *mkty(const char *s, int n)
 	return json_pack("{s:s}", "t", n > 1 ? ty_vector_name(s, n) : s);
 }
 
-/* The usual arithmetic conversions, extended to vectors (spec 6.3.3: the
- * smaller type promotes to the larger; a vector widens a scalar). */
+/* The type both operands of a binary operator are brought to, as brcheck
+ * brings them (spec 6.3.3, ty_promoted). */
 static json_t *common_type(const json_t *a, const json_t *b)
 {
-	const char *sa = gen_scalar(a), *sb = gen_scalar(b);
-	int na = ty_ncomp(a), nb = ty_ncomp(b);
-	const char *s;
-
-	if (!sa || !sb)
-		return json_incref((json_t *)(sa ? a : b));
-	s = ty_promo_rank(sb) > ty_promo_rank(sa) ? sb : sa;
-	if (na > 1 && nb > 1 && strcmp(sa, sb) == 0)
-		s = sa;
-	return mkty(s, na > nb ? na : nb);
+	if (!gen_scalar(a) || !gen_scalar(b))
+		return json_incref((json_t *)(gen_scalar(a) ? a : b));
+	return json_incref((json_t *)ty_promoted(a, b));
 }
 
 /* ---- helpers: defined once per target --------------------------------- */
@@ -622,6 +615,16 @@ static const json_t *strip(const json_t *e)
 	return e;
 }
 
+/* A number as written, signed or not (brcheck's chk_is_literal). */
+static int is_literal(const json_t *e)
+{
+	e = strip(e);
+	while (ast_is(e, "unop") && (ty_streq(ast_str(e, "op"), "-") ||
+			ty_streq(ast_str(e, "op"), "+")))
+		e = strip(ast_get(e, "e"));
+	return ast_is(e, "int") || ast_is(e, "float") || ast_is(e, "char");
+}
+
 static int is_rel(const char *op)
 {
 	return ty_streq(op, "<") || ty_streq(op, ">") ||
@@ -722,6 +725,18 @@ static int plain_divisor(const json_t *r)
 }
 
 /* A binary operation OP on L and R computed in type C, result type RTY. */
+/* X, an operand of a binary operator computed in scalar type C: as
+ * written, for C's own conversions, but a vector (brcheck -a: char2 +
+ * uchar is a uchar) by its x component in C. */
+static void scalar_operand(gen_fn *f, strbuf *b, const json_t *x,
+	const json_t *c)
+{
+	if (ty_ncomp(ety(x)) > 1)
+		gen_kconv(f, b, x, c);
+	else
+		gen_kexpr(f, b, x);
+}
+
 static void binop(gen_fn *f, strbuf *b, const char *op, const json_t *l,
 	const json_t *r, const json_t *rty)
 {
@@ -739,19 +754,19 @@ static void binop(gen_fn *f, strbuf *b, const char *op, const json_t *l,
 		shift_mask(gen_scalar(ety(l)), 1) : 0;
 	if (!vec && dh) {
 		sb_printf(b, "%s(", dh);
-		gen_kexpr(f, b, l);
+		scalar_operand(f, b, l, c);
 		sb_puts(b, ", ");
-		gen_kexpr(f, b, r);
+		scalar_operand(f, b, r, c);
 		sb_putc(b, ')');
 	} else if (!vec && sm) {
-		gen_kexpr(f, b, l);
+		scalar_operand(f, b, l, c);
 		sb_printf(b, " %s ((", op);
-		gen_kexpr(f, b, r);
+		scalar_operand(f, b, r, c);
 		sb_printf(b, ") & %d)", sm);
 	} else if (!vec) {
-		gen_kexpr(f, b, l);
+		scalar_operand(f, b, l, c);
 		sb_printf(b, " %s ", op);
-		gen_kexpr(f, b, r);
+		scalar_operand(f, b, r, c);
 	} else if (dh) {
 		/* a vector: component by component */
 		sb_printf(b, "%s(", vdiv_helper(f, c, dh));
@@ -2321,13 +2336,17 @@ static void builtin_call(gen_fn *f, strbuf *b, const json_t *e)
 	}
 	if (bi->sig == TY_B_DOT || bi->sig == TY_B_LENGTH ||
 			bi->sig == TY_B_PRED) {
-		own = json_incref((json_t *)ety(json_array_get(args, 0)));
-		for (i = 1; i < json_array_size(args); i++) {
-			json_t *c = common_type(own, ety(json_array_get(args,
-				i)));
-			json_decref(own);
-			own = c;
+		/* brcheck's type of the arguments: the first one's that
+		   is not a literal, to which it converts the others */
+		const json_t *at = NULL;
+		int lit = 0;
+		json_array_foreach(args, i, a) {
+			if (!at || (lit && !is_literal(a))) {
+				at = ety(a);
+				lit = is_literal(a);
+			}
 		}
+		own = json_incref((json_t *)at);
 		/* dot, length, distance, isnan, isinf and isfinite of
 		   integers, which brcheck -a allows, work on the floats
 		   they convert to (W-builtin-float), as brcheck types
@@ -2753,8 +2772,10 @@ static void assign(gen_fn *f, strbuf *b, const json_t *e)
 	sb_printf(b, " %s ", op);
 	if (sm) {
 		sb_puts(b, "((");
-		gen_kexpr(f, b, r);
+		scalar_operand(f, b, r, lt);
 		sb_printf(b, ") & %d)", sm);
+	} else if (is_shift(bop) && ty_ncomp(lt) == 1) {
+		scalar_operand(f, b, r, lt);
 	} else if (is_shift(bop) || !ty_ncomp(lt)) {
 		gen_kexpr(f, b, r);
 	} else {

@@ -245,6 +245,22 @@ int ty_promo_rank(const char *s)
 	return si ? si->rank : 0;
 }
 
+/* spec 6.3.3: the type both operands of a binary operator are brought
+ * to: the larger scalar type wins with its component count (brcheck -a:
+ * char2 + uchar is a uchar); for one scalar type, the larger count. brgen
+ * computes in it what brcheck typed so. */
+const json_t *ty_promoted(const json_t *l, const json_t *r)
+{
+	const char *ls = ty_scalar(l), *rs = ty_scalar(r);
+	int ln = ty_ncomp(l), rn = ty_ncomp(r);
+	if (strcmp(ls, rs) == 0)
+		return ln >= rn ? l : r;
+	int lr = ty_promo_rank(ls), rr = ty_promo_rank(rs);
+	if (lr == rr)
+		lr = ty_scalar_bits(ls), rr = ty_scalar_bits(rs);
+	return lr >= rr ? l : r;
+}
+
 /* spec 6.3.3: each type of the table promotes to every type after it. */
 int ty_promotes(const char *from, const char *to)
 {

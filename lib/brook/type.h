@@ -66,8 +66,11 @@ const char *ty_vector_name(const char *s, int n);
 
 /* spec 6.3.3: the promotion table. Rank of a scalar in the order char <
  * uchar < short < ushort < int < uint < float < double; 0 for a scalar the
- * table does not list. ty_promotes(a, b): A can be promoted to B (A != B). */
+ * table does not list. ty_promoted(l, r): the type of L or R that both
+ * operands of a binary operator are brought to. ty_promotes(a, b): A can
+ * be promoted to B (A != B). */
 int ty_promo_rank(const char *s);
+const json_t *ty_promoted(const json_t *l, const json_t *r);
 int ty_promotes(const char *from, const char *to);
 
 /* Structural equality of two resolved types (qualifiers ignored; array
