@@ -109,6 +109,7 @@ typedef struct chk_ctx {
 	diag_ctx *d;
 	int malformed;
 	int depth, too_deep;
+	int loops, switches;	/* the loops and switches around a statement */
 	long long next_id;
 	json_t *cur;		/* innermost node with a location */
 	json_t *types;		/* name -> canonical type object */

@@ -71,6 +71,33 @@ static void local_func(chk_ctx *c, json_t *f)
 	chk_declare(c, &c->names, name, SYM_FUNC, f, chk_decl_type(c, f, "type"));
 }
 
+/* The body of a loop or a switch, counted in *N while it is checked. */
+static void loop_body(chk_ctx *c, json_t *body, int *n)
+{
+	(*n)++;
+	stmt(c, body);
+	(*n)--;
+}
+
+/* C99 6.8.1, 6.8.6.2, 6.8.6.3: break only in a loop or a switch, continue
+ * only in a loop, case and default only in a switch; C compilers refuse
+ * the others, and so does brcheck, with the place in the .br. */
+static void jump_place(chk_ctx *c, json_t *s, const char *k)
+{
+	if (ty_streq(k, "break")) {
+		if (!c->loops && !c->switches)
+			chk_err(c, s, "E-jump-outside", "break statement not "
+				"within a loop or switch");
+	} else if (ty_streq(k, "continue")) {
+		if (!c->loops)
+			chk_err(c, s, "E-jump-outside", "continue statement not "
+				"within a loop");
+	} else if (!c->switches) {
+		chk_err(c, s, "E-jump-outside", "%s label not within a switch "
+			"statement", k);
+	}
+}
+
 static void stmt_kind(chk_ctx *c, json_t *s, const char *k)
 {
 	if (ty_streq(k, "block")) {
@@ -90,9 +117,9 @@ static void stmt_kind(chk_ctx *c, json_t *s, const char *k)
 			stmt(c, ast_get(s, "else"));
 	} else if (ty_streq(k, "while")) {
 		chk_condition(c, ast_get(s, "cond"));
-		stmt(c, ast_get(s, "body"));
+		loop_body(c, ast_get(s, "body"), &c->loops);
 	} else if (ty_streq(k, "do")) {
-		stmt(c, ast_get(s, "body"));
+		loop_body(c, ast_get(s, "body"), &c->loops);
 		chk_condition(c, ast_get(s, "cond"));
 	} else if (ty_streq(k, "for")) {
 		json_t *init = ast_get(s, "init");
@@ -106,18 +133,21 @@ static void stmt_kind(chk_ctx *c, json_t *s, const char *k)
 		c->step_e = chk_strip_paren(ast_get(s, "step"));
 		chk_opt_expr(c, ast_get(s, "step"));
 		c->step_e = NULL;
-		stmt(c, ast_get(s, "body"));
+		loop_body(c, ast_get(s, "body"), &c->loops);
 		chk_pop_scope(c);
 	} else if (ty_streq(k, "switch")) {
 		if (c->kern && c->o->portable)
 			chk_warn(c, 1, s, "W-portable-switch",
 				"Switch not supported inside kernel yet");
 		chk_expr(c, ast_get(s, "cond"));
-		stmt(c, ast_get(s, "body"));
+		loop_body(c, ast_get(s, "body"), &c->switches);
 	} else if (ty_streq(k, "case")) {
+		jump_place(c, s, k);
 		chk_expr(c, ast_get(s, "e"));
 		stmt(c, ast_get(s, "stmt"));
 	} else if (ty_streq(k, "default") || ty_streq(k, "label")) {
+		if (*k == 'd')
+			jump_place(c, s, k);
 		stmt(c, ast_get(s, "stmt"));
 	} else if (ty_streq(k, "goto")) {
 		if (c->kern)
@@ -134,8 +164,9 @@ static void stmt_kind(chk_ctx *c, json_t *s, const char *k)
 			chk_warn(c, 1, s, "W-kernel-pragma", "a directive inside "
 				"a kernel is left out of the generated code: %s",
 				ast_str(s, "text"));
-	} else if (!ty_streq(k, "break") && !ty_streq(k, "continue") &&
-		!ty_streq(k, "empty")) {
+	} else if (ty_streq(k, "break") || ty_streq(k, "continue")) {
+		jump_place(c, s, k);
+	} else if (!ty_streq(k, "empty")) {
 		chk_bad(c, s, "\"%s\" is not a statement node", k);
 	}
 }
