@@ -31,6 +31,19 @@ const char *ast_kind(const json_t *n)
 	return ast_str(n, "k");
 }
 
+int ast_is_literal(const json_t *n)
+{
+	for (;;) {
+		const char *k = ast_kind(n);
+		if (strcmp(k, "paren") == 0 || (strcmp(k, "unop") == 0 &&
+				(strcmp(ast_str(n, "op"), "-") == 0 ||
+				strcmp(ast_str(n, "op"), "+") == 0)))
+			n = ast_get(n, "e");
+		else
+			return strcmp(k, "int") == 0 ||
+				strcmp(k, "float") == 0 || strcmp(k, "char") == 0;
+	}
+}
 
 const json_t *ast_find(const json_t *n,
 	int (*pred)(const json_t *node, const void *ctx), const void *ctx)

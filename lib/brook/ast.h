@@ -185,6 +185,9 @@ static inline int ast_is(const json_t *n, const char *kind)
 	return kind && k[0] == kind[0] && strcmp(k, kind) == 0;
 }
 
+/* A number as written, signed or parenthesized: 5, -1.5f, (+'a'). */
+int ast_is_literal(const json_t *n);
+
 static inline json_t *ast_get(const json_t *n, const char *key) /* any */
 {
 	return n && key ? json_object_getn(n, key, strlen(key)) : NULL;

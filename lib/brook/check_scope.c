@@ -275,11 +275,7 @@ json_t *chk_strip_paren(json_t *e)
  * (guide 1.11: narrowing needs a cast). */
 int chk_is_literal(json_t *e)
 {
-	e = chk_strip_paren(e);
-	while (ast_is(e, "unop") && (ty_streq(ast_str(e, "op"), "-") ||
-		ty_streq(ast_str(e, "op"), "+")))
-		e = chk_strip_paren(ast_get(e, "e"));
-	return ast_is(e, "int") || ast_is(e, "float") || ast_is(e, "char");
+	return ast_is_literal(e);
 }
 
 /* instance() or instanceInGroup(), or a swizzle of it: int4 that may be

@@ -615,16 +615,6 @@ static const json_t *strip(const json_t *e)
 	return e;
 }
 
-/* A number as written, signed or not (brcheck's chk_is_literal). */
-static int is_literal(const json_t *e)
-{
-	e = strip(e);
-	while (ast_is(e, "unop") && (ty_streq(ast_str(e, "op"), "-") ||
-			ty_streq(ast_str(e, "op"), "+")))
-		e = strip(ast_get(e, "e"));
-	return ast_is(e, "int") || ast_is(e, "float") || ast_is(e, "char");
-}
-
 static int is_rel(const char *op)
 {
 	return ty_streq(op, "<") || ty_streq(op, ">") ||
@@ -2341,9 +2331,9 @@ static void builtin_call(gen_fn *f, strbuf *b, const json_t *e)
 		const json_t *at = NULL;
 		int lit = 0;
 		json_array_foreach(args, i, a) {
-			if (!at || (lit && !is_literal(a))) {
+			if (!at || (lit && !ast_is_literal(a))) {
 				at = ety(a);
-				lit = is_literal(a);
+				lit = ast_is_literal(a);
 			}
 		}
 		own = json_incref((json_t *)at);
