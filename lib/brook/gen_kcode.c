@@ -714,7 +714,6 @@ static int plain_divisor(const json_t *r)
 		json_integer_value(ast_get(r, "value")) > 0;
 }
 
-/* A binary operation OP on L and R computed in type C, result type RTY. */
 /* X, an operand of a binary operator computed in scalar type C: as
  * written, for C's own conversions, but a vector (brcheck -a: char2 +
  * uchar is a uchar) by its x component in C. */
@@ -727,6 +726,7 @@ static void scalar_operand(gen_fn *f, strbuf *b, const json_t *x,
 		gen_kexpr(f, b, x);
 }
 
+/* A binary operation OP on L and R computed in type C, result type RTY. */
 static void binop(gen_fn *f, strbuf *b, const char *op, const json_t *l,
 	const json_t *r, const json_t *rty)
 {
