@@ -45,6 +45,21 @@ int ast_is_literal(const json_t *n)
 	}
 }
 
+const json_t *ast_args_type(const json_t *args)
+{
+	const json_t *t = NULL;
+	size_t i, n = json_array_size(args);
+
+	for (i = 0; i < n; i++) {
+		const json_t *a = json_array_get(args, i);
+		if (!ast_is_literal(a))
+			return ast_get(a, "ty");
+		if (!t)
+			t = ast_get(a, "ty");
+	}
+	return t;
+}
+
 const json_t *ast_find(const json_t *n,
 	int (*pred)(const json_t *node, const void *ctx), const void *ctx)
 {

@@ -187,6 +187,9 @@ static inline int ast_is(const json_t *n, const char *kind)
 
 /* A number as written, signed or parenthesized: 5, -1.5f, (+'a'). */
 int ast_is_literal(const json_t *n);
+/* The type ("ty") the arguments ARGS of a built-in function are brought
+ * to: the first one's that is not a literal, else the first one's. */
+const json_t *ast_args_type(const json_t *args);
 
 static inline json_t *ast_get(const json_t *n, const char *key) /* any */
 {

@@ -443,9 +443,7 @@ static json_t *builtin_call(chk_ctx *c, json_t *e, json_t *f,
 	if (!args || !arg_count(c, e, args, (size_t)b->nargs))
 		return chk_unknown(c, e);
 	size_t i;
-	json_t *a, *t = NULL;
-	int tlit = 0;
-	/* T: the type of the first argument that is not a literal */
+	json_t *a;
 	json_array_foreach(args, i, a) {
 		json_t *at = ast_get(a, "ty");
 		if (ty_is_unknown(at))
@@ -455,11 +453,9 @@ static json_t *builtin_call(chk_ctx *c, json_t *e, json_t *f,
 				"found: %s()", b->name);
 			return chk_unknown(c, e);
 		}
-		if (!t || (tlit && !chk_is_literal(a))) {
-			t = at;
-			tlit = chk_is_literal(a);
-		}
 	}
+	/* T: the type of the first argument that is not a literal */
+	json_t *t = (json_t *)ast_args_type(args);
 	int floats = b->sig == TY_B_FLOAT1 || b->sig == TY_B_FLOAT2 ||
 		b->sig == TY_B_FLOAT3 || b->sig == TY_B_DOT ||
 		b->sig == TY_B_LENGTH || b->sig == TY_B_CROSS ||

@@ -205,14 +205,15 @@ static json_t *local_value(chk_ctx *c, json_t *e)
  * variable whose one value is. */
 static int input_itself(chk_ctx *c, json_t *e)
 {
+	json_t *v;
 	for (int depth = 0; depth < 1000; depth++) {
 		e = chk_strip_paren(e);
 		if (ast_is(e, "cast"))
 			e = ast_get(e, "e");
 		else if (ast_is(e, "member"))
 			e = ast_get(e, "e");
-		else if (local_value(c, e))
-			e = local_value(c, e);
+		else if ((v = local_value(c, e)))
+			e = v;
 		else
 			break;
 	}
@@ -236,8 +237,9 @@ static json_t *combined_with(chk_ctx *c, json_t *r, chk_sym *s, int depth)
 	static const char *const assoc[] = {"+", "*", "|", "^", "&", NULL};
 	json_t *other = NULL;
 	r = chk_strip_paren(r);
-	if (local_value(c, r) && depth < 100)	/* t = b + k * a; b = t */
-		return combined_with(c, local_value(c, r), s, depth + 1);
+	json_t *v = local_value(c, r);
+	if (v && depth < 100)	/* t = b + k * a; b = t */
+		return combined_with(c, v, s, depth + 1);
 	if (ast_is(r, "cond") && depth < 100) {
 		other = combined_with(c, ast_get(r, "t"), s, depth + 1);
 		return other ? other : combined_with(c, ast_get(r, "f"), s,
@@ -300,10 +302,8 @@ void chk_write_check(chk_ctx *c, json_t *target, json_t *node,
 		/* a local's one value: a plain assignment of the whole of it */
 		int whole = ast_is(chk_strip_paren(target), "id") && node &&
 			ast_is(node, "assign") && ty_streq(op, "=");
-		s->value = whole && ++s->writes == 1 ? ast_get(node, "r") :
-			NULL;
-		if (!whole)
-			s->writes++;
+		s->writes++;
+		s->value = whole && s->writes == 1 ? ast_get(node, "r") : NULL;
 	}
 	switch (s->role) {
 	case ROLE_IN:

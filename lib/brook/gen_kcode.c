@@ -2326,17 +2326,8 @@ static void builtin_call(gen_fn *f, strbuf *b, const json_t *e)
 	}
 	if (bi->sig == TY_B_DOT || bi->sig == TY_B_LENGTH ||
 			bi->sig == TY_B_PRED) {
-		/* brcheck's type of the arguments: the first one's that
-		   is not a literal, to which it converts the others */
-		const json_t *at = NULL;
-		int lit = 0;
-		json_array_foreach(args, i, a) {
-			if (!at || (lit && !ast_is_literal(a))) {
-				at = ety(a);
-				lit = ast_is_literal(a);
-			}
-		}
-		own = json_incref((json_t *)at);
+		/* the type brcheck converts the arguments to */
+		own = json_incref((json_t *)ast_args_type(args));
 		/* dot, length, distance, isnan, isinf and isfinite of
 		   integers, which brcheck -a allows, work on the floats
 		   they convert to (W-builtin-float), as brcheck types
