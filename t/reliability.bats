@@ -149,7 +149,9 @@ pipeline() {
 	[ "${st[0]}" -eq 0 ]
 	[ "${st[1]}" -eq 1 ]
 	grep -q 'nesting too deep.*\[parse-too-deep\]' parse.err
-	[ "${st[2]}" -eq 2 ] && [ "${st[3]}" -eq 2 ]
+	# brparse's output is marked failed (brast(5), FAILED OUTPUT)
+	[ "${st[2]}" -eq 1 ] && [ "${st[3]}" -eq 1 ]
+	grep -q '^p.ast: error: .*\[input-failed\]$' check.err
 	run timeout 20 brcheck paren.br
 	refused 1
 	[[ "$output" == *"[parse-too-deep]"* ]]
@@ -582,12 +584,146 @@ big_asts() {
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"error: expected expression"* ]]
 	[ "$(wc -c < part.ast)" -ge 262144 ]
-	run brcheck part.ast
+	[ "$(tail -n 1 part.ast)" = "#brook failed" ]
+	run --separate-stderr brcheck part.ast
+	[ "$status" -eq 1 ]
+	[ "$stderr" = 'part.ast: error: the tool that wrote this input failed: it ends with the line "#brook failed" [input-failed]' ]
+	# the part alone, as a tool killed while writing leaves it
+	head -n -1 part.ast > cut.ast
+	run brcheck cut.ast
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"not an AST file"* ]]
 	run brparse bad.i -o whole.ast
 	[ "$status" -eq 1 ]
 	[ ! -f whole.ast ]
+}
+
+# piped CMD: runs the four tools in a pipe, as the README shows them,
+# CMD in place of the first, and brgen -o x last.
+piped() {
+	run --separate-stderr timeout 20 sh -c "$1 | brparse | brcheck | brgen -o x"
+}
+
+@test "a tool that fails fails the pipeline: one message, status 1 from brgen, no files (brast(5), FAILED OUTPUT)" {
+	printf 'kernel void k(float a<>, out float b<>) { b = a; }\n' > ok.br
+	# brpp: a missing include file, an unknown directive, an unknown
+	# option, a warning under -x, an input that cannot be read
+	printf '#include "none.h"\n' | cat - ok.br > x.br
+	piped 'brpp x.br'
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *'error: cannot open include file "none.h"'*'[pp-include-missing]' ]]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[ ! -e x.c ] && [ ! -e x.h ]
+	printf '#brook failed\n' | cat - ok.br > x.br
+	piped 'brpp x.br'
+	[ "$status" -eq 1 ] && [ "${#stderr_lines[@]}" -eq 1 ] && [ ! -e x.c ]
+	[[ "$stderr" == *"[pp-unknown-directive]" ]]
+	cp ok.br x.br
+	piped 'brpp --no-such x.br'
+	[ "$status" -eq 1 ] && [ ! -e x.c ]
+	[ "${stderr_lines[0]}" = "brpp: unknown option '--no-such'" ]
+	[ "${#stderr_lines[@]}" -eq 2 ]
+	piped 'brpp none.br'
+	[ "$status" -eq 1 ] && [ "${#stderr_lines[@]}" -eq 1 ] && [ ! -e x.c ]
+	printf '#warning look\n' | cat - ok.br > x.br
+	piped 'brpp -x x.br'
+	[ "$status" -eq 1 ] && [ ! -e x.c ]
+	[[ "$stderr" == *"look"* ]]
+	# brparse and brcheck
+	printf 'kernel void k(float a<>, out float b<>) { b = a +; }\n' > x.br
+	piped 'brpp x.br'
+	[ "$status" -eq 1 ] && [ "${#stderr_lines[@]}" -eq 1 ] && [ ! -e x.c ]
+	[[ "$stderr" == *"[parse-syntax]" ]]
+	printf 'kernel void k(float a<>, out float b<>) { b = c; }\n' > x.br
+	piped 'brpp x.br'
+	[ "$status" -eq 1 ] && [ "${#stderr_lines[@]}" -eq 1 ] && [ ! -e x.c ]
+	[[ "$stderr" == *"[E-undefined]" ]]
+	run --separate-stderr sh -c 'brpp x.br | brparse | brcheck --no-such | brgen -o x'
+	[ "$status" -eq 1 ] && [ ! -e x.c ]
+	# and with nothing wrong, the files
+	cp ok.br x.br
+	piped 'brpp x.br'
+	[ "$status" -eq 0 ] && [ -z "$stderr" ] && [ -s x.c ]
+}
+
+@test "a tool that fails ends what it writes to standard output with #brook failed, but not on a terminal or in a file" {
+	local failed=$'\n#brook failed'
+	printf '#include "none.h"\nint a;\n' > pp.br
+	printf 'int a = ;\n' > parse.br
+	printf 'kernel void k(float a<>, out float b<>) { b = c; }\n' > check.br
+	brpp check.br | brparse > check.ast
+	run --separate-stderr brpp pp.br
+	[ "$status" -eq 1 ]
+	[ "${lines[-1]}" = "#brook failed" ]
+	[ "${lines[-2]}" = "int a;" ]
+	run --separate-stderr brparse parse.br
+	[ "$status" -eq 1 ] && [ "$output" = "$failed" ]
+	run --separate-stderr brcheck check.ast
+	[ "$status" -eq 1 ] && [ "$output" = "$failed" ]
+	run --separate-stderr brcheck < check.ast
+	[ "$status" -eq 1 ] && [ "$output" = "$failed" ]
+	run --separate-stderr brcheck -o - check.ast
+	[ "$status" -eq 1 ] && [ "$output" = "$failed" ]
+	# a usage error of a tool whose output goes to standard output
+	run --separate-stderr brpp -Q
+	[ "$status" -eq 2 ] && [ "$output" = "$failed" ]
+	run --separate-stderr brparse -Q
+	[ "$status" -eq 2 ] && [ "$output" = "$failed" ]
+	run --separate-stderr brcheck -Q
+	[ "$status" -eq 2 ] && [ "$output" = "$failed" ]
+	# brcheck as a linter, and any tool writing a file: nothing
+	run --separate-stderr brcheck check.br
+	[ "$status" -eq 1 ] && [ -z "$output" ]
+	run --separate-stderr brcheck -o out.ast check.ast
+	[ "$status" -eq 1 ] && [ -z "$output" ] && [ ! -e out.ast ]
+	run --separate-stderr brparse parse.br -o out.ast
+	[ "$status" -eq 1 ] && [ -z "$output" ] && [ ! -e out.ast ]
+	run --separate-stderr brpp pp.br -o out.i
+	[ "$status" -eq 1 ] && [ -z "$output" ]
+	# on a terminal (script(1) gives the tool one), the messages only
+	command -v script >/dev/null || skip "no script(1)"
+	for t in "brpp pp.br" "brparse parse.br" "brcheck check.ast"; do
+		run script -qec "$t" /dev/null
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"error"* ]]
+		[[ "$output" != *"#brook failed"* ]]
+	done
+}
+
+@test "the output of a tool that failed, read from a file: input-failed, status 1, from each reader" {
+	local failed=$'\n#brook failed'
+	printf 'int a = ;\n' > parse.br
+	brparse parse.br > failed.ast || true
+	printf 'x\n#brook failed\n' > failed.i
+	msg() { echo "$1: error: the tool that wrote this input failed: it ends with the line \"#brook failed\" [input-failed]"; }
+	run --separate-stderr brparse failed.i
+	[ "$status" -eq 1 ] && [ "$stderr" = "$(msg failed.i)" ]
+	[ "$output" = "$failed" ]
+	run --separate-stderr brparse failed.ast
+	[ "$status" -eq 1 ] && [ "$stderr" = "$(msg failed.ast)" ]
+	run --separate-stderr brcheck failed.ast
+	[ "$status" -eq 1 ] && [ "$stderr" = "$(msg failed.ast)" ]
+	run --separate-stderr brcheck < failed.ast
+	[ "$status" -eq 1 ] && [ "$stderr" = "$(msg '<stdin>')" ]
+	run --separate-stderr brgen -o x failed.ast
+	[ "$status" -eq 1 ] && [ "$stderr" = "$(msg failed.ast)" ]
+	run --separate-stderr brgen -o x < failed.ast
+	[ "$status" -eq 1 ] && [ "$stderr" = "$(msg '<stdin>')" ]
+	[ ! -e x.c ]
+	run --separate-stderr brrun failed.ast k
+	[ "$status" -eq 1 ] && [ "$stderr" = "$(msg failed.ast)" ]
+	# through a pipe, no message: the tool before said why
+	run --separate-stderr sh -c 'cat failed.ast | brcheck'
+	[ "$status" -eq 1 ] && [ -z "$stderr" ] && [ "$output" = "$failed" ]
+	run --separate-stderr sh -c 'cat failed.ast | brgen -o x'
+	[ "$status" -eq 1 ] && [ -z "$stderr" ] && [ ! -e x.c ]
+	# the line must end the text, alone on its line
+	printf 'int a;\n#brook failed\nint b;\n' > mid.i
+	run --separate-stderr brparse mid.i
+	[ "$status" -ne 0 ] && [[ "$stderr" != *"input-failed"* ]]
+	printf 'int a; #brook failed\n' > same.i
+	run --separate-stderr brparse same.i
+	[ "$status" -ne 0 ] && [[ "$stderr" != *"input-failed"* ]]
 }
 
 @test "an AST that cannot be written to standard output: status 2 and a message" {

@@ -167,9 +167,10 @@ static json_t *load(const brcheck_args *a, const char *path, diag_ctx *d,
 			*status = 2;
 			return NULL;
 		}
-		sb_free(&data);
+		/* 1 for the output of a tool that failed, as for errors */
 		if (!doc)
-			*status = 2;
+			*status = util_failed_text(data.s, data.len) ? 1 : 2;
+		sb_free(&data);
 		return doc;
 	}
 	strbuf text = {0};
@@ -250,6 +251,12 @@ int main(int argc, char **argv)
 			status = diag_status(&d);
 	}
 	diag_finish(&d);
+	/* failing where it writes (or was to write) the AST to standard
+	   output, it ends that with the line that tells brgen it failed
+	   (brast(5), FAILED OUTPUT) */
+	if (status > 0 && !a.lint && (!a.out || strcmp(a.out, "-") == 0) &&
+	    (a.nfiles == 0 || (a.nfiles == 1 && is_ast_name(a.files[0]))))
+		util_mark_failed(1);
 	ast_arena_end();
 	free((void *)a.files);
 	free((void *)a.po.defines);

@@ -195,12 +195,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	sealed = brast_sealed(text.s, text.len);
-	sb_free(&text);
 	if (!doc) {
+		/* 1 for the output of a tool that failed, as for errors */
+		status = util_failed_text(text.s, text.len) ? 1 : 2;
+		sb_free(&text);
 		diag_finish(&d);
 		ast_arena_end();
-		return 2;
+		return status;
 	}
+	sb_free(&text);
 	if (strcmp(ast_str(doc, "stage"), "checked") == 0 && !sealed)
 		status = recheck(doc, &d);
 	if (!status && gen_program(doc, &o.gen, o.opencl_only ? NULL : &c,

@@ -37,7 +37,10 @@ static int is_ast(const char *s, size_t n)
 	return i < n && s[i] == '{';
 }
 
-int main(int argc, char **argv)
+/* -o's file, "-" for standard output */
+static const char *outpath = "-";
+
+static int brparse_main(int argc, char **argv)
 {
 	enum { OPT_TYPEDEF = 256, OPT_PRINT, OPT_PRETTY, OPT_NOLOC, OPT_DIAG,
 		OPT_HELP, OPT_VERSION };
@@ -53,7 +56,6 @@ int main(int argc, char **argv)
 	};
 	diag_ctx d;
 	diag_init(&d, "brparse");
-	const char *outpath = "-";
 	const char *typedefs[argc > 0 ? argc : 1];
 	parse_options po = { typedefs, 0 };
 	int print = 0, pretty = 0, noloc = 0, c;
@@ -104,6 +106,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const char *name = strcmp(in, "-") == 0 ? "<stdin>" : in;
+	if (!is_ast(text, len) && brast_failed_input(text, len, name, &d)) {
+		free(text);
+		diag_finish(&d);
+		ast_arena_end();
+		return 1;
+	}
 	if (!is_ast(text, len) && strcmp(outpath, "-") == 0 && !print &&
 			!pretty && !noloc) {
 		/* to standard output while it is parsed (brast(5), IN A
@@ -156,4 +164,14 @@ int main(int argc, char **argv)
 	diag_finish(&d);
 	ast_arena_end();
 	return status ? status : diag_status(&d);
+}
+
+/* Failing, brparse ends what it wrote to standard output with the line
+ * that tells the next tool it failed (brast(5), FAILED OUTPUT) */
+int main(int argc, char **argv)
+{
+	int status = brparse_main(argc, argv);
+	if (status != 0 && strcmp(outpath, "-") == 0)
+		util_mark_failed(1);
+	return status;
 }

@@ -44,10 +44,13 @@ static int fail_usage(const char *fmt, const char *arg)
 	return 2;
 }
 
-int main(int argc, char **argv)
+/* -o's file; NULL or "-" for standard output */
+static const char *output;
+
+static int brpp_main(int argc, char **argv)
 {
 	strlist defs = {0}, undefs = {0}, incs = {0};
-	const char *input = NULL, *output = NULL;
+	const char *input = NULL;
 	pp_options o;
 	diag_ctx d;
 	memset(&o, 0, sizeof o);
@@ -125,5 +128,15 @@ int main(int argc, char **argv)
 	free(defs.v);
 	free(undefs.v);
 	free(incs.v);
+	return status;
+}
+
+/* Failing, brpp ends what it wrote to standard output with the line that
+ * tells brparse it failed (brast(5), FAILED OUTPUT) */
+int main(int argc, char **argv)
+{
+	int status = brpp_main(argc, argv);
+	if (status != 0 && (!output || strcmp(output, "-") == 0))
+		util_mark_failed(1);
 	return status;
 }

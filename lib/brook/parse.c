@@ -820,11 +820,25 @@ json_t *parse_send(const char *text, size_t len, const char *name,
 
 /* ---- the AST file ----------------------------------------------------------- */
 
+int brast_failed_input(const char *text, size_t len, const char *name,
+	diag_ctx *d)
+{
+	if (!util_failed_text(text, len))
+		return 0;
+	if (strcmp(name, "<stdin>") != 0 || !util_is_pipe(0))
+		diag_report(d, DIAG_ERROR, name, 0, 0, "input-failed",
+			"the tool that wrote this input failed: it ends with "
+			"the line \"" UTIL_FAILED_LINE "\"");
+	return 1;
+}
+
 /* brast_load, DOC the tree ast_read_json made of TEXT or NULL */
 static json_t *load(json_t *doc, const char *text, size_t len,
 	const char *name, diag_ctx *d)
 {
 	json_error_t err;
+	if (!doc && brast_failed_input(text, len, name, d))
+		return NULL;
 	if (!doc)
 		doc = json_loadb(text, len, 0, &err);
 	if (!doc) {

@@ -31,8 +31,18 @@ json_t *parse_send(const char *text, size_t len, const char *name,
 	const parse_options *o, diag_ctx *d, int fd, int *status, char *err,
 	size_t errlen);
 
+/* True when TEXT, the input NAME, is the output of a tool that failed:
+ * it ends with the line "#brook failed" (brast(5), FAILED OUTPUT). Then
+ * reports the error input-failed through d, unless NAME is "<stdin>" and
+ * standard input a pipe: the tool before, still running beside this one
+ * in a pipeline, has reported why it failed. The caller fails with
+ * status 1, and marks its own output failed. */
+int brast_failed_input(const char *text, size_t len, const char *name,
+	diag_ctx *d);
+
 /* Reads an AST file; rejects what is not JSON, not a brast document or of
- * another version, with a message through d. */
+ * another version, with a message through d, and the output of a tool
+ * that failed (brast_failed_input). */
 json_t *brast_load(const char *text, size_t len, const char *name,
 	diag_ctx *d);
 

@@ -277,6 +277,28 @@ int util_write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
+void util_mark_failed(int fd)
+{
+	static const char line[] = "\n" UTIL_FAILED_LINE "\n";
+	if (isatty(fd))
+		return;	/* no tool reads it there */
+	fflush(stdout);
+	(void)util_write_all(fd, line, sizeof line - 1);
+}
+
+int util_failed_text(const char *text, size_t len)
+{
+	static const char line[] = "\n" UTIL_FAILED_LINE "\n";
+	size_t n = sizeof line - 1;
+	return len >= n && memcmp(text + len - n, line, n) == 0;
+}
+
+int util_is_pipe(int fd)
+{
+	struct stat st;
+	return fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
 int util_check_writable(const char *path, char *err, size_t errlen)
 {
 	if (strcmp(path, "-") == 0)

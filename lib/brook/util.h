@@ -102,6 +102,19 @@ int util_pipe_grow(int fd);
  * 0, or -1 with errno set. */
 int util_write_all(int fd, const char *data, size_t len);
 
+/* A tool of the pipeline that fails while writing to standard output
+ * ends that output with the line "#brook failed" (brast(5), FAILED
+ * OUTPUT), so that the tool after it fails too, rather than take what
+ * came for a whole program. util_mark_failed() writes it to FD, on a
+ * line of its own, unless FD is a terminal; util_failed_text() tells whether a text ends with
+ * it. */
+#define UTIL_FAILED_LINE "#brook failed"
+void util_mark_failed(int fd);
+int util_failed_text(const char *text, size_t len);
+
+/* True when FD is a pipe (or FIFO). */
+int util_is_pipe(int fd);
+
 /* True when two paths name the same existing file. */
 int util_same_file(const char *a, const char *b);
 
