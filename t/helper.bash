@@ -6,7 +6,7 @@
 : "${top_srcdir:=$(cd "$BATS_TEST_DIRNAME/.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 : "${BROOK_CC:=cc}"
-: "${BROOK_CFLAGS:=-std=c99 -Wall -Wextra -Werror -I$top_srcdir/lib/brt}"
+: "${BROOK_CFLAGS:=-std=c99 -pedantic -Wall -Wextra -Werror -I$top_srcdir/lib/brt}"
 : "${BROOK_LIBS:=$top_builddir/lib/brt/.libs/libbrt.a -lOpenCL -pthread -lm}"
 case ":$PATH:" in
 *":$top_builddir/cmd/brpp:"*) ;;

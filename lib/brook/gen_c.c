@@ -741,30 +741,90 @@ static int hook_decl(void *ctx, strbuf *out, const json_t *d, int indent)
 
 /* ---- the files ------------------------------------------------------------ */
 
+/* C99 5.2.4.1: a string literal of at most 4095 characters is all a
+ * compiler must take (gcc -pedantic warns past it), and the OpenCL
+ * program is longer (its helpers alone take 7 KB). So it is written as
+ * rows of CL_ROW characters, a two-dimensional array whose bytes are the
+ * text (the last row padded with NULs), a row the concatenation of
+ * literals of one line each. */
+enum { CL_ROW = 4000 };
+
+/* S as the initializer of brg_cl_source: rows of CL_ROW characters, one
+ * literal a line. Each character is one of the array's: bytes past
+ * ASCII as octal escapes, and ?? as ?\? (no trigraph: a file name in a
+ * comment), so that a row can end anywhere. */
 static void c_string(strbuf *out, const char *s)
 {
-	sb_puts(out, "\t\"");
-	while (*s) {
-		/* the run of characters that need no escape, at once */
-		size_t n = strcspn(s, "\n\t\"\\?");
-		sb_putn(out, s, n);
-		s += n;
-		if (!*s)
-			break;
-		if (*s == '?') {
-			/* ?? as ?\?: no trigraph (a file name in a comment) */
-			sb_puts(out, s[1] == '?' ? "?\\" : "?");
-		} else if (*s == '\n') {
-			sb_puts(out, s[1] ? "\\n\"\n\t\"" : "\\n");
-		} else if (*s == '\t') {
-			sb_puts(out, "\\t");
-		} else {
-			sb_putc(out, '\\');
-			sb_putc(out, *s);
+	size_t n = 0;	/* characters in this row */
+	int q = 0;	/* the last character of this literal was ? */
+
+	sb_puts(out, "{\n\t\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (n == CL_ROW) {
+			sb_puts(out, "\",\n\t\"");
+			n = 0;
+			q = 0;
 		}
-		s++;
+		n++;
+		if (c == '\n') {
+			sb_puts(out, "\\n");
+			if (s[1] && n < CL_ROW)
+				sb_puts(out, "\"\n\t\"");
+			q = 0;
+			continue;
+		}
+		if (c == '?')
+			sb_puts(out, q ? "\\?" : "?");
+		else if (c == '\t')
+			sb_puts(out, "\\t");
+		else if (c == '"' || c == '\\') {
+			sb_putc(out, '\\');
+			sb_putc(out, (char)c);
+		} else if (c >= 0x80 || c < ' ')
+			sb_printf(out, "\\%03o", c);
+		else
+			sb_putc(out, (char)c);
+		q = c == '?';
 	}
-	sb_puts(out, "\"");
+	sb_puts(out, "\"\n}");
+}
+
+/* Rows of exactly CL_ROW characters have no room for a NUL, which newer
+ * compilers warn of under -Wextra; PUSH_POP is "push" or "pop" */
+static void c_unterminated(strbuf *out, const char *push_pop)
+{
+	static const char w[] = "\"-Wunterminated-string-initialization\"";
+	sb_printf(out, "#if defined(__GNUC__) && __GNUC__ >= 15\n"
+		"#pragma GCC diagnostic %s\n", push_pop);
+	if (strcmp(push_pop, "push") == 0)
+		sb_printf(out, "#pragma GCC diagnostic ignored %s\n", w);
+	sb_printf(out, "#elif defined(__has_warning)\n#if __has_warning(%s)\n"
+		"#pragma clang diagnostic %s\n", w, push_pop);
+	if (strcmp(push_pop, "push") == 0)
+		sb_printf(out, "#pragma clang diagnostic ignored %s\n", w);
+	sb_puts(out, "#endif\n#endif\n");
+}
+
+/* The OpenCL program CL, as brg_cl_source and brg_program of the file
+ * FILE */
+static void c_program(strbuf *out, const char *file, const char *cl)
+{
+	size_t n = strlen(cl), rows = n ? (n + CL_ROW - 1) / CL_ROW : 1;
+
+	sb_puts(out, "\n/* the OpenCL program of this file */\n");
+	c_unterminated(out, "push");
+	sb_printf(out, "static const char brg_cl_source[%zu][%d] = ", rows,
+		(int)CL_ROW);
+	c_string(out, cl);
+	sb_puts(out, ";\n");
+	c_unterminated(out, "pop");
+	/* unused in a file without kernels; the text is the bytes of the
+	   array (C99 6.3.2.3p7) */
+	sb_puts(out, "#ifdef __GNUC__\n__attribute__((unused))\n"
+		"#endif\nstatic const brt_program brg_program = {\n\t\"");
+	gen_c_chars(out, file);
+	sb_printf(out, "\", (const char *)brg_cl_source, %zu\n};\n\n", n);
 }
 
 static const char domain_helpers[] =
@@ -889,15 +949,7 @@ void gen_host_files(gen_host *gh, strbuf *c_out, strbuf *h_out,
 		gen_cpu_prelude(g, c_out);
 		if (g->help[GEN_CPU].s)
 			sb_puts(c_out, g->help[GEN_CPU].s);
-		sb_puts(c_out, "\n/* the OpenCL program of this file */\n"
-			"static const char brg_cl_source[] =\n");
-		c_string(c_out, cl);
-		/* unused in a file without kernels */
-		sb_puts(c_out, ";\n#ifdef __GNUC__\n__attribute__((unused))\n"
-			"#endif\nstatic const brt_program brg_program = {\n\t\"");
-		gen_c_chars(c_out, file ? file : "");
-		sb_puts(c_out, "\", brg_cl_source, sizeof brg_cl_source - 1\n"
-			"};\n\n");
+		c_program(c_out, file ? file : "", cl);
 		gen_sites_table(g, c_out);
 		sb_puts(c_out, domain_helpers);
 		if (hc->temps)
