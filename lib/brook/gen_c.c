@@ -766,6 +766,19 @@ static void c_string(strbuf *out, const char *s)
 			n = 0;
 			q = 0;
 		}
+		/* the run of characters that need no escape, at once */
+		const char *r = s;
+		while (n < CL_ROW && *r >= ' ' && *r < 0x7f && *r != '"' &&
+				*r != '\\' && *r != '?') {
+			r++;
+			n++;
+		}
+		if (r > s) {
+			sb_putn(out, s, (size_t)(r - s));
+			s = r - 1;
+			q = 0;
+			continue;
+		}
 		n++;
 		if (c == '\n') {
 			sb_puts(out, "\\n");
