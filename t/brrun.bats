@@ -3,6 +3,7 @@
 # interpreter and the generated OpenCL C must print the same), every data
 # format, every option and every error.
 load helper
+bats_require_minimum_version 1.5.0
 
 K="$top_srcdir/t/brrun/kernels.br"
 SUM="$top_srcdir/examples/sum.br"
@@ -770,15 +771,19 @@ EOS
 	[[ "$output" == *"cpu"*"compute units"* ]]
 }
 
-@test "BRT_CPU_THREADS: the CPU backend's threads; any other value gives one per processor" {
-	BRT_CPU_THREADS=3 run brrun --list-devices
-	[ "$status" -eq 0 ]
+@test "BRT_CPU_THREADS: the CPU backend's threads; any other value gives one per processor, with a line on standard error" {
+	BRT_CPU_THREADS=3 run --separate-stderr brrun --list-devices
+	[ "$status" -eq 0 ] && [ -z "$stderr" ]
 	[[ "$output" == *" cpu 0  CPU (3 threads) (brook), "*", 3 compute units"* ]]
 	n=$(getconf _NPROCESSORS_ONLN)
-	for v in 0 -2 1025 abc 3x ""; do
-		BRT_CPU_THREADS=$v run brrun --list-devices
+	for v in 0 -2 1025 abc 3x; do
+		BRT_CPU_THREADS=$v run --separate-stderr brrun --list-devices
 		[[ "$output" == *" CPU ($n threads) (brook), "* ]]
+		[ "$stderr" = "brt: BRT_CPU_THREADS=$v is not a number from 1 to 1024; using $n" ]
 	done
+	# empty: as if unset
+	BRT_CPU_THREADS= run --separate-stderr brrun --list-devices
+	[[ "$output" == *" CPU ($n threads) (brook), "* ]] && [ -z "$stderr" ]
 	# one thread and seven split a map and a reduction differently; both
 	# give the exact answers (the sums of integers stay under 2^24)
 	for t in 1 7; do

@@ -8,6 +8,7 @@
 # the fuzzer (fuzz/parse_fuzz.c) found a fault with, kept as cases.
 
 load helper
+bats_require_minimum_version 1.5.0
 
 setup() {
 	cd "$top_srcdir/t/parse"

@@ -6,6 +6,7 @@
 # t/rt/NAME.out where there is one.
 
 load helper
+bats_require_minimum_version 1.5.0
 
 setup() {
 	RT=$BATS_FILE_TMPDIR
@@ -487,29 +488,37 @@ rt_error() {
 	esac
 }
 
-@test "BRT_ADAPTER out of range or not a number falls back to the first device, with a log line" {
+@test "BRT_ADAPTER out of range or not a number falls back to the first device, with a line on standard error and in the log" {
 	rt_build devices
-	run env BRT_ADAPTER=99 BRT_LOG_FILE="$RT/adapter.log" "$RT/devices"
+	run --separate-stderr env BRT_ADAPTER=99 BRT_LOG_FILE="$RT/adapter.log" "$RT/devices"
 	[ "$status" -eq 0 ]
 	[ "${lines[4]}" = "1 2 3" ]
 	if [ "${lines[0]}" = "current opencl" ]; then
-		grep -q "BRT_ADAPTER=99: there are" "$RT/adapter.log"
+		msg="BRT_ADAPTER=99 is not an OpenCL device number from 0 to [0-9]*; using 0"
+		grep -q "^brt: $msg$" "$RT/adapter.log"
+		[[ "$stderr" =~ ^brt:\ $msg$ ]]
 	fi
-	run env BRT_ADAPTER=x BRT_LOG_FILE="$RT/adapterx.log" "$RT/devices"
+	run --separate-stderr env BRT_ADAPTER=x BRT_LOG_FILE="$RT/adapterx.log" "$RT/devices"
 	[ "$status" -eq 0 ]
 	[ "${lines[4]}" = "1 2 3" ]
 	if [ "${lines[0]}" = "current opencl" ]; then
-		grep -q "BRT_ADAPTER=x: there are [0-9]* OpenCL devices; using 0" \
+		grep -q "BRT_ADAPTER=x is not an OpenCL device number from 0 to [0-9]*; using 0" \
 			"$RT/adapterx.log"
+		[[ "$stderr" == "brt: BRT_ADAPTER=x is not an OpenCL device number from 0 to "* ]]
 	fi
 	run env BRT_ADAPTER=0 BRT_RUNTIME=opencl "$RT/devices"
 	case ${lines[1]} in
 	"all 1 = "*) [ "${lines[0]}" = "current cpu" ] ;;
 	*) [ "${lines[0]}" = "current opencl" ] ;;
 	esac
-	run env BRT_RUNTIME=gpu BRT_LOG_FILE="$RT/bad.log" "$RT/devices"
+	run --separate-stderr env BRT_RUNTIME=gpu BRT_LOG_FILE="$RT/bad.log" "$RT/devices"
 	[ "$status" -eq 0 ]
 	grep -q "BRT_RUNTIME=gpu is not cpu, opencl or cal; ignored" "$RT/bad.log"
+	[ "$stderr" = "brt: BRT_RUNTIME=gpu is not cpu, opencl or cal; ignored" ]
+	# a log file that cannot be opened: the line, and no log
+	run --separate-stderr env BRT_LOG_FILE="$RT/no/such/dir/x.log" "$RT/devices"
+	[ "$status" -eq 0 ] && [ "${lines[4]}" = "1 2 3" ]
+	[ "$stderr" = "brt: BRT_LOG_FILE=$RT/no/such/dir/x.log: No such file or directory; no log" ]
 }
 
 @test "BRT_CL_OPTIONS: added to the build options, logged, part of the cache key" {

@@ -83,6 +83,19 @@ static long env_long(const char *name, long dflt)
 	return *end ? dflt : n;
 }
 
+/* A value of an environment variable that is not taken: a line on
+ * standard error (a typo should not go unseen), and in the log. */
+static void env_warn(const char *fmt, ...)
+{
+	va_list ap;
+	char msg[512];
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "brt: %s\n", msg);
+	brt_log("%s", msg);
+}
+
 /* BRT_CACHE_DIR, else $XDG_CACHE_HOME/brook, else ~/.cache/brook; an empty
  * BRT_CACHE_DIR turns the disk cache off. */
 static char *cache_dir(void)
@@ -122,7 +135,7 @@ static brt_device *default_device(brt_runtime *rt)
 	brt_device *cpu = rt->cpu[0];
 	if (want && *want && strcmp(want, "cpu") && strcmp(want, "opencl")
 	    && strcmp(want, "cal"))
-		brt_log("BRT_RUNTIME=%s is not cpu, opencl or cal; ignored",
+		env_warn("BRT_RUNTIME=%s is not cpu, opencl or cal; ignored",
 			want);
 	else if (want_cpu())
 		return cpu;
@@ -135,8 +148,8 @@ static brt_device *default_device(brt_runtime *rt)
 	const char *a = getenv("BRT_ADAPTER");
 	long n = env_long("BRT_ADAPTER", -1);
 	if (a && *a && (n < 0 || (unsigned long)n >= rt->nopencl))
-		brt_log("BRT_ADAPTER=%s: there are %u OpenCL devices; using 0",
-			a, rt->nopencl);
+		env_warn("BRT_ADAPTER=%s is not an OpenCL device number "
+			"from 0 to %u; using 0", a, rt->nopencl - 1);
 	if (n < 0 || (unsigned long)n >= rt->nopencl)
 		n = 0;
 	return rt->all[n];
@@ -220,8 +233,8 @@ static void runtime_init(void)
 	pthread_mutex_init(&rt->lock, NULL);
 	pthread_key_create(&rt->key, thread_free);
 	const char *lf = getenv("BRT_LOG_FILE");
-	if (lf && *lf)
-		rt->logf = fopen(lf, "a");
+	if (lf && *lf && !(rt->logf = fopen(lf, "a")))
+		env_warn("BRT_LOG_FILE=%s: %s; no log", lf, strerror(errno));
 	const char *pa = getenv("BRT_PERMIT_READ_WRITE_ALIASING");
 	rt->permit_alias = pa && *pa && strcmp(pa, "0");
 	const char *ix = getenv("BRT_INDEX64");
@@ -230,11 +243,14 @@ static void runtime_init(void)
 	rt->fail_launch = env_long("BRT_FAIL_LAUNCH", 0);
 	rt->fail_open = env_long("BRT_FAIL_OPEN", 0);
 	rt->cache_dir = cache_dir();
+	const char *t = getenv("BRT_CPU_THREADS");
 	long nt = env_long("BRT_CPU_THREADS", 0);
 	if (nt <= 0 || nt > 1024) {
-		nt = sysconf(_SC_NPROCESSORS_ONLN);
-		if (nt <= 0)
-			nt = 1;
+		long online = sysconf(_SC_NPROCESSORS_ONLN);
+		if (t && *t)
+			env_warn("BRT_CPU_THREADS=%s is not a number from 1 to "
+				"1024; using %ld", t, online > 0 ? online : 1);
+		nt = online > 0 ? online : 1;
 	}
 	rt->cpu_threads = (unsigned)nt;
 	const char *prof = getenv("BRT_PROFILE");
