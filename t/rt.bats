@@ -167,6 +167,39 @@ rt_error() {
 	done
 }
 
+@test "error: a reduction to a host scalar that failed is reported at the program's end unless brt_lastError read it" {
+	cd "$BATS_TEST_TMPDIR"
+	cat > scalar.br <<'SRC'
+reduce void r(float a<>, reduce float s<>) { s += a; }
+int main(int argc, char **argv) {
+	float a<4>;
+	float s = 5.0f, x[4] = {1, 2, 3, 4};
+	const char *msg;
+	(void)argv;
+	r(a, s);	/* a never written */
+	if (argc > 1) {
+		int e = (int)brt_lastError(&msg);
+		printf("asked: %d %s\n", e, msg);
+	}
+	streamRead(a, x);
+	r(a, s);	/* fine: no error after it */
+	printf("%g\n", s);
+	return 0;
+}
+SRC
+	brook_build scalar.br scalar
+	local want="brt: a kernel call with no output stream failed, and its program never checked (brt_lastError): Kernel Execution: Uninitialized Input streams. The results might be undefined"
+	for b in cpu opencl; do
+		BRT_RUNTIME=$b run --separate-stderr ./scalar
+		[ "$status" -eq 0 ] && [ "$output" = 10 ]
+		# the second reduction ran without an error: the first stays last
+		[ "$stderr" = "$want" ]
+		BRT_RUNTIME=$b run --separate-stderr ./scalar ask
+		[ "$status" -eq 0 ] && [ -z "$stderr" ]
+		[ "${lines[0]}" = "asked: 4 Kernel Execution: Uninitialized Input streams. The results might be undefined" ]
+	done
+}
+
 @test "error: Stream Allocation: Failed to create buffer (BRT_FAIL_ALLOC)" {
 	export BRT_FAIL_ALLOC=2
 	rt_error alloc_fail "b: error 1" \

@@ -64,6 +64,21 @@ void brt_set_last(BRerror code, const char *fmt, ...)
 	free(t->msg);
 	t->msg = strdup(msg);
 	t->err = code;
+	t->unseen = 0;
+}
+
+/* At the end of thread T (or of the program, for its first thread): an
+ * error of a kernel call that had no output stream to carry it, which
+ * brt_lastError never read, is a wrong answer nobody sees, as a stream's
+ * is (brt_report_unchecked): one line on standard error. */
+void brt_report_last(brt_thread *t)
+{
+	if (!t->unseen || t->err == BR_NO_ERROR)
+		return;
+	fprintf(stderr, "brt: a kernel call with no output stream failed, and "
+		"its program never checked (brt_lastError): %s\n",
+		t->msg ? t->msg : "");
+	t->unseen = 0;
 }
 
 /* Guide 1.7.1: an error in an input marks the outputs computed from it.
@@ -177,6 +192,7 @@ BRerror brt_lastError(const char **message)
 	}
 	BRerror e = t->err;
 	t->err = BR_NO_ERROR;
+	t->unseen = 0;
 	if (message)
 		*message = e != BR_NO_ERROR && t->msg ? t->msg : "";
 	return e;

@@ -227,6 +227,10 @@ typedef struct brt_thread {
 	brt_device *cur;	/* NULL until first use */
 	BRerror err;
 	char *msg;
+	/* err is of a kernel call with no output stream to carry it (a
+	 * reduction to a host scalar): reported at the thread's end unless
+	 * brt_lastError reads it first (brt_report_last) */
+	int unseen;
 	cl_event run_first;	/* timing: the first and last kernel */
 	cl_event run_last;	/* commands of the last brt_run, or NULL */
 } brt_thread;
@@ -287,6 +291,9 @@ int brt_fault_open(void);
 /* At the release of stream S: a line on standard error when S holds an
  * error its program never asked about (error.c). */
 void brt_report_unchecked(brt_stream *s);
+/* The end of thread T: a line on standard error when its last error is
+ * of a kernel call without output streams that it never read (error.c). */
+void brt_report_last(brt_thread *t);
 void brt_fail(brt_stream *s, BRerror code, const char *fmt, ...);
 void brt_vfail(brt_stream *s, BRerror code, const char *fmt, va_list ap);
 void brt_set_last(BRerror code, const char *fmt, ...);

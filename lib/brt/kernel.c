@@ -15,7 +15,10 @@
 static void kreport(brt_launch *L, BRerror code, const char *fmt, va_list ap)
 {
 	if (L->nout == 0) {
+		brt_thread *t = brt_self();
 		brt_vfail(NULL, code, fmt, ap);
+		if (t)
+			t->unseen = 1;
 		return;
 	}
 	for (unsigned i = 0; i < L->nout; i++) {

@@ -186,6 +186,7 @@ brt_runtime *brt_rt_opencl(void)
 static void thread_free(void *p)
 {
 	brt_thread *t = p;
+	brt_report_last(t);
 	brt_ocl_timing_clear(t);
 	free(t->msg);
 	free(t);
