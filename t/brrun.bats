@@ -1128,7 +1128,8 @@ EOS
 	fails_with 1 "nesting differs" "$SUM" sum a=[1,[2]] b=1
 	fails_with 1 "expected ',' or ']'" "$SUM" sum a=[1 b=1
 	fails_with 1 "a: bad value '1x': not a number" "$SUM" sum a=1x b=1
-	fails_with 1 "text after the value" "$SUM" sum a=[1]x b=1
+	fails_with 1 "a: bad value '[1]x': text after the value at column 4 [E-run-value]" "$SUM" sum a=[1]x b=1
+	fails_with 1 "a: bad value '1,2,3': text after the value (a list is written in brackets, [1,2,3]) at column 2 [E-run-value]" "$SUM" sum a=1,2,3 b=1
 	fails_with 1 "nested more than 5 deep" "$SUM" sum a=[[[[[[1]]]]]] b=1
 }
 

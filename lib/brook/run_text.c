@@ -218,7 +218,10 @@ int run_literal_parse(const char *text, const char *name, run_array *out,
 	lit_space(&c);
 	if (*c.p != '\0') {
 		free(c.vals.v);
-		return lit_fail(&c, "text after the value");
+		/* 1,2,3: a list without its brackets */
+		return lit_fail(&c, c.ndim == 0 && *c.p == ',' ?
+			"text after the value (a list is written in "
+			"brackets, [1,2,3])" : "text after the value");
 	}
 	out->scalar = BRT_DOUBLE;
 	out->ndim = (unsigned)c.ndim;
