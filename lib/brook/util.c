@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,20 +278,22 @@ int util_write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
+static const char failed_line[] = "\n" UTIL_FAILED_LINE "\n";
+
 void util_mark_failed(int fd)
 {
-	static const char line[] = "\n" UTIL_FAILED_LINE "\n";
 	if (isatty(fd))
 		return;	/* no tool reads it there */
 	fflush(stdout);
-	(void)util_write_all(fd, line, sizeof line - 1);
+	/* a reader that is gone does not change the exit status */
+	signal(SIGPIPE, SIG_IGN);
+	(void)util_write_all(fd, failed_line, sizeof failed_line - 1);
 }
 
 int util_failed_text(const char *text, size_t len)
 {
-	static const char line[] = "\n" UTIL_FAILED_LINE "\n";
-	size_t n = sizeof line - 1;
-	return len >= n && memcmp(text + len - n, line, n) == 0;
+	size_t n = sizeof failed_line - 1;
+	return len >= n && memcmp(text + len - n, failed_line, n) == 0;
 }
 
 int util_is_pipe(int fd)

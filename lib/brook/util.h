@@ -106,8 +106,9 @@ int util_write_all(int fd, const char *data, size_t len);
  * ends that output with the line "#brook failed" (brast(5), FAILED
  * OUTPUT), so that the tool after it fails too, rather than take what
  * came for a whole program. util_mark_failed() writes it to FD, on a
- * line of its own, unless FD is a terminal; util_failed_text() tells whether a text ends with
- * it. */
+ * line of its own, unless FD is a terminal (SIGPIPE ignored from then
+ * on: the process is ending); util_failed_text() tells whether a text
+ * ends with it. */
 #define UTIL_FAILED_LINE "#brook failed"
 void util_mark_failed(int fd);
 int util_failed_text(const char *text, size_t len);
