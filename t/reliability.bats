@@ -646,8 +646,16 @@ piped() {
 	[ "$status" -eq 0 ] && [ -z "$stderr" ] && [ -s x.c ]
 }
 
+# marked STATUS CMD...: CMD ends with STATUS, its standard output the
+# failed-output line alone (brast(5), FAILED OUTPUT).
+marked() {
+	local want=$1
+	shift
+	run --separate-stderr "$@"
+	[ "$status" -eq "$want" ] && [ "$output" = $'\n#brook failed' ]
+}
+
 @test "a tool that fails ends what it writes to standard output with #brook failed, but not on a terminal or in a file" {
-	local failed=$'\n#brook failed'
 	printf '#include "none.h"\nint a;\n' > pp.br
 	printf 'int a = ;\n' > parse.br
 	printf 'kernel void k(float a<>, out float b<>) { b = c; }\n' > check.br
@@ -656,21 +664,14 @@ piped() {
 	[ "$status" -eq 1 ]
 	[ "${lines[-1]}" = "#brook failed" ]
 	[ "${lines[-2]}" = "int a;" ]
-	run --separate-stderr brparse parse.br
-	[ "$status" -eq 1 ] && [ "$output" = "$failed" ]
-	run --separate-stderr brcheck check.ast
-	[ "$status" -eq 1 ] && [ "$output" = "$failed" ]
-	run --separate-stderr brcheck < check.ast
-	[ "$status" -eq 1 ] && [ "$output" = "$failed" ]
-	run --separate-stderr brcheck -o - check.ast
-	[ "$status" -eq 1 ] && [ "$output" = "$failed" ]
+	marked 1 brparse parse.br
+	marked 1 brcheck check.ast
+	marked 1 brcheck < check.ast
+	marked 1 brcheck -o - check.ast
 	# a usage error of a tool whose output goes to standard output
-	run --separate-stderr brpp -Q
-	[ "$status" -eq 2 ] && [ "$output" = "$failed" ]
-	run --separate-stderr brparse -Q
-	[ "$status" -eq 2 ] && [ "$output" = "$failed" ]
-	run --separate-stderr brcheck -Q
-	[ "$status" -eq 2 ] && [ "$output" = "$failed" ]
+	marked 2 brpp -Q
+	marked 2 brparse -Q
+	marked 2 brcheck -Q
 	# brcheck as a linter, and any tool writing a file: nothing
 	run --separate-stderr brcheck check.br
 	[ "$status" -eq 1 ] && [ -z "$output" ]
@@ -697,28 +698,29 @@ for cmd in (["brpp", "-Q"], ["brparse", "parse.br"], ["brcheck", "check.ast"]):
 	done
 }
 
+# failed_input NAME CMD...: CMD ends with status 1 and reports its input
+# NAME as the output of a tool that failed.
+failed_input() {
+	local name=$1
+	shift
+	run --separate-stderr "$@"
+	[ "$status" -eq 1 ] && [ "$stderr" = "$name: error: the tool that wrote this input failed: it ends with the line \"#brook failed\" [input-failed]" ]
+}
+
 @test "the output of a tool that failed, read from a file: input-failed, status 1, from each reader" {
 	local failed=$'\n#brook failed'
 	printf 'int a = ;\n' > parse.br
 	brparse parse.br > failed.ast || true
 	printf 'x\n#brook failed\n' > failed.i
-	msg() { echo "$1: error: the tool that wrote this input failed: it ends with the line \"#brook failed\" [input-failed]"; }
-	run --separate-stderr brparse failed.i
-	[ "$status" -eq 1 ] && [ "$stderr" = "$(msg failed.i)" ]
+	failed_input failed.i brparse failed.i
 	[ "$output" = "$failed" ]
-	run --separate-stderr brparse failed.ast
-	[ "$status" -eq 1 ] && [ "$stderr" = "$(msg failed.ast)" ]
-	run --separate-stderr brcheck failed.ast
-	[ "$status" -eq 1 ] && [ "$stderr" = "$(msg failed.ast)" ]
-	run --separate-stderr brcheck < failed.ast
-	[ "$status" -eq 1 ] && [ "$stderr" = "$(msg '<stdin>')" ]
-	run --separate-stderr brgen -o x failed.ast
-	[ "$status" -eq 1 ] && [ "$stderr" = "$(msg failed.ast)" ]
-	run --separate-stderr brgen -o x < failed.ast
-	[ "$status" -eq 1 ] && [ "$stderr" = "$(msg '<stdin>')" ]
+	failed_input failed.ast brparse failed.ast
+	failed_input failed.ast brcheck failed.ast
+	failed_input '<stdin>' brcheck < failed.ast
+	failed_input failed.ast brgen -o x failed.ast
+	failed_input '<stdin>' brgen -o x < failed.ast
 	[ ! -e x.c ]
-	run --separate-stderr brrun failed.ast k
-	[ "$status" -eq 1 ] && [ "$stderr" = "$(msg failed.ast)" ]
+	failed_input failed.ast brrun failed.ast k
 	# through a pipe, no message: the tool before said why
 	run --separate-stderr sh -c 'cat failed.ast | brcheck'
 	[ "$status" -eq 1 ] && [ -z "$stderr" ] && [ "$output" = "$failed" ]

@@ -89,7 +89,12 @@ void chk_convert(chk_ctx *c, json_t *at, json_t *e, json_t *from,
 	if (arith) {
 		const char *fs = ty_scalar(from), *ts = ty_scalar(to);
 		int fn = ty_ncomp(from), tn = ty_ncomp(to);
-		if (fn == 1 && tn == 1 && chk_is_literal(e) && ty_promotes(fs, ts))
+		/* a literal number (ast_is_literal) promotes silently
+		   (spec 6.3.3 table) where strong typing asks for the same
+		   type, so `a > 10.0` and `i0 > 0` check; `short s = 5`
+		   does not (guide 1.11: narrowing needs a cast) */
+		if (fn == 1 && tn == 1 && ast_is_literal(e) &&
+				ty_promotes(fs, ts))
 			return;
 		if (fn == tn && chk_is_instance(e) && ty_streq(fs, "int") &&
 			ty_streq(ts, "uint"))
@@ -155,9 +160,8 @@ void chk_convert(chk_ctx *c, json_t *at, json_t *e, json_t *from,
 
 /* The type both operands of a binary operator are brought to
  * (ty_promoted). */
-json_t *chk_promoted(chk_ctx *c, json_t *l, json_t *r)
+json_t *chk_promoted(json_t *l, json_t *r)
 {
-	(void)c;
 	return (json_t *)ty_promoted(l, r);
 }
 
@@ -172,13 +176,13 @@ json_t *chk_unify(chk_ctx *c, json_t *at, json_t *le, json_t *l,
 	const char *ls = ty_scalar(l), *rs = ty_scalar(r);
 	if (ln == 1 && rn == 1) {
 		/* one literal operand: either side may be promoted */
-		if ((chk_is_literal(le) || chk_is_literal(re)) &&
+		if ((ast_is_literal(le) || ast_is_literal(re)) &&
 			(ty_promotes(ls, rs) || ty_promotes(rs, ls)))
-			return chk_promoted(c, l, r);
-		if (chk_is_literal(le) && chk_is_literal(re))
-			return chk_promoted(c, l, r);
+			return chk_promoted(l, r);
+		if (ast_is_literal(le) && ast_is_literal(re))
+			return chk_promoted(l, r);
 	}
-	json_t *p = chk_promoted(c, l, r);
+	json_t *p = chk_promoted(l, r);
 	if (!c->o->a) {
 		if (cond)
 			chk_err(c, at, "E-cond-mismatch", "Mismatched types: True "

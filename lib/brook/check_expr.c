@@ -433,7 +433,7 @@ static json_t *host_binop(chk_ctx *c, const char *op, json_t *l, json_t *r)
 	if (is_relational(op))
 		return chk_T(c, "int");
 	if (ty_is_arith(l) && ty_is_arith(r))
-		return chk_promoted(c, l, r);
+		return chk_promoted(l, r);
 	if ((ty_is_ptr(l) || ty_is_array(l)) && ty_is_arith(r))
 		return l;
 	if ((ty_is_ptr(r) || ty_is_array(r)) && ty_is_arith(l))
@@ -581,7 +581,7 @@ static json_t *cond_expr(chk_ctx *c, json_t *e)
 		return chk_unknown(c, e);
 	if (ty_is_arith(t) && ty_is_arith(f))
 		return chk_set_ty_b(e, c->kern ? chk_unify(c, e, te, t, fe, f, 1) :
-			chk_promoted(c, t, f));
+			chk_promoted(t, f));
 	/* spec 7.1: in kernel code ?: chooses between arithmetic values */
 	if (c->kern) {
 		chk_err(c, e, "E-cond-type", "conditional resultant type is not a "

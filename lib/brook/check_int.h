@@ -183,11 +183,6 @@ chk_fn *chk_fn_find(chk_ctx *c, const char *name);
 chk_fn *chk_fn_add(chk_ctx *c, json_t *f);
 void chk_edge_add(chk_ctx *c, chk_fn *from, chk_fn *to, json_t *call);
 json_t *chk_strip_paren(json_t *e);
-/* A literal number, possibly signed or parenthesized: its type may be
- * promoted silently (spec 6.3.3 table) where strong typing asks for the
- * same type, so `a > 10.0` and `i0 > 0` check; `short s = 5` does not
- * (guide 1.11: narrowing needs a cast). */
-int chk_is_literal(json_t *e);
 /* instance() or instanceInGroup(), or a swizzle of it: int4 that may be
  * assigned to uint4 (DESIGN.md reading 1). */
 int chk_is_instance(json_t *e);
@@ -216,10 +211,9 @@ void chk_arg_type_err(chk_ctx *c, json_t *a, int n, const json_t *at,
  * each conversion warns at the level of what it loses. */
 void chk_convert(chk_ctx *c, json_t *at, json_t *e, json_t *from,
 	json_t *to, conv_site site, int n);
-/* The type both operands of a binary operator are brought to (spec 6.3.3:
- * the larger scalar type wins with its component count; for one scalar
- * type, the larger count). */
-json_t *chk_promoted(chk_ctx *c, json_t *l, json_t *r);
+/* The type both operands of a binary operator are brought to
+ * (ty_promoted, as brgen computes them), not const. */
+json_t *chk_promoted(json_t *l, json_t *r);
 /* Brings the operands of a binary operator (or the arms of ?:) to one type
  * in kernel code; returns that type (borrowed). */
 json_t *chk_unify(chk_ctx *c, json_t *at, json_t *le, json_t *l,

@@ -269,15 +269,6 @@ json_t *chk_strip_paren(json_t *e)
 	return e;
 }
 
-/* A literal number, possibly signed or parenthesized: its type may be
- * promoted silently (spec 6.3.3 table) where strong typing asks for the
- * same type, so `a > 10.0` and `i0 > 0` check; `short s = 5` does not
- * (guide 1.11: narrowing needs a cast). */
-int chk_is_literal(json_t *e)
-{
-	return ast_is_literal(e);
-}
-
 /* instance() or instanceInGroup(), or a swizzle of it: int4 that may be
  * assigned to uint4 (DESIGN.md reading 1). */
 int chk_is_instance(json_t *e)

@@ -145,9 +145,10 @@ static void stmt_kind(chk_ctx *c, json_t *s, const char *k)
 		jump_place(c, s, k);
 		chk_expr(c, ast_get(s, "e"));
 		stmt(c, ast_get(s, "stmt"));
-	} else if (ty_streq(k, "default") || ty_streq(k, "label")) {
-		if (*k == 'd')
-			jump_place(c, s, k);
+	} else if (ty_streq(k, "default")) {
+		jump_place(c, s, k);
+		stmt(c, ast_get(s, "stmt"));
+	} else if (ty_streq(k, "label")) {
 		stmt(c, ast_get(s, "stmt"));
 	} else if (ty_streq(k, "goto")) {
 		if (c->kern)

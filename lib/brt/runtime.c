@@ -247,11 +247,12 @@ static void runtime_init(void)
 	const char *t = getenv("BRT_CPU_THREADS");
 	long nt = env_long("BRT_CPU_THREADS", 0);
 	if (nt <= 0 || nt > 1024) {
-		long online = sysconf(_SC_NPROCESSORS_ONLN);
+		nt = sysconf(_SC_NPROCESSORS_ONLN);
+		if (nt <= 0)
+			nt = 1;
 		if (t && *t)
 			env_warn("BRT_CPU_THREADS=%s is not a number from 1 to "
-				"1024; using %ld", t, online > 0 ? online : 1);
-		nt = online > 0 ? online : 1;
+				"1024; using %ld", t, nt);
 	}
 	rt->cpu_threads = (unsigned)nt;
 	const char *prof = getenv("BRT_PROFILE");
