@@ -945,6 +945,22 @@ no_partial() {
 	[ "$bad" = 0 ]
 }
 
+@test "man pages: each reading they cite is listed under READINGS in brook(7); no page or message names a document that is not installed" {
+	local f n bad=0
+	for n in 1 2 3 4 5 6 7 8 9; do
+		sed -n '/^\.SH READINGS/,/^\.SH /p' "$top_srcdir/man/brook.7" |
+			grep -q "^\.IP $n\. 4" || { echo "reading $n not listed"; bad=1; }
+	done
+	for n in $(cat "$top_srcdir"/man/*.[1-9] | grep -o -i 'reading [0-9]*' | awk '{ print $2 }' | sort -u); do
+		[ "$n" -ge 1 ] && [ "$n" -le 9 ] || { echo "reading $n cited"; bad=1; }
+	done
+	if grep -n 'DESIGN' "$top_srcdir"/man/*.[1-9] "$top_srcdir/lib/brt/brt.h"; then bad=1; fi
+	for f in brpp brparse brcheck brgen brrun; do
+		if grep -a -q 'DESIGN\.md' "$(command -v $f)"; then echo "$f names DESIGN.md"; bad=1; fi
+	done
+	[ "$bad" = 0 ]
+}
+
 @test "a program that exits with a kernel still to run, whose OpenCL build is fresh, exits cleanly" {
 	# PoCL builds the launch's kernel in libbrt's exit handler; before
 	# the handler was registered again after the first program build,

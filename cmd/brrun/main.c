@@ -762,7 +762,7 @@ static int bind_data(brrun *r)
 				r->sig.reduce_init == BRT_REDUCE_FIRST) {
 			diag_report(&r->d, DIAG_ERROR, NULL, 0, 0, ARG_ID,
 				"'%s' takes no start value: a reduce function "
-				"starts from the first element it folds (DESIGN.md "
+				"starts from the first element it folds (brook(7), "
 				"reading 8); a partial reduction's shape is "
 				"--shape %s=...", b->p->name, b->p->name);
 			return EXIT_DATA;

@@ -222,7 +222,7 @@ typedef enum brt_kclass {
 
 typedef enum brt_reduce_init {
 	BRT_REDUCE_FIRST,	/* reduce function: starts from the first
-				   element (DESIGN.md reading 8) */
+				   element (brook(7), reading 8) */
 	BRT_REDUCE_VALUE	/* reduce variable: starts from the target's
 				   value (host scalar) or the identity (stream) */
 } brt_reduce_init;
