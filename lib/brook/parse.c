@@ -70,6 +70,8 @@ static const char *const brook_scalars[] = {
 
 /* ---- diagnostics -------------------------------------------------------- */
 
+static lex_token *peek(parse_ctx *c, int k);
+
 static const char *file_name(parse_ctx *c, int file)
 {
 	const char *s = json_string_value(json_array_get(c->files, (size_t)file));
@@ -162,10 +164,43 @@ static const char *gt_hint(parse_ctx *c, const lex_token *t,
 {
 	int at_gt = (t->code == TK_GE || t->code == TK_SHR
 		|| t->code == TK_SHRASSIGN) && has(expected, nexpected, TK_GT);
+	static const int operands[] = {
+		TK_IDENT, TK_INTCONST, TK_FLOATCONST, TK_CHARCONST, TK_LPAREN,
+	};
 	int after_gt = c->last.code == TK_GT && t->s == c->cur.s
-		&& !has(expected, nexpected, TK_INTCONST);
+		&& !has(expected, nexpected, TK_INTCONST)
+		&& has(operands, (int)(sizeof operands / sizeof operands[0]),
+		t->code);
 	return at_gt || after_gt ? " (outside parentheses, a '>' ends stream "
 		"dimensions: parenthesize the expression)" : "";
+}
+
+/* Whether a token of CODE is one an operand follows (an operator,
+ * "return", '[', '.'), so that a name after it is no type name. */
+static int takes_operand(int code)
+{
+	static const int ops[] = {
+		TK_ASSIGN, TK_ADDASSIGN, TK_SUBASSIGN, TK_MULASSIGN,
+		TK_DIVASSIGN, TK_MODASSIGN, TK_ANDASSIGN, TK_XORASSIGN,
+		TK_ORASSIGN, TK_SHLASSIGN, TK_SHRASSIGN, TK_PLUS, TK_MINUS,
+		TK_STAR, TK_SLASH, TK_PERCENT, TK_SHL, TK_SHR, TK_LT, TK_GT,
+		TK_LE, TK_GE, TK_EQ, TK_NE, TK_AMP, TK_CARET, TK_PIPE,
+		TK_ANDAND, TK_OROR, TK_QUESTION, TK_NOT, TK_TILDE, TK_RETURN,
+		TK_LBRACKET, TK_DOT, TK_ARROW, TK_INC, TK_DEC,
+	};
+	return has(ops, (int)(sizeof ops / sizeof ops[0]), code);
+}
+
+/* Whether a token of CODE names a type (so that a name after it is the
+ * declarator, as in "float a b"). */
+static int names_type(int code)
+{
+	static const int types[] = {
+		TK_VOID, TK_CHAR, TK_SHORT, TK_INT, TK_LONG, TK_FLOAT,
+		TK_DOUBLE, TK_SIGNED, TK_UNSIGNED, TK_BOOL, TK_VECTYPE,
+		TK_SCALARNAME, TK_TYPE_NAME,
+	};
+	return has(types, (int)(sizeof types / sizeof types[0]), code);
 }
 
 /* "expected ';' before 'x'": what the parser could have taken in the state
@@ -175,10 +210,21 @@ void parse_syntax_error(parse_ctx *c, const lex_token *t, const int *expected,
 {
 	strbuf what = {0};
 	int nwords = 0;
+	c->syntax_errors++;
+	/* "struct S { ... } T x": T is a type, taken for the struct's
+	 * declarator, and the ';' after the '}' is missing */
+	if (t->s == c->cur.s && c->before.code == TK_RBRACE
+		&& c->before.s == c->tag_end && c->last.code == TK_IDENT) {
+		error_tok(c, &c->before, "parse-syntax", "expected ';' after "
+			"this struct, union or enum body");
+		return;
+	}
 	/* "T x" where T names no type: most often a typedef of a header that
-	 * brpp passed through */
+	 * brpp passed through; not "= a b", where a ';' is missing */
 	if (t->code == TK_IDENT && c->last.code == TK_IDENT
-		&& t->s == c->cur.s && !has(expected, nexpected, TK_IDENT)) {
+		&& t->s == c->cur.s && !has(expected, nexpected, TK_IDENT)
+		&& !takes_operand(c->before.code)
+		&& !names_type(c->before.code)) {
 		error_tok(c, &c->last, "parse-unknown-type", "unknown type name "
 			"'%.*s' (if a header declares it, give --typedef %.*s)",
 			c->last.len, c->last.s, c->last.len, c->last.s);
@@ -211,6 +257,13 @@ void parse_syntax_error(parse_ctx *c, const lex_token *t, const int *expected,
 		}
 	}
 	const char *hint = gt_hint(c, t, expected, nexpected);
+	/* guide 1.17: "Attribute[GroupSize(64, 1, 1)]", HLSL's form without
+	 * the word */
+	const lex_token *n = t->code == TK_LBRACKET && t->s == c->cur.s
+		? peek(c, 0) : NULL;
+	if (n && n->code == TK_IDENT && n->len == 9
+		&& memcmp(n->s, "GroupSize", 9) == 0)
+		hint = " (an attribute is written Attribute[GroupSize(x, y, z)])";
 	if (t->code == 0)
 		error_tok(c, t, "parse-syntax", "%s at end of input", what.s);
 	else if (t->len <= 32)
@@ -594,8 +647,14 @@ static void classify(parse_ctx *c, lex_token *t)
 			c->capbraces = c->capbraces ? 2 * c->capbraces : 64;
 			c->braces = xrealloc(c->braces, (size_t)c->capbraces);
 		}
-		c->braces[c->nbraces++] = (char)(c->prevtag || c->prev == TK_STRUCT
-			|| c->prev == TK_UNION || c->prev == TK_ENUM);
+		c->braces[c->nbraces] = (char)(c->prevtag || c->prev == TK_STRUCT
+			|| c->prev == TK_UNION || c->prev == TK_ENUM
+			? PARSE_BRACE_TAG : c->prev == TK_ASSIGN
+			|| ((c->prev == TK_LBRACE || c->prev == TK_COMMA)
+			&& c->nbraces > 0 && c->braces[c->nbraces - 1]
+			== PARSE_BRACE_INIT) ? PARSE_BRACE_INIT
+			: PARSE_BRACE_BLOCK);
+		c->nbraces++;
 		c->level++;
 		/* a function body: its parameters shadow typedef names */
 		if (c->params && c->prev == TK_RPAREN) {
@@ -610,7 +669,9 @@ static void classify(parse_ctx *c, lex_token *t)
 		break;
 	}
 	c->closed_tag = t->code == TK_RBRACE && c->nbraces > 0
-		&& c->braces[--c->nbraces];
+		&& c->braces[--c->nbraces] == PARSE_BRACE_TAG;
+	if (c->closed_tag)
+		c->tag_end = t->s;
 	json_decref(c->params);
 	c->params = NULL;
 }
@@ -686,23 +747,76 @@ static void files_end(parse_ctx *c)
 		intern_file(c, c->pend_name, strlen(c->pend_name));
 }
 
+/* Where the parser takes up again after a syntax error at brace depth
+ * DEPTH: the grammar recovers at a ';' or '}' of the innermost block
+ * (items, C99 6.8.2) or at the top level (ext_decl), not inside a struct
+ * body or an initializer. Returns that block's depth, 0 for the top. */
+static int resync_depth(const parse_ctx *c, int depth)
+{
+	while (depth > 0 && c->braces[depth - 1] != PARSE_BRACE_BLOCK)
+		depth--;
+	return depth;
+}
+
+/* Whether T, read while skipping after a syntax error to depth TO (brace
+ * depth now c->nbraces), ends the skipping: 1 to give T to the parser, 2
+ * to give it a ';' in T's place, 0 to drop T. The tokens between the
+ * error and that point would be dropped by the parser too, except that
+ * it stops at the first ';' or '}' of any depth, and so takes the rest
+ * of a body or block whose head had the error (an "if (a > )" or a
+ * kernel's parameter list) as declarations of the outer level: one error
+ * then brought more, on code that had none. */
+static int skip_ends(const parse_ctx *c, const lex_token *t, int to)
+{
+	if (t->code == LEX_EOF || (t->code == TK_SEMI && c->nbraces == to)
+		|| (t->code == TK_RBRACE && c->nbraces < to))
+		return 1;
+	return t->code == TK_RBRACE && c->nbraces == to ? 2 : 0;
+}
+
 /* The parse of C's text; with S, each new declaration of "decls" is
  * written to S while there are no errors, *NEXT counting them. */
 static void run(parse_ctx *c, ast_sender *s, size_t *next)
 {
 	void *p = parse_lemonAlloc(malloc);
+	int skip_to = -1;	/* skipping after a syntax error, to a
+				   ';' or '}' of this brace depth */
 	c->parser = p;
 	for (;;) {
 		lex_token tok = *peek(c, 0);
 		shift_look(c);
+		int depth = c->nbraces;
 		classify(c, &tok);
 		c->prevtag = (tok.code == TK_IDENT || tok.code == TK_TYPE_NAME)
 			&& (c->prev == TK_STRUCT || c->prev == TK_UNION
 			|| c->prev == TK_ENUM);
 		c->prev = tok.code;
+		c->before = c->last;
 		c->last = c->cur;
 		c->cur = tok;
+		if (skip_to >= 0) {
+			int end = skip_ends(c, &tok, skip_to);
+			if (end == 0)
+				continue;
+			if (tok.code == LEX_EOF) {
+				/* end the statement, so that the parser says
+				   what the end of the input leaves open */
+				lex_token semi = tok;
+				semi.code = TK_SEMI;
+				if (skip_to == 0 && c->nbraces > 0)
+					error_tok(c, &tok, "parse-syntax",
+						"expected '}' at end of input");
+				parse_lemon(p, TK_SEMI, semi, c);
+			}
+			skip_to = -1;
+			if (end == 2)
+				tok.code = TK_SEMI;
+		}
+		int nsyntax = c->syntax_errors;
 		parse_lemon(p, tok.code, tok, c);
+		if (c->syntax_errors != nsyntax && tok.code != TK_SEMI
+			&& tok.code != TK_RBRACE && tok.code != LEX_EOF)
+			skip_to = resync_depth(c, depth);
 		/* a declaration is whole once the parser has put it in
 		   "decls": it reduces that with the next token in hand */
 		if (s && !c->errors)

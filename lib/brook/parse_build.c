@@ -542,6 +542,20 @@ static const char *named_type(const char *s, int len)
 	return NULL;
 }
 
+/* " (...)" where A or B is a struct, union or enum with its body, the
+ * most common cause of two types: "struct S { ... }" and a declaration
+ * after it with no ';' between; else "". */
+static const char *body_hint(const json_t *a, const json_t *b)
+{
+	const json_t *ty[2] = {a, b};
+	for (int i = 0; i < 2; i++)
+		if (json_object_get(ty[i], "fields") || json_object_get(ty[i],
+			"items"))
+			return " (is the ';' after a struct, union or enum "
+				"body missing?)";
+	return "";
+}
+
 void pb_specs_token(parse_ctx *c, parse_specs *s, const lex_token *t)
 {
 	static const struct { int code; unsigned bit; const char *name; } kw[] = {
@@ -583,8 +597,9 @@ void pb_specs_token(parse_ctx *c, parse_specs *s, const lex_token *t)
 	case TK_VECTYPE: case TK_SCALARNAME:
 		if (s->named || s->type) {
 			json_t *at = pb_at(c, t);
-			parse_error_at(c, at, "parse-type",
-				"two or more data types in declaration specifiers");
+			parse_error_at(c, at, "parse-type", "two or more data "
+				"types in declaration specifiers%s",
+				body_hint(s->type, NULL));
 			json_decref(at);
 		}
 		s->named = named_type(t->s, t->len);
@@ -626,8 +641,8 @@ void pb_specs_type(parse_ctx *c, parse_specs *s, json_t *type)
 	if (!s->at)
 		s->at = at_of(type);
 	if (s->type || s->named) {
-		parse_error_at(c, s->at, "parse-type",
-			"two or more data types in declaration specifiers");
+		parse_error_at(c, s->at, "parse-type", "two or more data types "
+			"in declaration specifiers%s", body_hint(s->type, type));
 		json_decref(type);
 		return;
 	}
@@ -700,8 +715,9 @@ json_t *pb_specs_base(parse_ctx *c, parse_specs *s, int *noret)
 	*noret = 0;
 	if (s->type) {
 		if (s->kw || s->nlong)
-			parse_error_at(c, s->at, "parse-type",
-				"two or more data types in declaration specifiers");
+			parse_error_at(c, s->at, "parse-type", "two or more data "
+				"types in declaration specifiers%s",
+				body_hint(s->type, NULL));
 		ty = json_incref(s->type);
 	} else if (s->named) {
 		/* spec 6.1.1: "unsigned int4" is uint4, "unsigned char2" uchar2 */

@@ -106,6 +106,9 @@ typedef struct parse_ctx {
 	int nlook;
 	lex_token cur;		/* the token the parser is taking */
 	lex_token last;		/* the one it took before */
+	lex_token before;	/* the one before that */
+	const char *tag_end;	/* where the '}' that last closed a struct,
+				   union or enum body is in the text */
 	const char *pend_name;	/* file name for tokens before the next
 				   linemarker is applied (L.file == -1) */
 	char *pend_owned;
@@ -114,13 +117,17 @@ typedef struct parse_ctx {
 	char **owned;		/* names copied for the scope table */
 	int nowned, capowned;
 	void *parser;		/* lemon's */
-	char *braces;		/* per open '{': 1 when it opens a struct, union
-				   or enum body */
+	char *braces;		/* per open '{': what it opens, PARSE_BRACE_* */
 	int nbraces, capbraces;
 	int closed_tag;		/* the last token closed such a body */
 	int prev;		/* code of the last token given to lemon */
 	int prevtag;		/* the last token named a struct/union tag */
+	int syntax_errors;	/* reported by parse_syntax_error */
 } parse_ctx;
+
+/* What an open '{' opens: a block (a function body or a compound
+ * statement), a struct, union or enum body, or an initializer. */
+enum { PARSE_BRACE_BLOCK, PARSE_BRACE_TAG, PARSE_BRACE_INIT };
 
 /* --- parse.c: diagnostics and the token stream --- */
 void parse_error_at(parse_ctx *c, const json_t *at, const char *id,
