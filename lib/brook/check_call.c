@@ -319,6 +319,28 @@ static void host_fn_args(chk_ctx *c, json_t *args, json_t *params,
 	}
 }
 
+/* A call of NAME, which the file does not declare (a function of a
+ * header brpp passed through, which the C compiler knows): it takes no
+ * stream, and a stream among ARGS is most often a kernel's name
+ * mistyped. */
+static void undeclared_fn_args(chk_ctx *c, json_t *args, const char *name)
+{
+	size_t i;
+	json_t *a;
+	json_array_foreach(args, i, a)
+		if (ty_is_stream(ast_get(a, "ty"))) {
+			chk_near n;
+			chk_near_init(&n, name);
+			chk_near_table(&n, &c->names, 1u << SYM_FUNC);
+			chk_err(c, a, "E-arg-stream", "argument %d of \"%s\" is "
+				"a stream, but \"%s\" is no kernel or function of this "
+				"file: a stream is passed only to a kernel or a "
+				"stream parameter%s",
+				(int)i + 1, name, name, chk_near_suffix(&n));
+			return;
+		}
+}
+
 static json_t *user_call(chk_ctx *c, json_t *e, json_t *f, chk_sym *s)
 {
 	const char *name = ast_str(f, "name");
@@ -915,7 +937,13 @@ json_t *chk_call_expr(chk_ctx *c, json_t *e)
 			args_of(c, e, NULL);
 			chk_unknown(c, f);
 			callee(e, "host");
-			chk_err(c, e, "E-callee-unknown", "callee unknown: \"%s\"", name);
+			chk_near n;
+			chk_near_init(&n, name);
+			chk_near_table(&n, &c->names, 1u << SYM_FUNC);
+			for (b = ty_builtins(); b->name; b++)
+				chk_near_try(&n, b->name);
+			chk_err(c, e, "E-callee-unknown", "callee unknown: \"%s\"%s",
+				name, chk_near_suffix(&n));
 			return chk_unknown(c, e);
 		}
 	}
@@ -946,7 +974,10 @@ json_t *chk_call_expr(chk_ctx *c, json_t *e)
 		args = NULL;
 	}
 	/* a function only the C compiler knows takes no stream */
-	if (args)
+	if (args && ast_is(f, "id") && !chk_lookup(&c->names, ast_str(f,
+		"name")))
+		undeclared_fn_args(c, args, ast_str(f, "name"));
+	else if (args)
 		host_fn_args(c, args, ast_arr(to, "params"), ast_is(f, "id") ?
 			ast_str(f, "name") : "the callee");
 	json_decref(to);

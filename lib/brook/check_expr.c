@@ -108,9 +108,14 @@ json_t *chk_id_expr(chk_ctx *c, json_t *e)
 	if (!*name)
 		chk_bad(c, e, "\"id\" node without a name");
 	if (!s || s->kind == SYM_TYPEDEF) {
-		if (c->kern && *name)
-			chk_err(c, e, "E-undefined", "variable not defined: \"%s\"",
-				name);
+		if (c->kern && *name) {
+			chk_near n;
+			chk_near_init(&n, name);
+			chk_near_table(&n, &c->names, 1u << SYM_VAR
+				| 1u << SYM_PARAM | 1u << SYM_ENUM);
+			chk_err(c, e, "E-undefined", "variable not defined: "
+				"\"%s\"%s", name, chk_near_suffix(&n));
+		}
 		return chk_unknown(c, e);
 	}
 	json_t *target = s->node;
@@ -189,7 +194,12 @@ static json_t *member_expr(chk_ctx *c, json_t *e)
 					json_object_set_new_nocheck(e, "ref", json_integer(id));
 				return chk_set_ty(e, chk_decl_type(c, f, "type"));
 			}
-		chk_err(c, e, "E-swizzle", "unrecognized field/swizzle: \"%s\"", name);
+		chk_near n;
+		chk_near_init(&n, name);
+		json_array_foreach(ast_get(bt, "fields"), i, f)
+			chk_near_try(&n, ast_str(f, "name"));
+		chk_err(c, e, "E-swizzle", "unrecognized field/swizzle: \"%s\"%s",
+			name, chk_near_suffix(&n));
 	} else if (c->kern && (ty_is_array(bt) || ty_is_stream(bt))) {
 		/* an array (a gather or scatter array, a local one) or a
 		 * stream: its elements have the fields */

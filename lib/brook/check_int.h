@@ -170,6 +170,21 @@ json_t *chk_set_ty_b(json_t *n, json_t *t);
 json_t *chk_vec(chk_ctx *c, const char *s, int n);
 chk_sym *chk_lookup(chk_table *tab, const char *name);
 void chk_table_free(chk_table *tab);
+
+/* A name like one not found, for "did you mean": init with the name,
+ * try candidates, then suffix gives "; did you mean \"best\"?" or "". */
+typedef struct chk_near {
+	const char *name;
+	const char *best;
+	int dist;
+	char text[96];
+} chk_near;
+void chk_near_init(chk_near *n, const char *name);
+void chk_near_try(chk_near *n, const char *cand);
+/* Tries the names TAB has in scope whose symbols are of a kind in KINDS
+ * (bits 1 << SYM_*). */
+void chk_near_table(chk_near *n, chk_table *tab, unsigned kinds);
+const char *chk_near_suffix(chk_near *n);
 void chk_push_scope(chk_ctx *c);
 void chk_pop_scope(chk_ctx *c);
 /* The symbol NAME declared in the innermost scope, if any. */

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,6 +145,45 @@ chk_sym *chk_lookup(chk_table *tab, const char *name)
 		return NULL;
 	chk_name *e = entry(tab, name, 0);
 	return e ? e->top : NULL;
+}
+
+void chk_near_init(chk_near *n, const char *name)
+{
+	size_t len = strlen(name);
+	n->name = name;
+	n->best = NULL;
+	/* a third of the name's length, at least one; none for names of
+	 * one or two characters, where anything is near */
+	n->dist = len < 3 ? 0 : len < 6 ? 2 : (int)(len / 3) + 1;
+	n->text[0] = 0;
+}
+
+void chk_near_try(chk_near *n, const char *cand)
+{
+	if (n->dist == 0 || !cand || strcmp(cand, n->name) == 0)
+		return;
+	int d = util_edit_distance(n->name, cand, n->dist - 1);
+	/* the first of equally near ones, in the order tried */
+	if (d < n->dist) {
+		n->best = cand;
+		n->dist = d;
+	}
+}
+
+void chk_near_table(chk_near *n, chk_table *tab, unsigned kinds)
+{
+	for (size_t i = 0; i < CHK_HASH; i++)
+		for (chk_name *e = tab->bucket[i]; e; e = e->hnext)
+			if (e->top && (kinds & 1u << e->top->kind))
+				chk_near_try(n, e->name);
+}
+
+const char *chk_near_suffix(chk_near *n)
+{
+	if (!n->best || strlen(n->best) > 64)
+		return "";
+	snprintf(n->text, sizeof n->text, "; did you mean \"%s\"?", n->best);
+	return n->text;
 }
 
 void chk_table_free(chk_table *tab)

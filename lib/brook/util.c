@@ -296,6 +296,39 @@ int util_failed_text(const char *text, size_t len)
 	return len >= n && memcmp(text + len - n, failed_line, n) == 0;
 }
 
+int util_edit_distance(const char *a, const char *b, int max)
+{
+	/* three rows of the table of prefix distances (optimal string
+	 * alignment), d[i][j] for a[0..i) and b[0..j) */
+	int r[3][65];
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64 || (la > lb ? la - lb : lb - la) > (size_t)max)
+		return max + 1;
+	for (size_t j = 0; j <= lb; j++)
+		r[0][j] = (int)j;
+	for (size_t i = 1; i <= la; i++) {
+		int *cur = r[i % 3], *up = r[(i - 1) % 3], *up2 = r[(i + 1) % 3];
+		int least = cur[0] = (int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			int cost = a[i - 1] != b[j - 1];
+			int d = up[j - 1] + cost;
+			if (up[j] + 1 < d)
+				d = up[j] + 1;
+			if (cur[j - 1] + 1 < d)
+				d = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2]
+				&& a[i - 2] == b[j - 1] && up2[j - 2] + 1 < d)
+				d = up2[j - 2] + 1;
+			cur[j] = d;
+			if (d < least)
+				least = d;
+		}
+		if (least > max)
+			return max + 1;
+	}
+	return r[la % 3][lb] > max ? max + 1 : r[la % 3][lb];
+}
+
 int util_is_pipe(int fd)
 {
 	struct stat st;

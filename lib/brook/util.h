@@ -116,6 +116,11 @@ int util_failed_text(const char *text, size_t len);
 /* True when FD is a pipe (or FIFO). */
 int util_is_pipe(int fd);
 
+/* The edit distance of A and B (insertions, deletions, substitutions
+ * and swaps of neighbours, each 1), or MAX + 1 where it is more than MAX
+ * or either is longer than 64 bytes. */
+int util_edit_distance(const char *a, const char *b, int max);
+
 /* True when two paths name the same existing file. */
 int util_same_file(const char *a, const char *b);
 
