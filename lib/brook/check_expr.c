@@ -551,10 +551,14 @@ static json_t *assign_expr(chk_ctx *c, json_t *e)
 	if (!known_op(c, e, op))
 		return chk_unknown(c, e);
 	json_t *le = ast_get(e, "l"), *re = ast_get(e, "r");
-	json_t *l = chk_target_expr(c, le), *r = chk_expr(c, re);
+	json_t *l = chk_target_expr(c, le);
+	int nerrors = c->d->nerrors;
+	json_t *r = chk_expr(c, re);
 	chk_set_ty_b(e, l);
-	/* a = b of two streams would share one stream's storage */
-	if (host_stream_operand(c, le, l) || host_stream_operand(c, re, r))
+	/* a = b of two streams would share one stream's storage; not said
+	 * again where the right side had an error of its own ("c = a + b") */
+	if ((!c->kern && ty_is_unknown(r) && c->d->nerrors != nerrors)
+		|| host_stream_operand(c, le, l) || host_stream_operand(c, re, r))
 		return l;
 	chk_write_check(c, le, e, op);
 	if (!c->kern && !ty_is_unknown(l) && !ty_is_unknown(r))
