@@ -184,14 +184,21 @@ json_t *chk_unify(chk_ctx *c, json_t *at, json_t *le, json_t *l,
 	}
 	json_t *p = chk_promoted(l, r);
 	if (!c->o->a) {
+		/* the types named; the result unknown, so that the expression
+		 * around it says nothing more */
+		char *lname = TN(l), *rname = TN(r);
 		if (cond)
 			chk_err(c, at, "E-cond-mismatch", "Mismatched types: True "
 				"expression type and false expression type must have "
-				"same types and same number of components");
+				"same types and same number of components (\"%s\" and "
+				"\"%s\")", lname, rname);
 		else
 			chk_err(c, at, "E-operand-mismatch", "Mismatched operands: both "
-				"must have same type and same number of components");
-		return p;
+				"must have same type and same number of components "
+				"(\"%s\" and \"%s\")", lname, rname);
+		free(lname);
+		free(rname);
+		return chk_T(c, "unknown");
 	}
 	json_t *from = p == l ? r : l, *to = p;
 	conv_info ci = conv_what(from, to);
