@@ -365,9 +365,16 @@ static json_t *cast_expr(chk_ctx *c, json_t *e)
 		if (c->o->a)
 			chk_warn(c, 1, e, "W-cast-components", "explicit casting "
 				"required to have same no of components");
-		else
+		else {
+			/* the types named; no type, so nothing more is said */
+			char *from = TN(et), *to = TN(t);
 			chk_err(c, e, "E-cast-components", "explicit casting required "
-				"to have same no of components");
+				"to have same no of components (\"%s\" to \"%s\")",
+				from, to);
+			free(from);
+			free(to);
+			return chk_set_ty_b(e, chk_T(c, "unknown"));
+		}
 	}
 	return t;
 }
