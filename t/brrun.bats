@@ -1182,12 +1182,38 @@ EOS
 	fails_with 1 "malformed .npy header: unknown key" "$SUM" sum a=@h3.npy b=1
 }
 
-@test "error: big-endian, Fortran-order and foreign dtypes" {
-	npy 1 '>f4' '(3,)' "$F123" > be.npy
-	fails_with 1 "big-endian data ('>f4') is not supported" \
-		"$SUM" sum a=@be.npy b=1
-	npy 1 '<f4' '(3,)' "$F123" | sed "s/'fortran_order': False/'fortran_order': True /" > fo.npy
-	fails_with 1 "Fortran-order data is not supported" "$SUM" sum a=@fo.npy b=1
+@test "big-endian and Fortran-order .npy data read as the numbers and elements they hold" {
+	# 1 2 3 as big-endian floats and shorts
+	npy 1 '>f4' '(3,)' '\077\200\000\000\100\000\000\000\100\100\000\000' > be.npy
+	both "$SUM" sum a=@be.npy b=1 c
+	expect '2 3 4'
+	printf 'kernel void s(short a<>, out short b<>) { b = a; }\n' > s.br
+	npy 1 '>i2' '(3,)' '\377\377\000\002\001\054' > bes.npy
+	both s.br s a=@bes.npy b
+	expect '-1 2 300'
+	# [[1,2,3],[4,5,6]] stored column by column, and a 1-D array (the
+	# same in both orders)
+	printf 'kernel void k(int a<>, out int b<>) { b = a; }\n' > k.br
+	npy 1 '<i4' '(2, 3)' "$(printf '\\%03o\\000\\000\\000' 1 4 2 5 3 6)" |
+		sed "s/'fortran_order': False/'fortran_order': True /" > foi.npy
+	both k.br k a=@foi.npy b
+	expect $'1 2 3\n4 5 6'
+	npy 1 '<f4' '(3,)' "$F123" | sed "s/'fortran_order': False/'fortran_order': True /" > fo1.npy
+	both "$SUM" sum a=@fo1.npy b=1 c
+	expect '2 3 4'
+	# a structured dtype in Fortran order: its elements reordered whole
+	printf 'typedef struct { int a; int b; } P;\nkernel void p(P a<>, out int b<>) { b = a.a * 10 + a.b; }\n' > p.br
+	npy 1 "[('a', '<i4'), ('b', '<i4')]" '(2, 2)' "$(printf '\\%03o\\000\\000\\000' 1 1 3 3 2 2 4 4)" |
+		sed "s/'fortran_order': False/'fortran_order': True /" > fos.npy
+	both p.br p a=@fos.npy b
+	expect $'11 22\n33 44'
+}
+
+@test "error: big-endian fields of a structured dtype, and foreign dtypes" {
+	printf 'typedef struct { float a; } P;\nkernel void p(P a<>, out float b<>) { b = a.a; }\n' > p.br
+	npy 1 "[('a', '>f4')]" '(1,)' '\077\200\000\000' > bes.npy
+	fails_with 1 "big-endian fields ('>f4') are not supported in a structured dtype" \
+		p.br p a=@bes.npy b
 	npy 1 '<c8' '(1,)' '\000\000\000\000\000\000\000\000' > c8.npy
 	fails_with 1 "dtype '<c8' has no Brook type" "$SUM" sum a=@c8.npy b=1
 }

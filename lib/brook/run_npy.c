@@ -175,15 +175,20 @@ static int npy_dict(npy_hdr *h)
 	return 0;
 }
 
-/* The scalar kind of dtype string S; -1 for one Brook has no type for. */
-static int npy_kind(npy_hdr *h, const char *descr, brt_scalar *k)
+/* The scalar kind of dtype string S; -1 for one Brook has no type for.
+ * With BIG, big-endian data of more than one byte sets *BIG (to swap);
+ * without, it is refused. */
+static int npy_kind(npy_hdr *h, const char *descr, brt_scalar *k, int *big)
 {
 	const char *s = descr;
 	if (s[0] == '>' && !(s[1] && s[2] == '1' && !s[3])) {
-		diag_report(h->d, DIAG_ERROR, NULL, 0, 0, NPY_ID,
-			"%s: big-endian data ('%s') is not supported", h->name,
-			s);
-		return -1;
+		if (!big) {
+			diag_report(h->d, DIAG_ERROR, NULL, 0, 0, NPY_ID,
+				"%s: big-endian fields ('%s') are not supported "
+				"in a structured dtype", h->name, s);
+			return -1;
+		}
+		*big = 1;
 	}
 	if (s[0] == '<' || s[0] == '|' || s[0] == '=' || s[0] == '>')
 		s++;
@@ -255,7 +260,7 @@ static int npy_fields(npy_hdr *h)
 			if (nd > 1 || n < 1 || n > 4)
 				return npy_fail(h, "a field's shape is not (2,) "
 					"to (4,)");
-			if (npy_kind(h, code, &f->k) != 0)
+			if (npy_kind(h, code, &f->k, NULL) != 0)
 				return -1;
 			f->count = (unsigned)n;
 			f->size = n * run_scalar_size(f->k);
@@ -271,6 +276,33 @@ static int npy_fields(npy_hdr *h)
 	if (!h->ncomp)
 		return npy_fail(h, "a structured dtype without fields");
 	return 0;
+}
+
+/* DATA, N elements of ES bytes in Fortran order (the first axis fastest)
+ * of SHAPE, in C order (the last axis fastest), as NumPy's
+ * ascontiguousarray makes them: a new buffer. */
+static char *npy_c_order(const char *data, size_t n, size_t es,
+	const size_t *shape, unsigned ndim)
+{
+	size_t bytes = n * es;
+	char *c = xmalloc(bytes ? bytes : 1);
+	size_t idx[RUN_MAX_AXES] = {0}, stride[RUN_MAX_AXES], f = 0;
+	stride[0] = 1;
+	for (unsigned k = 1; k < ndim; k++)
+		stride[k] = stride[k - 1] * shape[k - 1];
+	for (size_t i = 0; i < n; i++) {
+		memcpy(c + i * es, data + f * es, es);
+		/* the next index in C order, and its place in DATA */
+		for (unsigned k = ndim; k-- > 0;) {
+			if (++idx[k] < shape[k]) {
+				f += stride[k];
+				break;
+			}
+			f -= (shape[k] - 1) * stride[k];
+			idx[k] = 0;
+		}
+	}
+	return c;
 }
 
 /* The elements of a structured dtype as their numbers: doubles, the
@@ -300,6 +332,10 @@ static int npy_structured(npy_hdr *h, const char *data, size_t have,
 			h->itemsize, n * h->itemsize, have);
 		return -1;
 	}
+	char *c_order = h->fortran ? npy_c_order(data, n, h->itemsize,
+		h->shape, h->ndim) : NULL;
+	if (c_order)
+		data = c_order;
 	double *v = xcalloc(out->count ? out->count : 1, sizeof *v);
 	out->kinds = xcalloc(h->ncomp, sizeof *out->kinds);
 	out->nkinds = h->ncomp;
@@ -321,6 +357,7 @@ static int npy_structured(npy_hdr *h, const char *data, size_t have,
 		}
 		c0 += f->count;
 	}
+	free(c_order);
 	out->data = v;
 	return 0;
 }
@@ -370,17 +407,12 @@ int run_npy_parse(const char *bytes, size_t len, const char *name,
 	h.end = h.p + hlen;
 	if (npy_dict(&h) != 0)
 		return -1;
-	if (h.fortran) {
-		diag_report(d, DIAG_ERROR, NULL, 0, 0, NPY_ID,
-			"%s: Fortran-order data is not supported (save with "
-			"numpy.ascontiguousarray)", name);
-		return -1;
-	}
 	if (h.nfields)
 		return npy_structured(&h, bytes + start + hlen,
 			len - start - hlen, out);
 	brt_scalar k;
-	if (npy_kind(&h, h.descr, &k) != 0)
+	int big = 0;
+	if (npy_kind(&h, h.descr, &k, &big) != 0)
 		return -1;
 	out->scalar = k;
 	out->typed = 1;
@@ -402,8 +434,23 @@ int run_npy_parse(const char *bytes, size_t len, const char *name,
 			run_scalar_name(k), want, have);
 		return -1;
 	}
-	out->data = xmalloc(want);
-	memcpy(out->data, bytes + start + hlen, want);
+	if (h.fortran) {
+		out->data = npy_c_order(bytes + start + hlen, out->count, es,
+			h.shape, h.ndim);
+	} else {
+		out->data = xmalloc(want ? want : 1);
+		memcpy(out->data, bytes + start + hlen, want);
+	}
+	/* big-endian numbers to the host's order (little-endian: brrun
+	 * writes '<' data) */
+	for (size_t i = 0; big && i < out->count; i++) {
+		unsigned char *e = (unsigned char *)out->data + i * es;
+		for (size_t j = 0; j < es / 2; j++) {
+			unsigned char t = e[j];
+			e[j] = e[es - 1 - j];
+			e[es - 1 - j] = t;
+		}
+	}
 	return 0;
 }
 
