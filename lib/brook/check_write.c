@@ -108,7 +108,9 @@ static void shared_write(chk_ctx *c, chk_sym *s, json_t *target)
 			"equal to (SharedArraySize / groupSize) = %lld", want);
 	if (!off)
 		chk_err(c, target, "E-shared-offset", "offset of Shared array index "
-			"expression must be a constant integer");
+			"expression must be a constant integer: the guide's form "
+			"has one even where it is 0, as in [%lld * "
+			"instanceInGroup().x + 0]", want);
 	else if (!chk_int_literal(off, &v))
 		chk_err(c, target, "E-shared-offset", "offset must be a integer "
 			"constant");
