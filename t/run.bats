@@ -75,6 +75,7 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "enumeration constants in kernels, and an enum constant argument" { run_program enum; }
 @test "unary operators: - -x, ++ and -- on vectors (of floats too), ! on integer vectors" { run_program unary; }
 @test "an output left unwritten on a path, or read before written, is 0" { run_program out_unwritten; }
+@test "a local variable declared without an initializer is 0: of every type, in a loop's body on each pass, across syncGroup()" { run_program local_zero; }
 @test "a file without kernels builds (no unused brg_program)" { run_program no_kernels; }
 @test "constant arguments: a number for a vector parameter, a vector of other components" { run_program host_args; }
 @test "bool: conversions test against 0" { run_program bool; }

@@ -3062,6 +3062,62 @@ static void init_list(gen_fn *f, strbuf *b, const json_t *init)
 	sb_puts(b, " }");
 }
 
+/* " = " and the zero of TY, for a local declared without an initializer:
+ * it starts at 0 on every backend (brook(7), KERNELS), as an out
+ * stream's element does, and not at what the register or the stack
+ * held. */
+static void zero_init(gen_fn *f, strbuf *b, const json_t *ty)
+{
+	const json_t *el = ty;
+	while (ty_is_array(el))
+		el = gen_resolve(f->g, ast_get(el, "of"));
+	if (el == ty && gen_scalar(ty) && ty_ncomp(ty) == 1)
+		sb_puts(b, " = 0");
+	else if (f->t == GEN_CL && gen_scalar(el) && ty_ncomp(el) > 1)
+		/* an OpenCL vector, or an array of them (the first element
+		   given, the rest zero as in any initializer) */
+		sb_printf(b, el == ty ? " = (%s)(0)" : " = { (%s)(0) }",
+			gen_arith_name(f->t, gen_scalar(el), ty_ncomp(el)));
+	else
+		sb_puts(b, " = {0}");
+}
+
+/* Statements that set LV, of type TY, to zero_init's zero: a hoisted
+ * local of a split group kernel declared without an initializer, which
+ * starts at 0 where its declaration stands (OpenCL C has no memset, and
+ * an array no assignment). LEVEL numbers the loops over array axes. */
+static void zero_assign(gen_fn *f, strbuf *b, const char *lv,
+	const json_t *ty, int level)
+{
+	ty = gen_resolve(f->g, ty);
+	gen_indent(b, f->depth + level);
+	if (ty_is_array(ty)) {
+		const json_t *sz = ast_get(ty, "size");
+		strbuf e = {0};
+		sb_printf(b, "for (int brg_z%d = 0; brg_z%d < %lld; brg_z%d++)\n",
+			level, level, json_is_object(sz) ? ast_int(sz, "value")
+			: 0, level);
+		sb_printf(&e, "%s[brg_z%d]", lv, level);
+		zero_assign(f, b, e.s, ast_get(ty, "of"), level + 1);
+		sb_free(&e);
+	} else if (gen_scalar(ty) && ty_ncomp(ty) == 1) {
+		sb_printf(b, "%s = 0;\n", lv);
+	} else if (gen_scalar(ty)) {
+		sb_printf(b, f->t == GEN_CL ? "%s = (%s)(0);\n"
+			: "%s = (%s){0};\n", lv, gen_arith_name(f->t,
+			gen_scalar(ty), ty_ncomp(ty)));
+	} else {
+		sb_puts(b, "{\n");
+		gen_indent(b, f->depth + level + 1);
+		gen_type(f->g, f->t, b, ty, "brg_zero");
+		sb_puts(b, " = {0};\n");
+		gen_indent(b, f->depth + level + 1);
+		sb_printf(b, "%s = brg_zero;\n", lv);
+		gen_indent(b, f->depth + level);
+		sb_puts(b, "}\n");
+	}
+}
+
 /* A local declaration; in a split group kernel a hoisted variable only
  * gets its initial value here (HOISTED). */
 static void local_decl(gen_fn *f, strbuf *b, const json_t *d, int hoisted)
@@ -3076,17 +3132,21 @@ static void local_decl(gen_fn *f, strbuf *b, const json_t *d, int hoisted)
 		if (shared)
 			continue;	/* declared at kernel scope */
 		if (hoisted) {
-			json_t *id;
-			if (!init || json_is_null(init))
-				continue;
-			id = json_pack("{s:s,s:I}", "k", "id", "ref",
+			json_t *id = json_pack("{s:s,s:I}", "k", "id", "ref",
 				(json_int_t)ast_int(v, "id"));
 			json_object_set(id, "name", ast_get(v, "name"));
-			gen_indent(b, f->depth);
-			print_name(f, b, id);
-			sb_puts(b, " = ");
-			gen_kconv(f, b, init, ty);
-			sb_puts(b, ";\n");
+			if (!init || json_is_null(init)) {
+				strbuf lv = {0};
+				print_name(f, &lv, id);
+				zero_assign(f, b, lv.s, ty, 0);
+				sb_free(&lv);
+			} else {
+				gen_indent(b, f->depth);
+				print_name(f, b, id);
+				sb_puts(b, " = ");
+				gen_kconv(f, b, init, ty);
+				sb_puts(b, ";\n");
+			}
 			json_decref(id);
 			continue;
 		}
@@ -3098,6 +3158,8 @@ static void local_decl(gen_fn *f, strbuf *b, const json_t *d, int hoisted)
 				init_list(f, b, init);
 			else
 				gen_kconv(f, b, init, ty);
+		} else {
+			zero_init(f, b, ty);
 		}
 		sb_puts(b, ";\n");
 	}
