@@ -663,7 +663,7 @@ BR
 	sed -n '/^static void carry__cpu/,/^}/p' gu.c > carry.c
 	[ "$(grep -c 'for (brg_u0 = 0; brg_u0 < 5; brg_u0++) {' carry.c)" -eq 2 ]
 	grep -B1 'for (brg_u0 = 0; brg_u0 < 5; brg_u0++) {' carry.c |
-		grep -qxF '						float4 w;'
+		grep -qxF '						float4 w = {0};'
 	grep -qF 'brg_p_p4 = brg_add_float4(brg_p_p4, float4_(' carry.c
 	! grep -A1 'for (brg_u0 = 0; brg_u0 < 5; brg_u0++) {' carry.c |
 		grep -q 'brg_full' || false

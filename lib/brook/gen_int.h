@@ -290,6 +290,9 @@ int gen_group_inside(const gen_fn *f, const json_t *coord);
  * none), and whether declaration D is one of SET's. */
 json_t *gen_soa_plan(gen_ctx *g, const json_t *fn);
 int gen_soa_is(const json_t *set, const json_t *d);
+/* " = " and the zero a kernel's local declared without an initializer
+ * starts at (brook(7)): 0, (floatN)(0) in OpenCL C, or {0}. */
+void gen_zero_init(gen_fn *f, strbuf *b, const json_t *ty);
 /* A statement of a phase (gen_kcode.c): a declaration gives its variable
  * its value (it is declared per thread before the phases). */
 void gen_phase_stmt(gen_fn *f, strbuf *b, const json_t *s);

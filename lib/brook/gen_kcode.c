@@ -3066,7 +3066,7 @@ static void init_list(gen_fn *f, strbuf *b, const json_t *init)
  * it starts at 0 on every backend (brook(7), KERNELS), as an out
  * stream's element does, and not at what the register or the stack
  * held. */
-static void zero_init(gen_fn *f, strbuf *b, const json_t *ty)
+void gen_zero_init(gen_fn *f, strbuf *b, const json_t *ty)
 {
 	const json_t *el = ty;
 	while (ty_is_array(el))
@@ -3082,7 +3082,7 @@ static void zero_init(gen_fn *f, strbuf *b, const json_t *ty)
 		sb_puts(b, " = {0}");
 }
 
-/* Statements that set LV, of type TY, to zero_init's zero: a hoisted
+/* Statements that set LV, of type TY, to gen_zero_init's zero: a hoisted
  * local of a split group kernel declared without an initializer, which
  * starts at 0 where its declaration stands (OpenCL C has no memset, and
  * an array no assignment). LEVEL numbers the loops over array axes. */
@@ -3135,7 +3135,11 @@ static void local_decl(gen_fn *f, strbuf *b, const json_t *d, int hoisted)
 			json_t *id = json_pack("{s:s,s:I}", "k", "id", "ref",
 				(json_int_t)ast_int(v, "id"));
 			json_object_set(id, "name", ast_get(v, "name"));
-			if (!init || json_is_null(init)) {
+			if ((!init || json_is_null(init))
+				&& gen_gplan_local(f->gplan, v)) {
+				/* a uniform loop's: declared, with its 0, in
+				   the loop's thread loop (gen_group.c) */
+			} else if (!init || json_is_null(init)) {
 				strbuf lv = {0};
 				print_name(f, &lv, id);
 				zero_assign(f, b, lv.s, ty, 0);
@@ -3159,7 +3163,7 @@ static void local_decl(gen_fn *f, strbuf *b, const json_t *d, int hoisted)
 			else
 				gen_kconv(f, b, init, ty);
 		} else {
-			zero_init(f, b, ty);
+			gen_zero_init(f, b, ty);
 		}
 		sb_puts(b, ";\n");
 	}
