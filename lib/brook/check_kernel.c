@@ -395,6 +395,12 @@ static void declare_params(chk_ctx *c, json_t *f, int kernel)
 			json_decref(t);
 			t = e;
 		}
+		if (kernel && chk_type_has_ptr(t)) {
+			/* E-kernel-pointer said it: of no type, so that its
+			   uses ("a[0]") say nothing more */
+			json_decref(t);
+			t = json_incref(chk_T(c, "unknown"));
+		}
 		chk_generated_name(c, p, name);
 		hides_type(c, params, i, p, name);
 		chk_sym *s = chk_declare(c, &c->names, name, SYM_PARAM, p, t);

@@ -257,6 +257,22 @@ void parse_syntax_error(parse_ctx *c, const lex_token *t, const int *expected,
 		}
 	}
 	const char *hint = gt_hint(c, t, expected, nexpected);
+	/* OpenCL C's address spaces, CUDA's launch: what Brook+ has for them */
+	static const char *const spaces[] = {
+		"__global", "global", "__local", "local", "__constant",
+		"__private", "private", "__kernel",
+	};
+	for (size_t i = 0; c->last.code == TK_IDENT && t->s == c->cur.s
+		&& i < sizeof spaces / sizeof spaces[0]; i++)
+		if ((size_t)c->last.len == strlen(spaces[i])
+			&& memcmp(c->last.s, spaces[i], strlen(spaces[i])) == 0)
+			hint = " (OpenCL C's address spaces are not Brook+: a kernel"
+				" takes streams, float a<>, and gather arrays, float "
+				"a[])";
+	if (t->code == TK_LT && c->last.code == TK_SHL && t->s == c->cur.s
+		&& c->last.s + 2 == t->s)
+		hint = " (a kernel is called as k(a, b): it runs once per "
+			"element of its output stream)";
 	/* guide 1.17: "Attribute[GroupSize(64, 1, 1)]", HLSL's form without
 	 * the word */
 	const lex_token *n = t->code == TK_LBRACKET && t->s == c->cur.s
@@ -607,6 +623,16 @@ static void classify(parse_ctx *c, lex_token *t)
 				"%zu characters: at most %d", (size_t)t->len,
 				PARSE_MAX_NAME);
 		name_chars(c, t);
+		/* OpenCL C's "__kernel void k(...)": said once, and read as
+		   Brook's kernel, so the rest parses as meant */
+		if (t->len == 8 && memcmp(t->s, "__kernel", 8) == 0
+			&& c->nbraces == 0 && starts_type(c, peek(c, 0))) {
+			error_tok(c, t, "parse-syntax", "'__kernel' is OpenCL C: "
+				"a Brook+ kernel is written kernel void k(float "
+				"a<>, out float b<>)");
+			t->code = TK_KERNEL;
+			break;
+		}
 		/* a typedef name, unless it is being declared again: after a
 		 * type ("int size_t;") or where only a name can stand
 		 * ("typedef struct s *T;") */
