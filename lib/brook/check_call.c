@@ -349,7 +349,9 @@ static json_t *user_call(chk_ctx *c, json_t *e, json_t *f, chk_sym *s)
 	json_t *params = ast_arr(ast_get(fnode, "type"), "params");
 	json_t *args = args_of(c, e, c->kern && cf && cf->kernel ? params :
 		NULL);
+	c->callee = 1;
 	chk_id_expr(c, f);
+	c->callee = 0;
 	json_t *ft = ast_get(s->type, "ret") ? s->type : NULL;
 	json_t *ret = ft ? chk_resolve(c, ast_get(ft, "ret")) :
 		json_incref(chk_T(c, "unknown"));

@@ -132,6 +132,12 @@ json_t *chk_id_expr(chk_ctx *c, json_t *e)
 	 * would hold itself (a cycle of references, never freed) */
 	if (s->kind == SYM_FUNC && c->in_params)
 		return chk_unknown(c, e);
+	/* kernel code has no function pointers: a function is called */
+	if (c->kern && s->kind == SYM_FUNC && !c->callee) {
+		chk_err(c, e, "E-kernel-func-value", "\"%s\" is a function: in "
+			"a kernel it is only called, %s(...)", name, name);
+		return chk_unknown(c, e);
+	}
 	/* brookgpu: global memory is not accessible inside kernels */
 	if (c->kern && s->global && s->kind == SYM_VAR)
 		chk_err(c, e, "E-kernel-global",

@@ -127,6 +127,7 @@ typedef struct chk_ctx {
 	int saw_return;
 	const json_t *write_el;	/* the element the write being checked
 				   stores to: no read (chk_target_expr) */
+	int callee;		/* checking the name a call calls */
 	int in_params;		/* in the sizes of a function's parameters:
 				   see chk_id_expr */
 	const json_t *stmt_e;	/* the expression of the expression statement
