@@ -71,6 +71,7 @@ static const char *const brook_scalars[] = {
 /* ---- diagnostics -------------------------------------------------------- */
 
 static lex_token *peek(parse_ctx *c, int k);
+static int lookup(parse_ctx *c, const char *name, int len);
 
 static const char *file_name(parse_ctx *c, int file)
 {
@@ -211,10 +212,11 @@ void parse_syntax_error(parse_ctx *c, const lex_token *t, const int *expected,
 	strbuf what = {0};
 	int nwords = 0;
 	c->syntax_errors++;
-	/* "struct S { ... } T x": T is a type, taken for the struct's
-	 * declarator, and the ';' after the '}' is missing */
+	/* "struct S { ... } T x": T, a typedef name, taken for the struct's
+	 * declarator: the ';' after the '}' is missing */
 	if (t->s == c->cur.s && c->before.code == TK_RBRACE
-		&& c->before.s == c->tag_end && c->last.code == TK_IDENT) {
+		&& c->before.s == c->tag_end && c->last.code == TK_IDENT
+		&& lookup(c, c->last.s, c->last.len) == PARSE_SYM_TYPEDEF) {
 		error_tok(c, &c->before, "parse-syntax", "expected ';' after "
 			"this struct, union or enum body");
 		return;
@@ -224,7 +226,9 @@ void parse_syntax_error(parse_ctx *c, const lex_token *t, const int *expected,
 	if (t->code == TK_IDENT && c->last.code == TK_IDENT
 		&& t->s == c->cur.s && !has(expected, nexpected, TK_IDENT)
 		&& !takes_operand(c->before.code)
-		&& !names_type(c->before.code)) {
+		&& !names_type(c->before.code)
+		/* nor "struct S { ... } x y" */
+		&& !(c->before.code == TK_RBRACE && c->before.s == c->tag_end)) {
 		error_tok(c, &c->last, "parse-unknown-type", "unknown type name "
 			"'%.*s' (if a header declares it, give --typedef %.*s)",
 			c->last.len, c->last.s, c->last.len, c->last.s);
