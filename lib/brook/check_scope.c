@@ -180,7 +180,9 @@ void chk_near_table(chk_near *n, chk_table *tab, unsigned kinds)
 
 const char *chk_near_suffix(chk_near *n)
 {
-	if (!n->best || strlen(n->best) > 64)
+	/* a name found is at most 64 bytes (util_edit_distance): TEXT
+	   holds it */
+	if (!n->best)
 		return "";
 	snprintf(n->text, sizeof n->text, "; did you mean \"%s\"?", n->best);
 	return n->text;

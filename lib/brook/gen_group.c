@@ -932,7 +932,7 @@ int gen_group_loop(gen_fn *f, strbuf *b, const json_t *s)
 			const json_t *ty = gen_resolve(g, ast_get(it, "type"));
 			gen_indent(&body, f->depth);
 			gen_type(g, f->t, &body, ty, ast_str(it, "name"));
-			gen_zero_init(f, &body, ty);
+			gen_zero_init(g, f->t, &body, ty);
 			sb_puts(&body, ";\n");
 		} else if (!in_set(p->remat, it)) {
 			vec_copy(f, &body, it, copies, 1);

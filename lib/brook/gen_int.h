@@ -202,8 +202,7 @@ void gen_indent(strbuf *b, int depth);
 /* The characters of S inside a C string literal: quotes and backslashes
  * escaped, control characters as octal escapes, and ?? as ?\? (no trigraph). */
 void gen_c_chars(strbuf *b, const char *s);
-/* "TY NAME = <zeros>;" and a newline: a scalar 0, an OpenCL vector
- * (T)(0), else {0}. */
+/* "TY NAME = <zeros>;" and a newline: gen_zero_init's zero. */
 void gen_zero_decl(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty,
 	const char *name);
 /* S inside a comment: a star before a slash is set apart from it. */
@@ -292,7 +291,7 @@ json_t *gen_soa_plan(gen_ctx *g, const json_t *fn);
 int gen_soa_is(const json_t *set, const json_t *d);
 /* " = " and the zero a kernel's local declared without an initializer
  * starts at (brook(7)): 0, (floatN)(0) in OpenCL C, or {0}. */
-void gen_zero_init(gen_fn *f, strbuf *b, const json_t *ty);
+void gen_zero_init(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty);
 /* A statement of a phase (gen_kcode.c): a declaration gives its variable
  * its value (it is declared per thread before the phases). */
 void gen_phase_stmt(gen_fn *f, strbuf *b, const json_t *s);

@@ -3066,18 +3066,18 @@ static void init_list(gen_fn *f, strbuf *b, const json_t *init)
  * it starts at 0 on every backend (brook(7), KERNELS), as an out
  * stream's element does, and not at what the register or the stack
  * held. */
-void gen_zero_init(gen_fn *f, strbuf *b, const json_t *ty)
+void gen_zero_init(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty)
 {
 	const json_t *el = ty;
 	while (ty_is_array(el))
-		el = gen_resolve(f->g, ast_get(el, "of"));
+		el = gen_resolve(g, ast_get(el, "of"));
 	if (el == ty && gen_scalar(ty) && ty_ncomp(ty) == 1)
 		sb_puts(b, " = 0");
-	else if (f->t == GEN_CL && gen_scalar(el) && ty_ncomp(el) > 1)
+	else if (t == GEN_CL && gen_scalar(el) && ty_ncomp(el) > 1)
 		/* an OpenCL vector, or an array of them (the first element
 		   given, the rest zero as in any initializer) */
 		sb_printf(b, el == ty ? " = (%s)(0)" : " = { (%s)(0) }",
-			gen_arith_name(f->t, gen_scalar(el), ty_ncomp(el)));
+			gen_arith_name(t, gen_scalar(el), ty_ncomp(el)));
 	else
 		sb_puts(b, " = {0}");
 }
@@ -3129,17 +3129,19 @@ static void local_decl(gen_fn *f, strbuf *b, const json_t *d, int hoisted)
 		const json_t *init = ast_get(v, "init");
 		const json_t *ty = gen_resolve(f->g, ast_get(v, "type"));
 		int shared = gen_has_qual(v, "shared");
+		int has_init = init && !json_is_null(init);
 		if (shared)
 			continue;	/* declared at kernel scope */
 		if (hoisted) {
-			json_t *id = json_pack("{s:s,s:I}", "k", "id", "ref",
+			json_t *id;
+			/* a uniform loop's: declared, with its 0, in the
+			   loop's thread loop (gen_group.c) */
+			if (!has_init && gen_gplan_local(f->gplan, v))
+				continue;
+			id = json_pack("{s:s,s:I}", "k", "id", "ref",
 				(json_int_t)ast_int(v, "id"));
 			json_object_set(id, "name", ast_get(v, "name"));
-			if ((!init || json_is_null(init))
-				&& gen_gplan_local(f->gplan, v)) {
-				/* a uniform loop's: declared, with its 0, in
-				   the loop's thread loop (gen_group.c) */
-			} else if (!init || json_is_null(init)) {
+			if (!has_init) {
 				strbuf lv = {0};
 				print_name(f, &lv, id);
 				zero_assign(f, b, lv.s, ty, 0);
@@ -3156,14 +3158,14 @@ static void local_decl(gen_fn *f, strbuf *b, const json_t *d, int hoisted)
 		}
 		gen_indent(b, f->depth);
 		gen_type(f->g, f->t, b, ty, ast_str(v, "name"));
-		if (init && !json_is_null(init)) {
+		if (has_init) {
 			sb_puts(b, " = ");
 			if (ast_is(init, "initlist"))
 				init_list(f, b, init);
 			else
 				gen_kconv(f, b, init, ty);
 		} else {
-			gen_zero_init(f, b, ty);
+			gen_zero_init(f->g, f->t, b, ty);
 		}
 		sb_puts(b, ";\n");
 	}
@@ -3652,14 +3654,9 @@ static void zero_return(gen_fn *f, strbuf *b, const json_t *ret)
 void gen_zero_decl(gen_ctx *g, gen_target t, strbuf *b, const json_t *ty,
 	const char *name)
 {
-	gen_type(g, t, b, ty, NULL);
-	if (gen_scalar(ty) && ty_ncomp(ty) == 1)
-		sb_printf(b, " %s = 0;\n", name);
-	else if (gen_scalar(ty) && t == GEN_CL)
-		sb_printf(b, " %s = (%s)(0);\n", name, gen_arith_name(t,
-			gen_scalar(ty), ty_ncomp(ty)));
-	else
-		sb_printf(b, " %s = {0};\n", name);
+	gen_type(g, t, b, ty, name);
+	gen_zero_init(g, t, b, ty);
+	sb_puts(b, ";\n");
 }
 
 void gen_body_function(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
