@@ -331,7 +331,7 @@ static void undeclared_fn_args(chk_ctx *c, json_t *args, const char *name)
 		if (ty_is_stream(ast_get(a, "ty"))) {
 			chk_near n;
 			chk_near_init(&n, name);
-			chk_near_table(&n, &c->names, 1u << SYM_FUNC);
+			chk_near_funcs(&n, c);
 			chk_err(c, a, "E-arg-stream", "argument %d of \"%s\" is "
 				"a stream, but \"%s\" is no kernel or function of this "
 				"file: a stream is passed only to a kernel or a "
@@ -339,6 +339,45 @@ static void undeclared_fn_args(chk_ctx *c, json_t *args, const char *name)
 				(int)i + 1, name, name, chk_near_suffix(&n));
 			return;
 		}
+}
+
+static long long line_of(const json_t *n)
+{
+	return (long long)json_integer_value(json_array_get(ast_get(n, "at"),
+		1));
+}
+
+/* Kernel code calls FN before its definition (spec 7: a prototype is not
+ * enough there); where the file defines it further down, say where. */
+static void no_definition(chk_ctx *c, json_t *e, chk_fn *fn)
+{
+	if (fn->def)
+		chk_err(c, e, "E-callee-no-definition", "definition must be "
+			"available before invoking \"%s\" (it is defined at line "
+			"%lld)", fn->name, line_of(fn->def));
+	else
+		chk_err(c, e, "E-callee-no-definition", "definition must be "
+			"available before invoking \"%s\"", fn->name);
+}
+
+/* A call of NAME, not in scope, where the file declares a function of
+ * that name further down. Host code: C declares a function before its
+ * call (C99 6.5.1, 6.5.2.2), so say where and that a prototype above the
+ * call will do; kernel code needs the definition. Returns whether it
+ * reported. */
+static int called_before_decl(chk_ctx *c, json_t *e, const char *name)
+{
+	chk_fn *fn = chk_fn_find(c, name);
+	if (!fn || !fn->first)
+		return 0;
+	if (c->kern)
+		no_definition(c, e, fn);
+	else
+		chk_err(c, e, "E-callee-later", "\"%s\" is called before its "
+			"declaration at line %lld: declare %s above the call (a "
+			"prototype will do)", name, line_of(fn->first),
+			fn->kernel ? "the kernel" : "the function");
+	return 1;
 }
 
 static json_t *user_call(chk_ctx *c, json_t *e, json_t *f, chk_sym *s)
@@ -369,8 +408,7 @@ static json_t *user_call(chk_ctx *c, json_t *e, json_t *f, chk_sym *s)
 		callee(e, "sub");
 		cf->sub = 1;
 		if (!cf->defined)
-			chk_err(c, e, "E-callee-no-definition", "definition must be "
-				"available before invoking \"%s\"", name);
+			no_definition(c, e, cf);
 		if (cf->cls == CLASS_SCATTER) {
 			chk_err(c, e, "E-call-scatter",
 				"Illegal to call scatter kernel from any kernel");
@@ -939,9 +977,11 @@ json_t *chk_call_expr(chk_ctx *c, json_t *e)
 			args_of(c, e, NULL);
 			chk_unknown(c, f);
 			callee(e, "host");
+			if (called_before_decl(c, e, name))
+				return chk_unknown(c, e);
 			chk_near n;
 			chk_near_init(&n, name);
-			chk_near_table(&n, &c->names, 1u << SYM_FUNC);
+			chk_near_funcs(&n, c);
 			for (b = ty_builtins(); b->name; b++)
 				chk_near_try(&n, b->name);
 			chk_err(c, e, "E-callee-unknown", "callee unknown: \"%s\"%s",
@@ -977,8 +1017,11 @@ json_t *chk_call_expr(chk_ctx *c, json_t *e)
 	}
 	/* a function only the C compiler knows takes no stream */
 	if (args && ast_is(f, "id") && !chk_lookup(&c->names, ast_str(f,
-		"name")))
+		"name"))) {
+		if (called_before_decl(c, e, ast_str(f, "name")))
+			return chk_unknown(c, e);
 		undeclared_fn_args(c, args, ast_str(f, "name"));
+	}
 	else if (args)
 		host_fn_args(c, args, ast_arr(to, "params"), ast_is(f, "id") ?
 			ast_str(f, "name") : "the callee");

@@ -185,6 +185,9 @@ void chk_near_try(chk_near *n, const char *cand);
 /* Tries the names TAB has in scope whose symbols are of a kind in KINDS
  * (bits 1 << SYM_*). */
 void chk_near_table(chk_near *n, chk_table *tab, unsigned kinds);
+/* Tries the functions in scope and those the file declares further
+ * down (a call above its callee's declaration). */
+void chk_near_funcs(chk_near *n, chk_ctx *c);
 const char *chk_near_suffix(chk_near *n);
 void chk_push_scope(chk_ctx *c);
 void chk_pop_scope(chk_ctx *c);

@@ -178,6 +178,13 @@ void chk_near_table(chk_near *n, chk_table *tab, unsigned kinds)
 				chk_near_try(n, e->name);
 }
 
+void chk_near_funcs(chk_near *n, chk_ctx *c)
+{
+	chk_near_table(n, &c->names, 1u << SYM_FUNC);
+	for (size_t i = 0; i < c->nfns; i++)
+		chk_near_try(n, c->fns[i].name);
+}
+
 const char *chk_near_suffix(chk_near *n)
 {
 	/* a name found is at most 64 bytes (util_edit_distance): TEXT
