@@ -112,6 +112,7 @@ int check_doc(json_t *doc, const check_options *o, diag_ctx *d)
 	json_object_set_new(c.types, "@string", json_pack("{s:s, s:{s:s}}",
 		"t", "ptr", "to", "t", "char"));
 	c.fn_index = json_object();
+	c.undefined = json_object();
 	size_t i;
 	json_t *n;
 	/* pre-pass: every function, its id, class and parameter roles */
@@ -149,6 +150,7 @@ int check_doc(json_t *doc, const check_options *o, diag_ctx *d)
 	free(c.fns);
 	free(c.edges);
 	json_decref(c.fn_index);
+	json_decref(c.undefined);
 	json_decref(c.types);
 	if (c.malformed)
 		return 2;

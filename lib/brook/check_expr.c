@@ -108,7 +108,10 @@ json_t *chk_id_expr(chk_ctx *c, json_t *e)
 	if (!*name)
 		chk_bad(c, e, "\"id\" node without a name");
 	if (!s || s->kind == SYM_TYPEDEF) {
-		if (c->kern && *name) {
+		/* once per function and name, as gcc does: a misspelt
+		   name is most often misspelt alike at each use */
+		if (c->kern && *name && !json_object_get(c->undefined, name)) {
+			json_object_set_new(c->undefined, name, json_true());
 			chk_near n;
 			chk_near_init(&n, name);
 			chk_near_table(&n, &c->names, 1u << SYM_VAR

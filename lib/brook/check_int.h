@@ -133,6 +133,8 @@ typedef struct chk_ctx {
 	const json_t *stmt_e;	/* the expression of the expression statement
 				   being checked, without parentheses */
 	const json_t *step_e;	/* ... of the for loop's step being checked */
+	json_t *undefined;	/* names E-undefined has reported in the
+				   function being checked: once each */
 } chk_ctx;
 
 /* ty_name for a message; freed by the caller. */

@@ -758,6 +758,7 @@ void chk_func_decl(chk_ctx *c, json_t *f)
 	c->fn = fn;
 	c->kern = kernel;
 	c->saw_return = 0;
+	json_object_clear(c->undefined);
 	if (json_is_object(body) && f == fn->def)
 		fn->defined = 1;
 	declare_params(c, f, kernel);
