@@ -1263,8 +1263,19 @@ EOS
 		"$SUM" sum a=@a.bin:2147483648x2147483648x4 b=1
 }
 
+@test "generated inputs of a map kernel take the output's --shape" {
+	both "$K" sum a=iota b=ones c --shape c=4x2
+	expect "1 2 3 4\n5 6 7 8"
+	# an input given data still sets the domain
+	both "$K" sum a=iota b=[10,20,30,40] c --shape c=4x2
+	expect "10 21 32 43\n10 21 32 43"
+}
+
 @test "error: a generator or an output with no shape to take" {
 	fails_with 1 "generated input 'a' needs a shape" "$SUM" sum a=rand b=rand
+	# a reduction's output is no domain
+	fails_with 1 "generated input 'a' needs a shape" "$K" vsum a=iota s \
+		--shape s=2
 	fails_with 1 "output stream 'i' needs a shape" \
 		"$top_srcdir/t/run/indexof.br" where_out i
 }

@@ -626,10 +626,29 @@ static const binding *implied(brrun *r)
 	return NULL;
 }
 
-/* Sets B's element shape from --shape, or from the implied domain. */
+/* The --shape of a map kernel's first output stream given one, or NULL:
+ * the domain, so the shape of an input stream that has no other. */
+static const char *output_shape(brrun *r)
+{
+	const char *s = NULL;
+	for (unsigned i = 0; i < r->sig.nparams; i++) {
+		if (r->b[i].p->desc.kind == BRT_ARG_REDUCE)
+			return NULL;
+		if (r->b[i].p->desc.kind == BRT_ARG_OUT && !s)
+			s = shape_opt(r, &r->b[i]);
+	}
+	return s;
+}
+
+/* Sets B's element shape from --shape, or from the implied domain: the
+ * first input stream with data, else (B an input stream) an output's
+ * --shape. */
 static int bind_shape(brrun *r, binding *b, const char *what)
 {
 	const char *s = shape_opt(r, b);
+	const binding *in = s ? NULL : implied(r);
+	if (!s && !in && b->p->desc.kind == BRT_ARG_IN)
+		s = output_shape(r);
 	if (s) {
 		if (run_parse_dims(s, b->eshape, &b->erank) != 0) {
 			diag_report(&r->d, DIAG_ERROR, NULL, 0, 0, USAGE_ID,
@@ -639,7 +658,6 @@ static int bind_shape(brrun *r, binding *b, const char *what)
 		}
 		return 0;
 	}
-	const binding *in = implied(r);
 	if (!in) {
 		diag_report(&r->d, DIAG_ERROR, NULL, 0, 0, SHAPE_ID,
 			"%s '%s' needs a shape: no input stream gives one, use "
