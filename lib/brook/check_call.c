@@ -1018,9 +1018,8 @@ json_t *chk_call_expr(chk_ctx *c, json_t *e)
 	/* a function only the C compiler knows takes no stream */
 	if (args && ast_is(f, "id") && !chk_lookup(&c->names, ast_str(f,
 		"name"))) {
-		if (called_before_decl(c, e, ast_str(f, "name")))
-			return chk_unknown(c, e);
-		undeclared_fn_args(c, args, ast_str(f, "name"));
+		if (!called_before_decl(c, e, ast_str(f, "name")))
+			undeclared_fn_args(c, args, ast_str(f, "name"));
 	}
 	else if (args)
 		host_fn_args(c, args, ast_arr(to, "params"), ast_is(f, "id") ?
