@@ -33,7 +33,7 @@ void gen_cpu_prelude(gen_ctx *g, strbuf *b)
 	static const char *const renamed[] = {
 		"brg_gidx", "brg_sidx", "brg_cf", "brg_ci", "brg_cu", "brg_us",
 		"brg_fi",
-		"brg_drop", "brg_report",
+		"brg_drop", "brg_report", "brg_wrote", "brg_mix",
 	};
 	size_t i;
 
@@ -246,6 +246,12 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 	if (records && json_array_size(g->sites))
 		sb_printf(b, "\t.sites = brg_sites,\n\t.nsites = %zu,\n",
 			json_array_size(g->sites));
+	json_array_foreach(params, i, p)	/* brgen --checked counts writes */
+		if (records && g->o && g->o->checked &&
+				ty_streq(gen_role(p), "scatter")) {
+			sb_puts(b, "\t.wcount = 1,\n");
+			break;
+		}
 	{
 		char cln[256];
 		if (strcmp(gen_cl_name(name, cln, sizeof cln), name) != 0)

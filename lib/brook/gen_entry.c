@@ -244,13 +244,21 @@ static int needs_position(gen_ctx *g, const json_t *n, int depth)
 }
 
 /* needs_position of kernel FN's body, walked once for both targets and
- * every entry point */
+ * every entry point; with --checked a scatter kernel's writes tag their
+ * elements with the instance's position (brg_wrote) */
 static int body_needs_position(gen_ctx *g, const json_t *fn)
 {
 	gen_fninfo *fi = gen_fn_info(g, fn);
+	json_t *p;
+	size_t i;
 
-	if (fi->pos < 0)
-		fi->pos = needs_position(g, ast_get(fn, "body"), 0);
+	if (fi->pos >= 0)
+		return fi->pos;
+	fi->pos = needs_position(g, ast_get(fn, "body"), 0);
+	if (g->o && g->o->checked)
+		json_array_foreach(params_of(fn), i, p)
+			if (is_role(p, "scatter"))
+				fi->pos = 1;
 	return fi->pos;
 }
 

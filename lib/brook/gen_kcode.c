@@ -2119,9 +2119,14 @@ static void scatter_open(gen_fn *f, strbuf *b, const json_t *p,
 	strbuf ix = {0};
 
 	access_index(f, &ix, p, idx, n, 1);
-	/* one statement, so that "if (c) b[i] = x; else ..." stays one */
-	sb_printf(b, "do { %s brg_k = %s; if (brg_k >= 0) ", long_name(f->g, f->t),
-		ix.s);
+	/* one statement, so that "if (c) b[i] = x; else ..." stays one;
+	   --checked counts the write (brt.h, write counts) */
+	sb_printf(b, "do { %s brg_k = %s; if (brg_k >= 0", long_name(f->g,
+		f->t), ix.s);
+	if (f->g->o && f->g->o->checked)
+		sb_printf(b, " && brg_wrote%s(brg_cx, brg_k)", i32_sfx(f->g,
+			f->t));
+	sb_puts(b, ") ");
 	sb_free(&ix);
 }
 
@@ -4082,6 +4087,32 @@ const char gen_record_helpers[] =
 "	if (rec)\n"
 "		BRG_OR(&rec->dropped, (int)(1u << (v->map < 31 ? v->map : 31)));\n"
 "}\n"
+"/* brgen --checked: instance C wrote the scatter array's element at\n"
+"   offset K. Its owner word after the records (brt.h, write owners)\n"
+"   holds 0 (no write), the writer's tag, or -1 (two writers or more):\n"
+"   the same in the end whatever order the writes ran in. The tag mixes\n"
+"   the instance's position, one to one on a 1-D domain. */\n"
+"BRG_FN BRG_UI brg_mix(BRG_UI h)\n"
+"{\n"
+"	h ^= h >> 16; h *= 0x7feb352dU; h ^= h >> 15; h *= 0x846ca68bU;\n"
+"	return h ^ (h >> 16);\n"
+"}\n"
+"BRG_FN int brg_wrote(brg_ctx c, BRG_L k)\n"
+"{\n"
+"	BRG_WC *w;\n"
+"	int t, old;\n"
+"	if (!c.rec)\n"
+"		return 1;\n"
+"	w = (BRG_WC *)(c.rec + 1) + k;\n"
+"	t = (int)brg_mix(brg_mix(brg_mix(brg_mix((BRG_UI)c.inst.x) +\n"
+"		(BRG_UI)c.inst.y) + (BRG_UI)c.inst.z) + (BRG_UI)c.inst.w);\n"
+"	if (t == 0 || t == -1)\n"
+"		t = 1;\n"
+"	old = BRG_CAS(w, 0, t);\n"
+"	if (old != 0 && old != t)\n"
+"		BRG_XCHG(w, -1);\n"
+"	return 1;\n"
+"}\n"
 "BRG_FN void brg_report(BRG_REC *rec, int site, const brt_view *v,\n"
 "	BRG_L x, BRG_L y, BRG_L z, BRG_L w)\n"
 "{\n"
@@ -4111,6 +4142,10 @@ void gen_prelude_common(gen_target t, strbuf *b)
 			"typedef struct brt_records {\n\tint count, dropped;\n"
 			"\tbrt_record rec[BRT_NRECORDS];\n} brt_records;\n"
 			"#define BRG_REC __global brt_records\n"
+			"#define BRG_WC __global int\n"
+			"#define BRG_UI uint\n"
+			"#define BRG_CAS(p, e, v) atomic_cmpxchg(p, e, v)\n"
+			"#define BRG_XCHG(p, v) atomic_xchg(p, v)\n"
 			"#define BRG_INC(p) atomic_inc(p)\n"
 			"#define BRG_OR(p, v) atomic_or(p, v)\n"
 			"#define BRG_UL ulong\n", BRT_NRECORDS);
@@ -4120,12 +4155,22 @@ void gen_prelude_common(gen_target t, strbuf *b)
 			"#define BRG_UL uint64_t\n"
 			"#define BRG_LMAX INT64_C(9000000000000000000)\n"
 			"#define BRG_REC brt_records\n"
+			"#define BRG_WC int32_t\n"
+			"#define BRG_UI uint32_t\n"
 			"#if defined(__GNUC__) || defined(__clang__)\n"
 			"#define BRG_INC(p) __atomic_fetch_add(p, 1, __ATOMIC_RELAXED)\n"
 			"#define BRG_OR(p, v) __atomic_fetch_or(p, v, __ATOMIC_RELAXED)\n"
+			"#define BRG_XCHG(p, v) __atomic_exchange_n(p, v, __ATOMIC_RELAXED)\n"
+			"static inline __attribute__((unused)) int32_t brg_cas(int32_t *p,\n"
+			"\tint32_t e, int32_t v)\n{\n"
+			"\t__atomic_compare_exchange_n(p, &e, v, 0, __ATOMIC_RELAXED,\n"
+			"\t\t__ATOMIC_RELAXED);\n\treturn e;\n}\n"
+			"#define BRG_CAS(p, e, v) brg_cas(p, e, v)\n"
 			"#else\n"
 			"#define BRG_INC(p) ((*(p))++)\n"
 			"#define BRG_OR(p, v) (*(p) |= (v))\n"
+			"#define BRG_XCHG(p, v) (*(p) = (v))\n"
+			"#define BRG_CAS(p, e, v) (*(p) == (e) ? (*(p) = (v), (e)) : *(p))\n"
 			"#endif\n"
 			"/* a kernel with a loop (gen_nolv): gcc's loop "
 			"vectorizer would run its\n   float accumulations as "

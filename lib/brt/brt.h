@@ -288,7 +288,15 @@ enum {
  *   count, rec: an access of a site that brgen --checked instruments,
  *     outside the array, increments count (atomically) and, when the old
  *     count is below BRT_NRECORDS, fills rec[old count]; the runtime
- *     prints them on standard error. */
+ *     prints them on standard error.
+ *   write owners: a kernel whose descriptor sets wcount gets, right after
+ *     the brt_records in the same buffer, one int32_t per element offset
+ *     its scatter array's view reaches (base + the sum of (dims - 1) *
+ *     pitch, plus one), zeroed. A write of an element inside the array
+ *     sets the word at its offset (atomically) to the writer's tag, a
+ *     mix of its position that is never 0 or -1, where it was 0, and to
+ *     -1 where it held another tag; the runtime reports the elements
+ *     at -1 (written by two instances or more) after the launch. */
 #define BRT_NRECORDS 16
 typedef struct brt_record {
 	int32_t site;		/* index into brt_kernel.sites */
@@ -409,6 +417,10 @@ typedef struct brt_kernel {
 					   sizes, x first (float g[10][20]:
 					   20, 10, 0, 0), which its stream
 					   must have; 0 where not declared */
+	int wcount;			/* 1 (brgen --checked, a kernel with
+					   a scatter array; records set): the
+					   brt_records come with write owners
+					   after them (see brt_records) */
 } brt_kernel;
 
 /* One actual argument. */

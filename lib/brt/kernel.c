@@ -457,6 +457,81 @@ void brt_records_report(brt_launch *L, const brt_records *r)
 	}
 }
 
+/* --- scatter writes that race (brt.h, brt_kernel.wcount) -------------- */
+/* The scatter argument of K, or -1. */
+static int scatter_arg(const brt_kernel *k)
+{
+	for (unsigned i = 0; i < k->nargs; i++)
+		if (k->args[i].kind == BRT_ARG_SCATTER)
+			return (int)i;
+	return -1;
+}
+
+/* The number of write owners after L's brt_records: one per element
+ * offset the scatter array's view reaches (brg_k in the kernel); 0 for
+ * a kernel without them. */
+static size_t wcount_len(const brt_launch *L)
+{
+	int a = L->k->wcount ? scatter_arg(L->k) : -1;
+	if (a < 0)
+		return 0;
+	const brt_view *v = &L->views[a];
+	int64_t n = v->base + 1;
+	for (int i = 0; i < 4; i++) {
+		if (v->dims[i] < 1)
+			return 0;	/* no element: no write */
+		n += (v->dims[i] - 1) * v->pitch[i];
+	}
+	return n > 0 && (uint64_t)n < SIZE_MAX / 8 ? (size_t)n : 0;
+}
+
+/* Reports the elements of the scatter array that two instances or more
+ * of the launch wrote, from the owners WC[N] (brgen --checked; -1 marks
+ * them): the first BRT_NRECORDS by offset, then how many more. The marks
+ * are the same on every backend, whatever order the writes ran in. */
+static void wcount_report(brt_launch *L, const int32_t *wc, size_t n)
+{
+	const brt_kernel *k = L->k;
+	int a = scatter_arg(k);
+	const brt_view *v = &L->views[a];
+	const char *name = k->arg_names ? k->arg_names[a] : "?";
+	long long shown = 0, more = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (wc[i] != -1)
+			continue;
+		if (shown == BRT_NRECORDS) {
+			more++;
+			continue;
+		}
+		int64_t c[4] = {0, 0, 0, 0}, off = (int64_t)i - v->base;
+		for (int x = 3; x >= 0; x--)
+			if (v->dims[x] > 1 && v->pitch[x] > 0) {
+				c[x] = off / v->pitch[x];
+				off %= v->pitch[x];
+			}
+		brt_str m = {0};
+		brt_str_printf(&m, "%s:%d: kernel %s: element (%lld, %lld, %lld, "
+			"%lld) of the scatter array ", k->src_file ? k->src_file :
+			"?", k->src_line, k->name, (long long)c[0],
+			(long long)c[1], (long long)c[2], (long long)c[3]);
+		print_array(&m, name, v->dims);
+		brt_str_printf(&m, " written by more than one instance of the "
+			"launch: the writes race");
+		if (m.p) {
+			fprintf(stderr, "%s\n", m.p);
+			brt_log("%s", m.p);
+		}
+		brt_str_free(&m);
+		shown++;
+	}
+	if (more) {
+		fprintf(stderr, "kernel %s: %lld more elements of %s written by "
+			"more than one instance\n", k->name, more, name);
+		brt_log("kernel %s: %lld more elements of %s written by more "
+			"than one instance", k->name, more, name);
+	}
+}
+
 /* --- the CPU backend -------------------------------------------------- */
 /* BRT_FAIL_LAUNCH on the CPU backend: the device is lost as an OpenCL
  * device would be; 1 when so (reported as WHAT). */
@@ -520,14 +595,25 @@ static void run_cpu(brt_launch *L, char **data)
 		n = 1;
 	j.chunk = (j.total + n - 1) / n;
 	n = (j.total + j.chunk - 1) / j.chunk;
-	brt_records rec;
+	brt_records rec, *recp = &rec;
+	size_t nwc = k->records ? wcount_len(L) : 0;
+	if (nwc && !(recp = calloc(1, sizeof rec + nwc * sizeof(int32_t)))) {
+		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to run "
+			"kernel (out of host memory)");
+		return;
+	}
 	if (k->records) {
-		memset(&rec, 0, sizeof rec);
-		j.call.errors = &rec;
+		if (!nwc)
+			memset(&rec, 0, sizeof rec);
+		j.call.errors = recp;
 	}
 	brt_pool_run(pool, cpu_chunk, &j, n);
 	if (k->records)
-		brt_records_report(L, &rec);
+		brt_records_report(L, recp);
+	if (nwc) {
+		wcount_report(L, (const int32_t *)(recp + 1), nwc);
+		free(recp);
+	}
 }
 
 /* --- the OpenCL backend ----------------------------------------------- */
@@ -694,6 +780,7 @@ static void run_ocl(brt_launch *L)
 	const brt_kernel *k = L->k;
 	brt_device *d = L->dev;
 	brt_str msg = {0};
+	cl_mem wrec = NULL;	/* the launch's records and write owners */
 	pthread_mutex_lock(&d->lock);
 	int want32 = launch_fits32(L);
 	/* K itself only where no other entry runs: one lookup a launch */
@@ -763,7 +850,12 @@ static void run_ocl(brt_launch *L)
 		free(pkv);
 	cl_mem rec = NULL;
 	brt_recslot *slot = NULL;
-	if (!bad && k->records && !k->nsites)	/* read later: no wait */
+	size_t nwc = k->records ? wcount_len(L) : 0;
+	size_t recbytes = sizeof(brt_records) + nwc * sizeof(int32_t);
+	if (!bad && nwc)	/* this launch's records and write owners */
+		bad = brt_ocl_records_counts(d, recbytes, &wrec, &msg)
+			|| brt_ocl_setarg(ck, n++, sizeof wrec, &wrec, 1, &msg);
+	else if (!bad && k->records && !k->nsites) /* read later: no wait */
 		bad = !(slot = brt_ocl_recslot(L, &msg))
 			|| brt_ocl_setarg(ck, n++, sizeof slot->mem, &slot->mem,
 				1, &msg);
@@ -789,7 +881,22 @@ static void run_ocl(brt_launch *L)
 	for (unsigned i = 0; i < k->nargs; i++)
 		if (is_stream(&k->args[i]) && L->args[i].s->reg.buf)
 			brt_ocl_mark(L->args[i].s->reg.buf, NULL);
-	if (k->records && !slot) {
+	if (nwc) {
+		brt_records *r = malloc(recbytes);
+		cl_mem m = wrec;
+		wrec = NULL;
+		if (brt_ocl_records_take(d, m, r, recbytes, &msg))
+			brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed "
+				"to run kernel (%s: %s)", k->name, msg.p);
+		else if (!r)
+			brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed "
+				"to run kernel (out of host memory)");
+		else {
+			brt_records_report(L, r);
+			wcount_report(L, (const int32_t *)(r + 1), nwc);
+		}
+		free(r);
+	} else if (k->records && !slot) {
 		/* waits for the kernel: the cost of a kernel with checked
 		   accesses (brt.3, Accesses outside their array) */
 		brt_records r;
@@ -800,6 +907,8 @@ static void run_ocl(brt_launch *L)
 			brt_records_report(L, &r);
 	}
 out:
+	if (wrec)
+		brt_ocl_records_take(d, wrec, NULL, 0, &msg);
 	pthread_mutex_unlock(&d->lock);
 	brt_str_free(&msg);
 }

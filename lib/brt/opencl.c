@@ -927,6 +927,42 @@ int brt_ocl_records_read(brt_device *d, brt_records *r, brt_str *msg)
 	return records_read(d, d->records, r, msg);
 }
 
+/* brgen --checked, a kernel with write counts (brt.h, brt_kernel.wcount):
+ * a record buffer of BYTES, the records and the counts after them,
+ * zeroed, for one launch. */
+int brt_ocl_records_counts(brt_device *d, size_t bytes, cl_mem *m,
+	brt_str *msg)
+{
+	static const cl_int zero;
+	brt_cl *cl = &brt_rt()->cl;
+	cl_int err;
+	*m = cl->clCreateBuffer(d->ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+	if (!*m) {
+		brt_str_printf(msg, "%s", brt_cl_error(err));
+		return -1;
+	}
+	err = cl->clEnqueueFillBuffer(d->queue, *m, &zero, sizeof zero, 0,
+		bytes, 0, NULL, NULL);
+	if (err != CL_SUCCESS) {
+		cl->clReleaseMemObject(*m);
+		*m = NULL;
+		return cl_failed(d, err, msg);
+	}
+	return 0;
+}
+
+/* Reads M's BYTES into P after the kernel that wrote them (same in-order
+ * queue; none when P is NULL) and releases M. */
+int brt_ocl_records_take(brt_device *d, cl_mem m, void *p, size_t bytes,
+	brt_str *msg)
+{
+	brt_cl *cl = &brt_rt()->cl;
+	cl_int err = p ? cl->clEnqueueReadBuffer(d->queue, m, CL_TRUE, 0,
+		bytes, p, 0, NULL, NULL) : CL_SUCCESS;
+	cl->clReleaseMemObject(m);
+	return err == CL_SUCCESS ? 0 : cl_failed(d, err, msg);
+}
+
 /* Reads slot S (unless FORGET), reports on its streams and frees it. */
 static void recslot_settle(brt_device *d, brt_recslot *s, int forget)
 {
