@@ -26,6 +26,15 @@ for f in "$top"/t/run/*.br; do
 	fi
 	rm -f "$dest/run/$n.c" "$dest/run/$n.h"
 done
+# brgen --checked programs whose reports have a golden (t/gen.bats)
+mkdir -p "$dest/checked"
+for n in scatter_race; do
+	cp "$top/t/gen/$n.br" "$dest/checked/"
+	(cd "$dest/checked" && brpp $n.br | brparse | brcheck 2>/dev/null |
+		brgen --checked -o $n && cc $cflags $n.c -o $n $libs &&
+		rm -f $n.c $n.h $n.br) || echo "pack: $n does not build" >&2
+	cp "$top/t/gen/$n.out" "$top/t/gen/$n.err" "$dest/checked/"
+done
 for f in "$top"/t/rt/*.c; do
 	n=$(basename "$f" .c)
 	[ -f "$top/t/rt/$n.out" ] || continue

@@ -22,6 +22,18 @@ for p in "$here"/run/*.out "$here"/rt/*.out; do
 	bin=${p%.out}
 	check "$(basename "$(dirname "$p")")/$(basename "$bin")" "$p" "$bin"
 done
+# brgen --checked: standard error against its golden too
+for p in "$here"/checked/*.out; do
+	[ -f "$p" ] || continue
+	bin=${p%.out}
+	check "checked/$(basename "$bin")" "$p" "$bin"
+	if diff "${bin}.err" "$here/.err" > /dev/null; then
+		pass=$((pass + 1)); echo "ok   checked/$(basename "$bin") (reports)"
+	else
+		fail=$((fail + 1)); echo "FAIL checked/$(basename "$bin") (reports)"
+		diff "${bin}.err" "$here/.err" | head -n 20
+	fi
+done
 echo "brrun:"; BRT_RUNTIME=opencl "$here/brrun" "$here/sum.br" sum a=[1,2,3] b=[10,20,30] c
 "$here/brrun" --list-devices
 echo "$pass passed, $fail failed"
