@@ -485,6 +485,29 @@ static size_t wcount_len(const brt_launch *L)
 	return n > 0 && (uint64_t)n < SIZE_MAX / 8 ? (size_t)n : 0;
 }
 
+/* The file and line a race report names: the statement that writes the
+ * scatter array where the kernel has one such line (its checked sites),
+ * else the kernel's. */
+static void race_place(const brt_kernel *k, const char **file, int *line)
+{
+	const brt_site *one = NULL;
+	*file = k->src_file ? k->src_file : "?";
+	*line = k->src_line;
+	for (unsigned i = 0; i < k->nsites; i++) {
+		const brt_site *s = &k->sites[i];
+		if (!s->scatter || !s->kernel || strcmp(s->kernel, k->name) != 0)
+			continue;
+		if (one && (one->line != s->line || !one->file || !s->file ||
+		    strcmp(one->file, s->file) != 0))
+			return;
+		one = s;
+	}
+	if (one && one->file) {
+		*file = one->file;
+		*line = one->line;
+	}
+}
+
 /* Reports the elements of the scatter array that two instances or more
  * of the launch wrote, from the owners WC[N] (brgen --checked; -1 marks
  * them): the first BRT_NRECORDS by offset, then how many more. The marks
@@ -495,7 +518,10 @@ static void wcount_report(brt_launch *L, const int32_t *wc, size_t n)
 	int a = scatter_arg(k);
 	const brt_view *v = &L->views[a];
 	const char *name = k->arg_names ? k->arg_names[a] : "?";
+	const char *file;
+	int line;
 	long long shown = 0, more = 0;
+	race_place(k, &file, &line);
 	for (size_t i = 0; i < n; i++) {
 		if (wc[i] != -1)
 			continue;
@@ -511,8 +537,8 @@ static void wcount_report(brt_launch *L, const int32_t *wc, size_t n)
 			}
 		brt_str m = {0};
 		brt_str_printf(&m, "%s:%d: kernel %s: element (%lld, %lld, %lld, "
-			"%lld) of the scatter array ", k->src_file ? k->src_file :
-			"?", k->src_line, k->name, (long long)c[0],
+			"%lld) of the scatter array ", file, line, k->name,
+			(long long)c[0],
 			(long long)c[1], (long long)c[2], (long long)c[3]);
 		print_array(&m, name, v->dims);
 		brt_str_printf(&m, " written by more than one instance of the "
