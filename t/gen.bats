@@ -377,6 +377,17 @@ EOS
 	[ ! -s err ]
 }
 
+@test "kernel code the OpenCL compiler would warn about prints nothing on the program's standard error" {
+	printf 'kernel void k(float a<>, out float b<>)\n{\n\tint i = 2;\n\tb = (i > i) ? 1.0f : a + a;\n}\nint main(void)\n{\n\tfloat v[2] = {1, 2};\n\tfloat a<2>;\n\tfloat b<2>;\n\tstreamRead(a, v);\n\tk(a, b);\n\tstreamWrite(b, v);\n\treturn !(v[0] == 2 && v[1] == 4);\n}\n' > w.br
+	brpp w.br | brparse | brcheck | brgen -o w
+	# gcc warns of it in the CPU code too: not here
+	$BROOK_CC $BROOK_CFLAGS -w w.c -o w $BROOK_LIBS
+	# a fresh cache: the program is compiled (PoCL's compiler printed
+	# "1 warning generated." before libbrt's -w, brt(3))
+	BRT_CACHE_DIR=$PWD/cache BRT_RUNTIME=opencl ./w 2> err
+	[ ! -s err ]
+}
+
 @test "a kernel named like an OpenCL built-in gets another OpenCL name" {
 	brpp "$top_srcdir/t/run/mad.br" | brparse | brcheck > mad.ast
 	run brgen --target=opencl mad.ast

@@ -567,12 +567,12 @@ SRC
 	# other options: compiled again, not taken from the cache
 	grep -q '^brt: compiled: rt.br for .*, options ".*-DBRT_TEST_OPTION"' \
 		"$RT/opt1.log"
-	# a CPU device's programs are built with -DBRG_CPU and its local
-	# memory's size, the user's options after
+	# a CPU device's programs are built with -DBRG_CPU, its local
+	# memory's size and -w, the user's options after
 	if grep -q "^brt: compiled: rt.br for \(pthread\|cpu\)-" "$RT/opt0.log"; then
-		grep -q '^brt: compiled: rt.br for .*, options "\(-cl-fp32-correctly-rounded-divide-sqrt \)\?-DBRG_CPU -DBRG_LOCAL_MEM=[1-9][0-9]*"' \
+		grep -q '^brt: compiled: rt.br for .*, options "\(-cl-fp32-correctly-rounded-divide-sqrt \)\?-DBRG_CPU -DBRG_LOCAL_MEM=[1-9][0-9]* -w"' \
 			"$RT/opt0.log"
-		grep -q '^brt: compiled: rt.br for .*, options "\(-cl-fp32-correctly-rounded-divide-sqrt \)\?-DBRG_CPU -DBRG_LOCAL_MEM=[1-9][0-9]* -DBRT_TEST_OPTION"' \
+		grep -q '^brt: compiled: rt.br for .*, options "\(-cl-fp32-correctly-rounded-divide-sqrt \)\?-DBRG_CPU -DBRG_LOCAL_MEM=[1-9][0-9]* -w -DBRT_TEST_OPTION"' \
 			"$RT/opt1.log"
 	fi
 	BRT_CL_OPTIONS=-DBRT_TEST_OPTION BRT_LOG_FILE=$RT/opt2.log \
@@ -589,7 +589,7 @@ SRC
 		grep -qF "CL_INVALID_BUILD_OPTIONS" "$RT/opt3.log"
 	grep -qF "Kernel Execution: Failed to create Program rt.br for" \
 		"$RT/opt3.log"
-	grep -q -- 'options "\(-cl-fp32-correctly-rounded-divide-sqrt \)\?\(-DBRG_CPU -DBRG_LOCAL_MEM=[0-9]* \)\?-no-such-option-at-all"' "$RT/opt3.log"
+	grep -q -- 'options "\(-cl-fp32-correctly-rounded-divide-sqrt \)\?\(-DBRG_CPU -DBRG_LOCAL_MEM=[0-9]* \)\?-w -no-such-option-at-all"' "$RT/opt3.log"
 }
 
 @test "program cache: the second run compiles nothing (BRT_LOG_FILE, BRT_CACHE_DIR, XDG_CACHE_HOME)" {

@@ -147,6 +147,10 @@ static void device_options(brt_cl *cl, cl_device_id id, brt_device *d)
 			add_option(d, opt);
 		}
 	}
+	/* no warnings: the program is brgen's, and PoCL's compiler prints
+	   its count ("3 warnings generated.") on the program's standard
+	   error where the warnings themselves are not shown */
+	add_option(d, "-w");
 	if (user && *user)
 		add_option(d, user);
 	/* float division and sqrt as the CPU backend rounds them, where
