@@ -246,10 +246,10 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 	if (records && json_array_size(g->sites))
 		sb_printf(b, "\t.sites = brg_sites,\n\t.nsites = %zu,\n",
 			json_array_size(g->sites));
-	json_array_foreach(params, i, p)	/* brgen --checked counts writes */
+	json_array_foreach(params, i, p)	/* brgen --checked: write owners */
 		if (records && g->o && g->o->checked &&
 				ty_streq(gen_role(p), "scatter")) {
-			sb_puts(b, "\t.wcount = 1,\n");
+			sb_puts(b, "\t.owners = 1,\n");
 			break;
 		}
 	{

@@ -2120,7 +2120,7 @@ static void scatter_open(gen_fn *f, strbuf *b, const json_t *p,
 
 	access_index(f, &ix, p, idx, n, 1);
 	/* one statement, so that "if (c) b[i] = x; else ..." stays one;
-	   --checked counts the write (brt.h, write counts) */
+	   --checked tags the element with its writer (brt.h, write owners) */
 	sb_printf(b, "do { %s brg_k = %s; if (brg_k >= 0", long_name(f->g,
 		f->t), ix.s);
 	if (f->g->o && f->g->o->checked)

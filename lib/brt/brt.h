@@ -289,7 +289,7 @@ enum {
  *     outside the array, increments count (atomically) and, when the old
  *     count is below BRT_NRECORDS, fills rec[old count]; the runtime
  *     prints them on standard error.
- *   write owners: a kernel whose descriptor sets wcount gets, right after
+ *   write owners: a kernel whose descriptor sets owners gets, right after
  *     the brt_records in the same buffer, one int32_t per element offset
  *     its scatter array's view reaches (base + the sum of (dims - 1) *
  *     pitch, plus one), zeroed. A write of an element inside the array
@@ -417,7 +417,7 @@ typedef struct brt_kernel {
 					   sizes, x first (float g[10][20]:
 					   20, 10, 0, 0), which its stream
 					   must have; 0 where not declared */
-	int wcount;			/* 1 (brgen --checked, a kernel with
+	int owners;			/* 1 (brgen --checked, a kernel with
 					   a scatter array; records set): the
 					   brt_records come with write owners
 					   after them (see brt_records) */

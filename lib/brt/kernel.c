@@ -457,7 +457,7 @@ void brt_records_report(brt_launch *L, const brt_records *r)
 	}
 }
 
-/* --- scatter writes that race (brt.h, brt_kernel.wcount) -------------- */
+/* --- scatter writes that race (brt.h, brt_kernel.owners) -------------- */
 /* The scatter argument of K, or -1. */
 static int scatter_arg(const brt_kernel *k)
 {
@@ -470,9 +470,9 @@ static int scatter_arg(const brt_kernel *k)
 /* The number of write owners after L's brt_records: one per element
  * offset the scatter array's view reaches (brg_k in the kernel); 0 for
  * a kernel without them. */
-static size_t wcount_len(const brt_launch *L)
+static size_t owners_len(const brt_launch *L)
 {
-	int a = L->k->wcount ? scatter_arg(L->k) : -1;
+	int a = L->k->owners ? scatter_arg(L->k) : -1;
 	if (a < 0)
 		return 0;
 	const brt_view *v = &L->views[a];
@@ -509,10 +509,10 @@ static void race_place(const brt_kernel *k, const char **file, int *line)
 }
 
 /* Reports the elements of the scatter array that two instances or more
- * of the launch wrote, from the owners WC[N] (brgen --checked; -1 marks
+ * of the launch wrote, from the owners OWN[N] (brgen --checked; -1 marks
  * them): the first BRT_NRECORDS by offset, then how many more. The marks
  * are the same on every backend, whatever order the writes ran in. */
-static void wcount_report(brt_launch *L, const int32_t *wc, size_t n)
+static void owners_report(brt_launch *L, const int32_t *own, size_t n)
 {
 	const brt_kernel *k = L->k;
 	int a = scatter_arg(k);
@@ -523,7 +523,7 @@ static void wcount_report(brt_launch *L, const int32_t *wc, size_t n)
 	long long shown = 0, more = 0;
 	race_place(k, &file, &line);
 	for (size_t i = 0; i < n; i++) {
-		if (wc[i] != -1)
+		if (own[i] != -1)
 			continue;
 		if (shown == BRT_NRECORDS) {
 			more++;
@@ -622,22 +622,22 @@ static void run_cpu(brt_launch *L, char **data)
 	j.chunk = (j.total + n - 1) / n;
 	n = (j.total + j.chunk - 1) / j.chunk;
 	brt_records rec, *recp = &rec;
-	size_t nwc = k->records ? wcount_len(L) : 0;
-	if (nwc && !(recp = calloc(1, sizeof rec + nwc * sizeof(int32_t)))) {
+	size_t nown = k->records ? owners_len(L) : 0;
+	if (nown && !(recp = calloc(1, sizeof rec + nown * sizeof(int32_t)))) {
 		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to run "
 			"kernel (out of host memory)");
 		return;
 	}
 	if (k->records) {
-		if (!nwc)
+		if (!nown)
 			memset(&rec, 0, sizeof rec);
 		j.call.errors = recp;
 	}
 	brt_pool_run(pool, cpu_chunk, &j, n);
 	if (k->records)
 		brt_records_report(L, recp);
-	if (nwc) {
-		wcount_report(L, (const int32_t *)(recp + 1), nwc);
+	if (nown) {
+		owners_report(L, (const int32_t *)(recp + 1), nown);
 		free(recp);
 	}
 }
@@ -876,10 +876,10 @@ static void run_ocl(brt_launch *L)
 		free(pkv);
 	cl_mem rec = NULL;
 	brt_recslot *slot = NULL;
-	size_t nwc = k->records ? wcount_len(L) : 0;
-	size_t recbytes = sizeof(brt_records) + nwc * sizeof(int32_t);
-	if (!bad && nwc)	/* this launch's records and write owners */
-		bad = brt_ocl_records_counts(d, recbytes, &wrec, &msg)
+	size_t nown = k->records ? owners_len(L) : 0;
+	size_t recbytes = sizeof(brt_records) + nown * sizeof(int32_t);
+	if (!bad && nown)	/* this launch's records and write owners */
+		bad = brt_ocl_records_owners(d, recbytes, &wrec, &msg)
 			|| brt_ocl_setarg(ck, n++, sizeof wrec, &wrec, 1, &msg);
 	else if (!bad && k->records && !k->nsites) /* read later: no wait */
 		bad = !(slot = brt_ocl_recslot(L, &msg))
@@ -907,7 +907,7 @@ static void run_ocl(brt_launch *L)
 	for (unsigned i = 0; i < k->nargs; i++)
 		if (is_stream(&k->args[i]) && L->args[i].s->reg.buf)
 			brt_ocl_mark(L->args[i].s->reg.buf, NULL);
-	if (nwc) {
+	if (nown) {
 		brt_records *r = malloc(recbytes);
 		cl_mem m = wrec;
 		wrec = NULL;
@@ -919,7 +919,7 @@ static void run_ocl(brt_launch *L)
 				"to run kernel (out of host memory)");
 		else {
 			brt_records_report(L, r);
-			wcount_report(L, (const int32_t *)(r + 1), nwc);
+			owners_report(L, (const int32_t *)(r + 1), nown);
 		}
 		free(r);
 	} else if (k->records && !slot) {

@@ -931,10 +931,10 @@ int brt_ocl_records_read(brt_device *d, brt_records *r, brt_str *msg)
 	return records_read(d, d->records, r, msg);
 }
 
-/* brgen --checked, a kernel with write counts (brt.h, brt_kernel.wcount):
+/* brgen --checked, a kernel with write owners (brt.h, brt_kernel.owners):
  * a record buffer of BYTES, the records and the counts after them,
  * zeroed, for one launch. */
-int brt_ocl_records_counts(brt_device *d, size_t bytes, cl_mem *m,
+int brt_ocl_records_owners(brt_device *d, size_t bytes, cl_mem *m,
 	brt_str *msg)
 {
 	static const cl_int zero;
