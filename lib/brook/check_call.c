@@ -368,7 +368,7 @@ static void no_definition(chk_ctx *c, json_t *e, chk_fn *fn)
 static int called_before_decl(chk_ctx *c, json_t *e, const char *name)
 {
 	chk_fn *fn = chk_fn_find(c, name);
-	if (!fn || !fn->first)
+	if (!fn)
 		return 0;
 	if (c->kern)
 		no_definition(c, e, fn);

@@ -410,7 +410,7 @@ void brt_records_report(brt_launch *L, const brt_records *r);
 int brt_ocl_records(brt_device *d, cl_mem *m, brt_str *msg);
 int brt_ocl_records_read(brt_device *d, brt_records *r, brt_str *msg);
 /* A kernel with write owners (brt.h, brt_kernel.owners): a zeroed buffer
- * of BYTES for one launch's records and counts; read into P and
+ * of BYTES for one launch's records and owners; read into P and
  * released after the launch. */
 int brt_ocl_records_owners(brt_device *d, size_t bytes, cl_mem *m,
 	brt_str *msg);

@@ -878,20 +878,22 @@ int brt_ocl_write(const brt_region *r, const void *host, int nocopy,
 	return 0;
 }
 
-/* A record buffer (brt.h, brt_records), zeroed, in *M. */
-static int records_new(brt_device *d, cl_mem *m, brt_str *msg)
+/* A record buffer of BYTES (brt.h, brt_records, and the write owners
+ * after them where a kernel has some), zeroed, in *M: filled on the
+ * kernels' in-order queue, before any kernel that uses it. */
+static int records_new(brt_device *d, size_t bytes, cl_mem *m,
+	brt_str *msg)
 {
-	static const brt_records zero;
+	static const cl_int zero;
 	brt_cl *cl = &brt_rt()->cl;
 	cl_int err;
-	*m = cl->clCreateBuffer(d->ctx, CL_MEM_READ_WRITE, sizeof zero, NULL,
-		&err);
+	*m = cl->clCreateBuffer(d->ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
 	if (!*m) {
 		brt_str_printf(msg, "%s", brt_cl_error(err));
 		return -1;
 	}
-	err = cl->clEnqueueWriteBuffer(d->queue, *m, CL_TRUE, 0, sizeof zero,
-		&zero, 0, NULL, NULL);
+	err = cl->clEnqueueFillBuffer(d->queue, *m, &zero, sizeof zero, 0,
+		bytes, 0, NULL, NULL);
 	if (err != CL_SUCCESS) {
 		cl->clReleaseMemObject(*m);
 		*m = NULL;
@@ -920,7 +922,8 @@ static int records_read(brt_device *d, cl_mem m, brt_records *r,
  * by one launch at a time (under the device lock) and read after it. */
 int brt_ocl_records(brt_device *d, cl_mem *m, brt_str *msg)
 {
-	if (!d->records && records_new(d, &d->records, msg))
+	if (!d->records && records_new(d, sizeof(brt_records), &d->records,
+	    msg))
 		return -1;
 	*m = d->records;
 	return 0;
@@ -932,27 +935,12 @@ int brt_ocl_records_read(brt_device *d, brt_records *r, brt_str *msg)
 }
 
 /* brgen --checked, a kernel with write owners (brt.h, brt_kernel.owners):
- * a record buffer of BYTES, the records and the counts after them,
+ * a record buffer of BYTES, the records and the owners after them,
  * zeroed, for one launch. */
 int brt_ocl_records_owners(brt_device *d, size_t bytes, cl_mem *m,
 	brt_str *msg)
 {
-	static const cl_int zero;
-	brt_cl *cl = &brt_rt()->cl;
-	cl_int err;
-	*m = cl->clCreateBuffer(d->ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
-	if (!*m) {
-		brt_str_printf(msg, "%s", brt_cl_error(err));
-		return -1;
-	}
-	err = cl->clEnqueueFillBuffer(d->queue, *m, &zero, sizeof zero, 0,
-		bytes, 0, NULL, NULL);
-	if (err != CL_SUCCESS) {
-		cl->clReleaseMemObject(*m);
-		*m = NULL;
-		return cl_failed(d, err, msg);
-	}
-	return 0;
+	return records_new(d, bytes, m, msg);
 }
 
 /* Reads M's BYTES into P after the kernel that wrote them (same in-order
@@ -1038,7 +1026,7 @@ brt_recslot *brt_ocl_recslot(brt_launch *L, brt_str *msg)
 		d->recnext = (d->recnext + 1) % BRT_RECSLOTS;
 		recslot_settle(d, s, 0);
 	}
-	if (!s->mem && records_new(d, &s->mem, msg))
+	if (!s->mem && records_new(d, sizeof(brt_records), &s->mem, msg))
 		return NULL;
 	s->args = calloc(k->nargs + 1, sizeof *s->args);
 	s->views = calloc(k->nargs + 1, sizeof *s->views);
