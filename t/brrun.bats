@@ -237,6 +237,66 @@ F123='\000\000\200\077\000\000\000\100\000\000\100\100'
 	expect "brrun: warning: b: Kernel Execution: kernel scatter: scatter outside the array b of 5 x 1 x 1 x 1; the write is dropped [E-run-runtime]\n4 3 2 1 0"
 }
 
+@test "a struct scatter outside its array is a dropped write on both backends" {
+	cat > st.br <<'B'
+typedef struct { float a; float b; } P;
+kernel void s(P v<>, float i<>, out P t[]) { t[(int)i] = v; }
+B
+	both st.br s 'v=[[1,2],[3,4]]' i=[0,5] t --shape t=2
+	expect "brrun: warning: t: Kernel Execution: kernel s: scatter outside the array t of 2 x 1 x 1 x 1; the write is dropped [E-run-runtime]\n1,2 0,0"
+}
+
+@test "--checked reports gathers and scatters outside their array, the same on both backends" {
+	cat > oor.br <<'B'
+kernel void g(float a[], float i<>, out float r<>) { r = a[(int)i + 2]; }
+typedef struct { float a; float b; } P;
+kernel void s(P v<>, float i<>, out P t[][])
+{
+	t[(int)i][0].a = v.a;
+}
+kernel float pick(float a[], int i) { return a[i]; }
+kernel void h(float a[], float i<>, out float r<>) { r = pick(a, (int)i); }
+B
+	both --checked oor.br g a=[1,2,3,4] i=[0,1,2,3] r
+	expect "oor.br:1: kernel g: gather index (4, 0, 0, 0) outside the array a of 4 x 1 x 1 x 1; reading the nearest element\noor.br:1: kernel g: gather index (5, 0, 0, 0) outside the array a of 4 x 1 x 1 x 1; reading the nearest element\n3 4 4 4"
+	both --checked oor.br s 'v=[[1,2],[3,4]]' i=[1,-3] t --shape t=1x2
+	expect "oor.br:5: kernel s: scatter index (0, -3, 0, 0) outside the array t of 1 x 2 x 1 x 1; the write is dropped\nbrrun: warning: t: Kernel Execution: kernel s: scatter outside the array t of 1 x 2 x 1 x 1; the write is dropped [E-run-runtime]\n0,0\n1,0"
+	# in a function the kernel calls: the function and its parameter
+	both --checked oor.br h a=[1,2] i=[1,2] r
+	expect "oor.br:7: kernel pick: gather index (2, 0, 0, 0) outside the array a of 2 x 1 x 1 x 1; reading the nearest element\n2 2"
+	# without it: the gathers clamp silently
+	both oor.br g a=[1,2,3,4] i=[0,1,2,3] r
+	expect "3 4 4 4"
+}
+
+@test "--checked reports scatter elements that two instances write, as a program built with brgen --checked does" {
+	cp "$top_srcdir/t/gen/scatter_race.br" .
+	both --checked scatter_race.br put a=iota idx=[0,1,1,2,5,5,5,3] s --shape s=6
+	expect "scatter_race.br:8: kernel put: element (1, 0, 0, 0) of the scatter array s of 6 x 1 x 1 x 1 written by more than one instance of the launch: the writes race\nscatter_race.br:8: kernel put: element (5, 0, 0, 0) of the scatter array s of 6 x 1 x 1 x 1 written by more than one instance of the launch: the writes race\n0 2 3 7 0 6"
+	# one instance writing two fields of an element is no race
+	both --checked scatter_race.br fields a=iota --shape a=8 p
+	expect "0,-0 1,-1 2,-2 3,-3 4,-4 5,-5 6,-6 7,-7"
+	# a 2-D array
+	both --checked scatter_race.br put2 'at=[[[2,1],[0,0]],[[3,2],[2,1]]]' t --shape t=4x3
+	[[ "$output" == "scatter_race.br:18: kernel put2: element (2, 1, 0, 0) of the scatter array t of 4 x 3 x 1 x 1 written by more than one instance of the launch: the writes race"$'\n'* ]]
+	# sixteen named, then the count of the others
+	both --checked scatter_race.br halves a=iota --shape a=40 s --shape s=20
+	[ "$(grep -c 'kernel halves: element .* written by more than one instance' <<< "$output")" = 16 ]
+	[[ "$output" == *$'\n'"kernel halves: 4 more elements of s written by more than one instance"$'\n'* ]]
+	# two statements write: the kernel's line
+	both --checked scatter_race.br two a=iota idx=[0,1,1,2,5,5,5,3] s --shape s=6
+	[[ "$output" == "scatter_race.br:24: kernel two: element (5, 0, 0, 0) of the scatter array s"* ]]
+	# a GroupSize kernel: two groups write elements 0 to 3
+	# (which group writes last varies: the values go to a file)
+	both --checked scatter_race.br gput a=iota --shape a=8 s=@s.txt --shape s=4
+	[ "$(grep -c '^scatter_race.br:38: kernel gput: element ([0-3], 0, 0, 0) of the scatter array s of 4 x 1 x 1 x 1 written by more than one instance' <<< "$output")" = 4 ]
+	# without --checked: no report
+	both scatter_race.br put a=iota idx=[0,1,1,2,5,5,5,3] s --shape s=6
+	expect "0 2 3 7 0 6"
+	run brrun --help
+	[[ "$output" == *"--checked"* ]]
+}
+
 @test "an error every output shares is reported once, with no line from libbrt about errors never checked" {
 	cat > two.br <<'B'
 kernel void two(float a<>, out float b<>, out float c<>) { b = a; c = a; }

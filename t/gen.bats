@@ -122,6 +122,26 @@ setup() {
 	grep -A3 'if (!brg_fast) {' sum.cl | grep -q 'brg_coords(brg_o, brg_od, brg_oc);'
 }
 
+@test "every option each tool's --help lists is in its man page" {
+	local t o esc opts n=0 missing=0
+	for t in brpp brparse brcheck brgen brrun; do
+		# -DNAME and -wN name -D and -w with their value
+		opts=$("$t" --help | grep -oE '(^|[ ,[])--?[a-zA-Z][a-zA-Z0-9-]*' |
+			sed -E 's/^[ ,[]//; s/^(-[a-zA-Z])[A-Z]+$/\1/' | sort -u)
+		# ... on a line of .B, .BI or .BR: where options are defined
+		for o in $opts; do
+			n=$((n + 1))
+			esc=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
+			grep -qE -- "^\.B[IR]? (.*[^a-z\\\\-])?$esc([ =\\\\\"]|\$)" \
+				"$top_srcdir/man/$t.1" || {
+				echo "$t: $o not in man/$t.1"; missing=1; }
+		done
+	done
+	[ "$missing" = 0 ]
+	# the pattern finds them
+	[ "$n" -gt 40 ]
+}
+
 @test "every diagnostic ID of brgen and brrun is in its man page" {
 	local id missing=0
 	for id in $(grep -oh '"E-gen-[a-z0-9-]*"' "$top_srcdir"/lib/brook/gen*.c |

@@ -56,6 +56,7 @@ typedef struct options {
 	int device;			/* -1: the first */
 	int list_devices;
 	int fast_math;		/* --fast-math: brgen's, for the OpenCL program */
+	int checked;		/* --checked: brgen's reports (brt(3)) */
 	brt_exec exec;			/* --domain-size, --domain-offset */
 	int has_exec;
 	int bench;			/* timed runs; 0: no --bench */
@@ -107,6 +108,8 @@ typedef struct brrun {
 	const char *device_name;
 	int opencl;
 	char cl_name[300];
+	json_t *sites_json;	/* --checked on OpenCL: the code's sites */
+	brt_site *sites;	/* ... as libbrt reads them */
 } brrun;
 
 static void usage(FILE *f)
@@ -142,6 +145,10 @@ static void usage(FILE *f)
 		"  --fast-math            OpenCL: brgen's --fast-math (the "
 		"device's own\n"
 		"                         division, sqrt and rsqrt)\n"
+		"  --checked              brgen's --checked: report gathers and "
+		"scatters\n"
+		"                         outside their array, and scatter "
+		"writes that race\n"
 		"  --check NAME=VALUE     compare output NAME with expected data\n"
 		"  --tol REL              tolerance of --check (default 1e-5; "
 		"0 for integers)\n"
@@ -295,6 +302,8 @@ static int parse_args(brrun *r, int argc, char **argv)
 			o->json = 1;
 		} else if (strcmp(a, "--fast-math") == 0) {
 			o->fast_math = 1;
+		} else if (strcmp(a, "--checked") == 0) {
+			o->checked = 1;
 		} else if (is_opt(a, "--domain-size") ||
 				is_opt(a, "--domain-offset")) {
 			int size = is_opt(a, "--domain-size");
@@ -989,6 +998,26 @@ static int make_streams(brrun *r)
 	return 0;
 }
 
+/* --checked on OpenCL: the accesses the generated code numbers, for the
+ * kernel's reports (strings in sites_json). */
+static void sites_from_json(brrun *r)
+{
+	size_t n = json_array_size(r->sites_json), i;
+	json_t *s;
+	if (!n)
+		return;
+	r->sites = xcalloc(n, sizeof *r->sites);
+	json_array_foreach(r->sites_json, i, s) {
+		r->sites[i].file = ast_str(s, "file");
+		r->sites[i].line = (int)ast_int(s, "line");
+		r->sites[i].kernel = ast_str(s, "kernel");
+		r->sites[i].array = ast_str(s, "array");
+		r->sites[i].scatter = ast_bool(s, "scatter");
+	}
+	r->kernel.sites = r->sites;
+	r->kernel.nsites = (unsigned)n;
+}
+
 /* The kernel as libbrt runs it: OpenCL C from the code generator, or the
  * interpreter on the CPU. */
 static int make_kernel(brrun *r)
@@ -996,10 +1025,11 @@ static int make_kernel(brrun *r)
 	unsigned n = r->sig.nparams;
 	r->descs = xcalloc(n + 1, sizeof *r->descs);
 	r->names = xcalloc(n + 1, sizeof *r->names);
-	int scatter = 0;
+	int scatter = 0, gather = 0;
 	for (unsigned i = 0; i < n; i++) {
 		r->names[i] = r->sig.params[i].name;
 		scatter |= r->b[i].p->desc.kind == BRT_ARG_SCATTER;
+		gather |= r->b[i].p->desc.kind == BRT_ARG_GATHER;
 		r->descs[i] = r->b[i].p->desc;
 		r->descs[i].type = elem_type(r->b[i].p);
 		if (r->descs[i].kind == BRT_ARG_REDUCE)
@@ -1008,8 +1038,12 @@ static int make_kernel(brrun *r)
 	brt_kernel *k = &r->kernel;
 	k->name = r->sig.name;
 	/* the generated OpenCL code of a kernel with scatters records the
-	   writes it drops (brt.h, brt_records) */
-	k->records = scatter && r->sig.kclass != BRT_KERNEL_REDUCE;
+	   writes it drops (brt.h, brt_records); --checked, its accesses
+	   outside their array and the scatter writes that race, as brgen's
+	   gen_records and the descriptor's owners */
+	k->records = (scatter || (r->o.checked && gather)) &&
+		r->sig.kclass != BRT_KERNEL_REDUCE;
+	k->owners = r->o.checked && scatter && k->records;
 	k->arg_names = r->names;
 	k->kclass = r->sig.kclass;
 	k->nargs = n;
@@ -1025,8 +1059,11 @@ static int make_kernel(brrun *r)
 		gen_options go = {0};
 		go.fast_math = r->o.fast_math;
 		go.fp_contract = r->o.fast_math;
+		go.checked = r->o.checked;
+		go.sites = &r->sites_json;
 		if (gen_program(r->doc, &go, NULL, NULL, &r->cl, &r->d) != 0)
 			return -1;
+		sites_from_json(r);
 		/* a kernel named like an OpenCL built-in is renamed */
 		if (strcmp(gen_cl_name(k->name, r->cl_name, sizeof r->cl_name),
 			k->name) != 0)
@@ -1040,16 +1077,19 @@ static int make_kernel(brrun *r)
 		 * interpreter supplies the combining rule */
 		if (k->kclass == BRT_KERNEL_REDUCE &&
 		    k->reduce_init == BRT_REDUCE_VALUE) {
-			r->prog = run_interp_compile(r->doc, &r->sig, &r->d);
+			r->prog = run_interp_compile(r->doc, &r->sig, 0,
+				&r->d);
 			if (!r->prog)
 				return -1;
 			k->combine_call = run_interp_combine;
 			k->kernel_data = r->prog;
 		}
 	} else {
-		r->prog = run_interp_compile(r->doc, &r->sig, &r->d);
+		r->prog = run_interp_compile(r->doc, &r->sig, r->o.checked,
+			&r->d);
 		if (!r->prog)
 			return -1;
+		k->sites = run_interp_sites(r->prog, &k->nsites);
 		k->cpu = run_interp_cpu;
 		k->combine_call = run_interp_combine;
 		k->kernel_data = r->prog;
@@ -1494,6 +1534,8 @@ static void cleanup(brrun *r)
 		free(r->b[i].value_init);
 	}
 	run_interp_free(r->prog);
+	free(r->sites);
+	json_decref(r->sites_json);
 	free(r->b);
 	free(r->args);
 	free(r->descs);

@@ -956,6 +956,8 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 	g.doc = doc;
 	g.o = o;
 	g.d = d;
+	if (o && o->sites)
+		*o->sites = NULL;
 	if (check_doc_stage(&g) != 0)
 		return 1;
 	ctx_own_begin(&g);
@@ -1010,6 +1012,8 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 	if (gh)
 		gen_host_files(gh, c_out, h_out, job.cl.s ? job.cl.s : "");
 	nerrors = job.g.nerrors + g.nerrors;
+	if (o && o->sites)
+		*o->sites = nerrors ? NULL : json_incref(g.sites);
 
 	sb_free(&job.cl);
 	if (job.g.doc)

@@ -20,6 +20,12 @@ typedef struct gen_options {
 	int jobs;		/* -j: threads for the host C and the OpenCL
 				   C at once (2) or not (1); 0: 2 where the
 				   process has more than one processor */
+	json_t **sites;		/* not NULL, with checked: receives the
+				   accesses the code instruments, in the
+				   order it numbers them (brt.h, brt_site):
+				   a new array of {file, line, kernel, array,
+				   scatter} the caller releases; NULL after
+				   errors */
 } gen_options;
 
 /* Writes the program: C_OUT receives PREFIX.c (host code, the OpenCL C as

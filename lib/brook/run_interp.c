@@ -245,6 +245,12 @@ typedef struct racc {
 	struct rnode *pre;	/* a struct a call returns: the call, which
 				   leaves it in the slots from BASE on, runs
 				   first */
+	const char *name;	/* ACC_ARG: the parameter's name */
+	int role;		/* ACC_ARG: the kernel's own gather (1) or
+				   scatter (2) parameter; 0 a function's */
+	int site[2];		/* ACC_ARG, checked: the site of a read [0]
+				   and of a write [1] (run_prog.sites),
+				   plus one; 0: none */
 } racc;
 
 struct rnode {
@@ -327,6 +333,11 @@ struct run_prog {
 	pthread_mutex_t lock;
 	int failed;
 	char message[200];
+	int checked;		/* brgen --checked's reports (brt.h,
+				   brt_records): accesses outside their array,
+				   scatter writes that race */
+	brt_site *sites;	/* ... the accesses that report */
+	unsigned nsites, capsites;
 };
 
 /* An enumeration constant's value for run_const_int: the constants of
@@ -721,12 +732,66 @@ static int64_t index_value(const rnode *n, rframe *f, int comp)
 	}
 }
 
+/* brgen's brg_mix: a 32-bit mix, one to one */
+static uint32_t mix32(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= 0x7feb352dU;
+	h ^= h >> 15;
+	h *= 0x846ca68bU;
+	return h ^ (h >> 16);
+}
+
+/* What an access of a gather (a read) or of a scatter array (a write,
+ * STORE) records in the launch's brt_records (brt.h), as generated code
+ * does: a write outside the array is dropped, and with --checked a read
+ * or a write outside at its site (RAW: the coordinates as computed), a
+ * write inside the element's owner at offset OFF (brgen's brg_wrote). */
+static void acc_record(const racc *a, rframe *f, int arg, int store,
+	const int64_t raw[4], int oor, int64_t off)
+{
+	brt_records *rec = f->call->errors;
+	const run_prog *p = f->th->prog;
+	if (!rec || p->params[arg].kind != (store ? BRT_ARG_SCATTER :
+		BRT_ARG_GATHER))
+		return;
+	if (oor && store)
+		__atomic_fetch_or(&rec->dropped, (int32_t)(1u << (arg < 31 ? arg
+			: 31)), __ATOMIC_RELAXED);
+	if (!p->checked)
+		return;
+	if (oor && a->site[store]) {
+		int n = __atomic_fetch_add(&rec->count, 1, __ATOMIC_RELAXED);
+		if (n < 0 || n >= BRT_NRECORDS)
+			return;
+		brt_record *r = &rec->rec[n];
+		r->site = a->site[store] - 1;
+		for (int i = 0; i < 4; i++) {
+			r->idx[i] = raw[i];
+			r->dims[i] = f->call->views[arg].dims[i];
+		}
+	} else if (!oor && store) {
+		/* the tag mixes the instance's position as brg_wrote does */
+		uint32_t h = 0;
+		for (int i = 0; i < 4; i++)
+			h = mix32(h + (uint32_t)f->coord[i]);
+		int32_t t = (int32_t)h, old = 0;
+		if (t == 0 || t == -1)
+			t = 1;
+		int32_t *w = (int32_t *)(rec + 1) + off;
+		if (!__atomic_compare_exchange_n(w, &old, t, 0,
+			__ATOMIC_RELAXED, __ATOMIC_RELAXED) && old != t)
+			__atomic_store_n(w, -1, __ATOMIC_RELAXED);
+	}
+}
+
 /* The location an access names: a slot, or an element of an argument
  * buffer (*mem, with its type in *bt). Gathers clamp each coordinate
  * into the array (spec 4.2, DESIGN.md); a scatter store out of range sets
- * *out_of_range and goes nowhere. */
+ * *out_of_range and goes nowhere. STORE: the access writes (acc_record).
+ */
 static rval *acc_locate(const racc *a, rframe *f, char **mem, brt_type *bt,
-	int *out_of_range)
+	int *out_of_range, int store)
 {
 	*mem = NULL;
 	*out_of_range = 0;
@@ -752,7 +817,7 @@ static rval *acc_locate(const racc *a, rframe *f, char **mem, brt_type *bt,
 	}
 	int arg = f->slots[a->base].c[0].i;
 	const brt_view *v = &f->call->views[arg];
-	int64_t x[4] = {0, 0, 0, 0};
+	int64_t x[4] = {0, 0, 0, 0}, raw[4];
 	if (a->vec) {
 		for (int i = 0; i < v->rank && i < 4; i++)
 			x[i] = index_value(a->idx[0], f, i);
@@ -760,6 +825,7 @@ static rval *acc_locate(const racc *a, rframe *f, char **mem, brt_type *bt,
 		for (int i = 0; i < a->nidx && i < 4; i++)
 			x[a->nidx - 1 - i] = index_value(a->idx[i], f, 0);
 	}
+	memcpy(raw, x, sizeof raw);
 	int64_t off = v->base;
 	for (int i = 0; i < 4; i++) {
 		int64_t d = v->dims[i] > 0 ? v->dims[i] : 1;
@@ -769,6 +835,8 @@ static rval *acc_locate(const racc *a, rframe *f, char **mem, brt_type *bt,
 		}
 		off += x[i] * v->pitch[i];
 	}
+	if (f->call->errors)
+		acc_record(a, f, arg, store, raw, *out_of_range, off);
 	const rparam *rp = &f->th->prog->params[arg];
 	*bt = rp->type;
 	*mem = f->call->data[arg] + off * (int64_t)bt->size;
@@ -819,7 +887,7 @@ static void acc_load(const racc *a, rframe *f, rval *o)
 	brt_type bt;
 	int oor;
 	rval v;
-	rval *s = acc_locate(a, f, &mem, &bt, &oor);
+	rval *s = acc_locate(a, f, &mem, &bt, &oor, 0);
 	if (s)
 		v = *s;
 	else if (mem)
@@ -837,29 +905,15 @@ static void acc_load(const racc *a, rframe *f, rval *o)
 	}
 }
 
-/* A scatter outside its array: the launch's records say so (brt.h,
- * brt_records), as generated code does. */
-static void record_drop(const racc *a, rframe *f)
-{
-	brt_records *rec = f->call->errors;
-	int arg = f->slots[a->base].c[0].i;
-	if (!rec || a->kind != ACC_ARG)
-		return;
-	__atomic_fetch_or(&rec->dropped, (int32_t)(1u << (arg < 31 ? arg : 31)),
-		__ATOMIC_RELAXED);
-}
-
 /* Stores V (of the access's value type) where the access names. */
 static void acc_store(const racc *a, rframe *f, const rval *v)
 {
 	char *mem;
 	brt_type bt;
 	int oor;
-	rval *s = acc_locate(a, f, &mem, &bt, &oor);
-	if (oor) {
-		record_drop(a, f);
+	rval *s = acc_locate(a, f, &mem, &bt, &oor, 1);
+	if (oor)
 		return;
-	}
 	rval cur;
 	if (s)
 		cur = *s;
@@ -904,8 +958,8 @@ static void copy_struct(const racc *dst, rframe *fd, const racc *src,
 	char *smem, *dmem;
 	brt_type bt;
 	int oor1, oor2;
-	rval *from = acc_locate(src, fs, &smem, &bt, &oor1);
-	rval *to = acc_locate(dst, fd, &dmem, &bt, &oor2);
+	rval *from = acc_locate(src, fs, &smem, &bt, &oor1, 0);
+	rval *to = acc_locate(dst, fd, &dmem, &bt, &oor2, 1);
 	const run_field *sf = acc_fields(src, fs), *df = acc_fields(dst, fd);
 	int n = dst->st->nslots;
 	if (oor2)
@@ -1396,6 +1450,48 @@ static racc *var_acc(cctx *c, const json_t *e)
 	return NULL;
 }
 
+/* The site (brt_site) of a read or a write at AT by the function being
+ * compiled of array A, plus one: one per file, line, function, array and
+ * kind, as brgen --checked's (same messages). */
+static int add_site(cctx *c, const json_t *at, const racc *a, int scatter)
+{
+	run_prog *p = c->p;
+	const char *file = "?", *fn = ast_str(c->fn->node, "name");
+	int line = 0, col = 0;
+	ast_at(c->doc, at, &file, &line, &col);
+	for (unsigned i = 0; i < p->nsites; i++) {
+		const brt_site *s = &p->sites[i];
+		if (s->line == line && s->scatter == scatter &&
+		    strcmp(s->file, file) == 0 && strcmp(s->kernel, fn) == 0 &&
+		    strcmp(s->array, a->name) == 0)
+			return (int)i + 1;
+	}
+	if (p->nsites == p->capsites) {
+		p->capsites = p->capsites ? 2 * p->capsites : 8;
+		p->sites = xrealloc(p->sites, p->capsites * sizeof *p->sites);
+	}
+	brt_site *s = &p->sites[p->nsites++];
+	s->file = file;
+	s->line = line;
+	s->kernel = fn;
+	s->array = a->name;
+	s->scatter = scatter;
+	return (int)p->nsites;
+}
+
+/* --checked: the sites of an access of gather or scatter array A whose
+ * first index is AT; a parameter of the kernel's own has the one its
+ * role makes (so that a race names the one line that writes). */
+static void acc_sites(cctx *c, racc *a, const json_t *at)
+{
+	if (!c->p->checked || !a->name)
+		return;
+	if (a->role != 2)
+		a->site[0] = add_site(c, at, a, 0);
+	if (a->role != 1)
+		a->site[1] = add_site(c, at, a, 1);
+}
+
 /* Whether access A names one element: every index given, or one vector
  * index of a gather (spec 4.2). */
 static int acc_whole(const racc *a)
@@ -1455,10 +1551,13 @@ static racc *cacc(cctx *c, const json_t *e)
 				return NULL;
 			}
 			a->vec = 1;
+			acc_sites(c, a, ast_get(e, "i"));
 			a->nidx = 1;
 			a->idx[0] = i;
 			return a;
 		}
+		if (a->kind == ACC_ARG && a->nidx == 0)
+			acc_sites(c, a, ast_get(e, "i"));
 		a->idx[a->nidx++] = i;
 		return a;
 	}
@@ -2528,6 +2627,12 @@ static int declare_param(cctx *c, const json_t *pn, rtype *ty)
 	const char *tt = ast_str(t, "t");
 	if (strcmp(tt, "array") == 0) {
 		a->kind = ACC_ARG;
+		a->name = ast_str(pn, "name");
+		for (unsigned i = 0; i < c->p->sig->nparams; i++)
+			if (c->fn->node == c->p->sig->func &&
+			    c->p->sig->params[i].node == pn)
+				a->role = c->p->sig->params[i].desc.kind ==
+					BRT_ARG_SCATTER ? 2 : 1;
 		while (strcmp(ast_str(t, "t"), "array") == 0 &&
 			a->ndims < BRT_MAX_RANK) {
 			a->ndims++;
@@ -2698,11 +2803,12 @@ static long long max_id(const json_t *j, int depth)
 }
 
 run_prog *run_interp_compile(const json_t *doc, const run_sig *sig,
-	diag_ctx *d)
+	int checked, diag_ctx *d)
 {
 	run_prog *p = xcalloc(1, sizeof *p);
 	pthread_mutex_init(&p->lock, NULL);
 	p->sig = sig;
+	p->checked = checked;
 	long long m = max_id(doc, 0);
 	if (m > 50000000)
 		m = -1;
@@ -2789,8 +2895,15 @@ void run_interp_free(run_prog *p)
 	free(p->enum_val);
 	free(p->enum_ok);
 	free(p->params);
+	free(p->sites);
 	pthread_mutex_destroy(&p->lock);
 	free(p);
+}
+
+const brt_site *run_interp_sites(const run_prog *p, unsigned *n)
+{
+	*n = p->nsites;
+	return p->sites;
 }
 
 int run_interp_failed(const run_prog *p, const char **message)

@@ -17,16 +17,21 @@
 
 typedef struct run_prog run_prog;
 
-/* Compiles the kernel SIG describes. Returns NULL after reporting a
+/* Compiles the kernel SIG describes; CHECKED: its accesses of gather and
+ * scatter arrays report as brgen --checked's do (brt.h, brt_records:
+ * outside the array, write owners). Returns NULL after reporting a
  * construct the interpreter does not support. */
 run_prog *run_interp_compile(const json_t *doc, const run_sig *sig,
-	diag_ctx *d);
+	int checked, diag_ctx *d);
 void run_interp_free(run_prog *p);
 
 /* The entry points of brt_kernel (cpu, combine_call); kernel_data is the
  * run_prog. */
 brt_cpu_fn run_interp_cpu;
 brt_cpu_combine_call_fn run_interp_combine;
+
+/* The accesses that report with CHECKED (brt_kernel.sites), N of them. */
+const brt_site *run_interp_sites(const run_prog *p, unsigned *n);
 
 /* Set when a point ran into something the interpreter stops on (a call
  * chain too deep); then MESSAGE says what. */
