@@ -247,23 +247,14 @@ B
 }
 
 @test "--checked reports gathers and scatters outside their array, the same on both backends" {
-	cat > oor.br <<'B'
-kernel void g(float a[], float i<>, out float r<>) { r = a[(int)i + 2]; }
-typedef struct { float a; float b; } P;
-kernel void s(P v<>, float i<>, out P t[][])
-{
-	t[(int)i][0].a = v.a;
-}
-kernel float pick(float a[], int i) { return a[i]; }
-kernel void h(float a[], float i<>, out float r<>) { r = pick(a, (int)i); }
-B
+	cp "$top_srcdir/t/brrun/checked.br" oor.br
 	both --checked oor.br g a=[1,2,3,4] i=[0,1,2,3] r
-	expect "oor.br:1: kernel g: gather index (4, 0, 0, 0) outside the array a of 4 x 1 x 1 x 1; reading the nearest element\noor.br:1: kernel g: gather index (5, 0, 0, 0) outside the array a of 4 x 1 x 1 x 1; reading the nearest element\n3 4 4 4"
+	expect "oor.br:3: kernel g: gather index (4, 0, 0, 0) outside the array a of 4 x 1 x 1 x 1; reading the nearest element\noor.br:3: kernel g: gather index (5, 0, 0, 0) outside the array a of 4 x 1 x 1 x 1; reading the nearest element\n3 4 4 4"
 	both --checked oor.br s 'v=[[1,2],[3,4]]' i=[1,-3] t --shape t=1x2
-	expect "oor.br:5: kernel s: scatter index (0, -3, 0, 0) outside the array t of 1 x 2 x 1 x 1; the write is dropped\nbrrun: warning: t: Kernel Execution: kernel s: scatter outside the array t of 1 x 2 x 1 x 1; the write is dropped [E-run-runtime]\n0,0\n1,0"
+	expect "oor.br:7: kernel s: scatter index (0, -3, 0, 0) outside the array t of 1 x 2 x 1 x 1; the write is dropped\nbrrun: warning: t: Kernel Execution: kernel s: scatter outside the array t of 1 x 2 x 1 x 1; the write is dropped [E-run-runtime]\n0,0\n1,0"
 	# in a function the kernel calls: the function and its parameter
 	both --checked oor.br h a=[1,2] i=[1,2] r
-	expect "oor.br:7: kernel pick: gather index (2, 0, 0, 0) outside the array a of 2 x 1 x 1 x 1; reading the nearest element\n2 2"
+	expect "oor.br:9: kernel pick: gather index (2, 0, 0, 0) outside the array a of 2 x 1 x 1 x 1; reading the nearest element\n2 2"
 	# without it: the gathers clamp silently
 	both oor.br g a=[1,2,3,4] i=[0,1,2,3] r
 	expect "3 4 4 4"

@@ -35,6 +35,21 @@ for n in scatter_race; do
 		rm -f $n.c $n.h $n.br) || echo "pack: $n does not build" >&2
 	cp "$top/t/gen/$n.out" "$top/t/gen/$n.err" "$dest/checked/"
 done
+# brrun --checked (t/device/brrun-checked.txt, one case a line, its
+# arguments): the output and reports of the CPU backend, the
+# interpreter's, which run.sh expects of the device (the cases whose
+# values race write them to s.txt)
+mkdir -p "$dest/brrun-checked"
+cp "$top/t/brrun/checked.br" "$top/t/gen/scatter_race.br" "$dest/brrun-checked/"
+i=0
+while IFS= read -r args; do
+	i=$((i + 1))
+	printf '%s\n' "$args" > "$dest/brrun-checked/case$i.args"
+	# (a scatter array's file is read first: none there)
+	(cd "$dest/brrun-checked" && rm -f s.txt &&
+		eval "brrun --backend cpu --checked $args" > case$i.out 2>&1 &&
+		rm -f s.txt) || echo "pack: brrun case $i fails" >&2
+done < "$top/t/device/brrun-checked.txt"
 for f in "$top"/t/rt/*.c; do
 	n=$(basename "$f" .c)
 	[ -f "$top/t/rt/$n.out" ] || continue

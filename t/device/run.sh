@@ -34,6 +34,19 @@ for p in "$here"/checked/*.out; do
 		diff "${bin}.err" "$here/.err" | head -n 20
 	fi
 done
+# brrun --checked: output and reports against the CPU backend's
+for a in "$here"/brrun-checked/case*.args; do
+	[ -f "$a" ] || continue
+	n=$(basename "$a" .args)
+	got=$(cd "$here/brrun-checked" && rm -f s.txt && eval "'$here/brrun' \
+		--backend opencl --checked $(cat "$a")" 2>&1)
+	if [ "$got" = "$(cat "$here/brrun-checked/$n.out")" ]; then
+		pass=$((pass + 1)); echo "ok   brrun --checked $(cat "$a")"
+	else
+		fail=$((fail + 1)); echo "FAIL brrun --checked $(cat "$a")"
+		echo "$got" | diff "$here/brrun-checked/$n.out" - | head -n 20
+	fi
+done
 echo "brrun:"; BRT_RUNTIME=opencl "$here/brrun" "$here/sum.br" sum a=[1,2,3] b=[10,20,30] c
 "$here/brrun" --list-devices
 echo "$pass passed, $fail failed"
