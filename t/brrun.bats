@@ -260,6 +260,30 @@ B
 	expect "3 4 4 4"
 }
 
+@test "--checked sorts a launch's reports by line and index, the same on both backends whatever order the instances ran in" {
+	cat > gr.br <<'B'
+Attribute[GroupSize(4, 1, 1)]
+kernel void rev(float a<>, float g[], out float c[])
+{
+	shared float t[4];
+	t[1 * instanceInGroup().x + 0] = a;
+	syncGroup();
+	c[instance().x] = t[3 - instanceInGroup().x] + g[15 - instance().x];
+}
+B
+	both --checked gr.br rev a=iota g=ones c=@c.txt --shape a=8 --shape g=10 --shape c=6
+	expect "gr.br:7: kernel rev: gather index (10, 0, 0, 0) outside the array g of 10 x 1 x 1 x 1; reading the nearest element
+gr.br:7: kernel rev: gather index (11, 0, 0, 0) outside the array g of 10 x 1 x 1 x 1; reading the nearest element
+gr.br:7: kernel rev: gather index (12, 0, 0, 0) outside the array g of 10 x 1 x 1 x 1; reading the nearest element
+gr.br:7: kernel rev: gather index (13, 0, 0, 0) outside the array g of 10 x 1 x 1 x 1; reading the nearest element
+gr.br:7: kernel rev: gather index (14, 0, 0, 0) outside the array g of 10 x 1 x 1 x 1; reading the nearest element
+gr.br:7: kernel rev: gather index (15, 0, 0, 0) outside the array g of 10 x 1 x 1 x 1; reading the nearest element
+gr.br:7: kernel rev: scatter index (6, 0, 0, 0) outside the array c of 6 x 1 x 1 x 1; the write is dropped
+gr.br:7: kernel rev: scatter index (7, 0, 0, 0) outside the array c of 6 x 1 x 1 x 1; the write is dropped
+brrun: warning: c: Kernel Execution: kernel rev: scatter outside the array c of 6 x 1 x 1 x 1; the write is dropped [E-run-runtime]"
+	[ "$(cat c.txt)" = "4 3 2 1 8 7" ]
+}
+
 @test "--checked reports scatter elements that two instances write, as a program built with brgen --checked does" {
 	cp "$top_srcdir/t/gen/scatter_race.br" .
 	both --checked scatter_race.br put a=iota idx=[0,1,1,2,5,5,5,3] s --shape s=6
@@ -1136,6 +1160,17 @@ EOS
 @test "error: unknown kernel lists the kernels" {
 	fails_with 1 "no kernel 'nosuch' in this file (kernels: sum)" \
 		"$SUM" nosuch
+}
+
+@test "error: a kernel that returns a value is a subkernel, on both backends" {
+	printf '%s\n' 'kernel float pos(float a<>) { return a + 1.0f; }' \
+		'kernel void k(float a<>, out float b<>) { b = pos(a); }' > sub.br
+	for b in cpu opencl; do
+		fails_with 1 "sub.br:1:1: error: kernel 'pos' returns a value: a subkernel, which other kernels call; brrun runs a kernel that writes its outputs (out streams, a scatter array, a reduction) [E-run-kernel]" \
+			--backend $b sub.br pos a=[1,2]
+	done
+	both sub.br k a=[1,2] b
+	expect "2 3"
 }
 
 @test "error: a syntax error in the source, with its location" {

@@ -426,6 +426,22 @@ int run_sig_build(const json_t *doc, const char *name, run_sig *sig,
 			list[0] ? list : "none");
 		return -1;
 	}
+	const json_t *ret = ast_get(ast_get(f, "type"), "ret");
+	if (ret && strcmp(ast_str(ret, "t"), "void") != 0) {
+		/* brgen writes no OpenCL entry for it (spec 7) */
+		const char *file;
+		int line, col;
+		if (ast_at(doc, f, &file, &line, &col) != 0) {
+			file = NULL;
+			line = col = 0;
+		}
+		diag_report(d, DIAG_ERROR, file, line, col, SIG_ID,
+			"kernel '%s' returns a value: a subkernel, which other "
+			"kernels call; brrun runs a kernel that writes its "
+			"outputs (out streams, a scatter array, a reduction)",
+			name);
+		return -1;
+	}
 	sig->func = f;
 	sig->name = ast_str(f, "name");
 	const char *cls = ast_str(f, "class");

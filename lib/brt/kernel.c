@@ -422,6 +422,38 @@ static void report_site(const brt_kernel *k, const brt_record *r)
 	brt_str_free(&m);
 }
 
+/* The order of two reports of K: by place (file, line, kernel, kind,
+ * array), then by coordinates in the array's order (w slowest), so that
+ * the reports of a launch do not depend on the order its instances ran
+ * in. */
+static int record_cmp(const brt_kernel *k, const brt_record *a,
+	const brt_record *b)
+{
+	const brt_site *x = a->site >= 0 && (unsigned)a->site < k->nsites ?
+		&k->sites[a->site] : NULL;
+	const brt_site *y = b->site >= 0 && (unsigned)b->site < k->nsites ?
+		&k->sites[b->site] : NULL;
+	int c = 0;
+	if (x && y) {
+		c = strcmp(x->file ? x->file : "", y->file ? y->file : "");
+		if (!c)
+			c = (x->line > y->line) - (x->line < y->line);
+		if (!c)
+			c = strcmp(x->kernel ? x->kernel : "", y->kernel ?
+				y->kernel : "");
+		if (!c)
+			c = x->scatter - y->scatter;
+		if (!c)
+			c = strcmp(x->array ? x->array : "", y->array ?
+				y->array : "");
+	} else {
+		c = (x != NULL) - (y != NULL);
+	}
+	for (int i = 3; i >= 0 && !c; i--)
+		c = (a->idx[i] > b->idx[i]) - (a->idx[i] < b->idx[i]);
+	return c;
+}
+
 void brt_records_report(brt_launch *L, const brt_records *r)
 {
 	const brt_kernel *k = L->k;
@@ -447,8 +479,16 @@ void brt_records_report(brt_launch *L, const brt_records *r)
 		brt_str_free(&m);
 	}
 	int n = r->count < BRT_NRECORDS ? r->count : BRT_NRECORDS;
+	brt_record sorted[BRT_NRECORDS];
+	for (int i = 0; i < n; i++) {	/* insertion: 16 at most */
+		int j = i;
+		for (; j > 0 && record_cmp(k, &sorted[j - 1], &r->rec[i]) > 0;
+		     j--)
+			sorted[j] = sorted[j - 1];
+		sorted[j] = r->rec[i];
+	}
 	for (int i = 0; i < n; i++)
-		report_site(k, &r->rec[i]);
+		report_site(k, &sorted[i]);
 	if (r->count > BRT_NRECORDS) {
 		fprintf(stderr, "kernel %s: %d more accesses outside their "
 			"array\n", k->name, r->count - BRT_NRECORDS);
