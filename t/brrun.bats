@@ -1173,6 +1173,15 @@ EOS
 	expect "2 3"
 }
 
+@test "error: what brgen refuses, both backends refuse" {
+	cp "$top_srcdir/t/gen/sync_loop.br" .
+	for b in cpu opencl; do
+		run brrun --backend $b sync_loop.br k a=rand --shape a=8 c=zeros --shape c=8
+		[ "$status" -eq 1 ]
+		[[ "$output" == "sync_loop.br:8:2: error: a loop with syncGroup() declares its variable before the loop [E-gen-sync-loop]"* ]]
+	done
+}
+
 @test "error: a syntax error in the source, with its location" {
 	printf 'kernel void f(float a<>, out float b<>) { b = a + ; }\n' > bad.br
 	run brrun bad.br f a=1 b

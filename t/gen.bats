@@ -362,6 +362,37 @@ EOS
 	diff_golden "$top_srcdir/t/run/gather.out" out
 }
 
+@test "brgen --checked checks the gathers of a scatter write's value even where the write is dropped" {
+	cat > dv.br <<'B'
+#include <stdio.h>
+typedef struct { float a; float b; } P;
+kernel void k(float i<>, float g[], out float c[]) { c[i] = g[i + 1.0f]; }
+kernel void m(float i<>, float g[], out P c[]) { c[i].b += g[i + 1.0f]; }
+int main(void)
+{
+	float iv[3] = {0, 1, 2}, gv[2] = {5, 6}, cv[2];
+	float i<3>, g<2>, c<2>;
+	P p<2>;
+	streamRead(i, iv);
+	streamRead(g, gv);
+	k(i, g, c);
+	streamWrite(c, cv);
+	printf("%g %g\n", cv[0], cv[1]);
+	m(i, g, p);
+	return 0;
+}
+B
+	brpp dv.br | brparse | brcheck 2>/dev/null | brgen --checked -o dv
+	$BROOK_CC $BROOK_CFLAGS dv.c -o dv $BROOK_LIBS
+	for rt in cpu opencl; do
+		BRT_RUNTIME=$rt ./dv > out 2> err
+		[ "$(cat out)" = "6 6" ]
+		grep -q 'dv.br:3: kernel k: gather index (3, 0, 0, 0) outside the array g of 2 x 1 x 1 x 1; reading the nearest element' err
+		grep -q 'dv.br:3: kernel k: scatter index (2, 0, 0, 0) outside the array c of 2 x 1 x 1 x 1; the write is dropped' err
+		grep -q 'dv.br:4: kernel m: gather index (3, 0, 0, 0) outside the array g of 2 x 1 x 1 x 1; reading the nearest element' err
+	done
+}
+
 @test "brgen --checked reports an update of a scatter element outside the array as the dropped write it is" {
 	brpp "$top_srcdir/t/run/scatter_update.br" | brparse | brcheck 2>/dev/null |
 		brgen --checked -o su

@@ -1085,6 +1085,15 @@ static int make_kernel(brrun *r)
 			k->kernel_data = r->prog;
 		}
 	} else {
+		/* what brgen refuses, the interpreter does not run either:
+		   both backends answer alike (and a kernel tried here
+		   builds) */
+		gen_options go = {0};
+		strbuf cl = {0};
+		int bad = gen_program(r->doc, &go, NULL, NULL, &cl, &r->d);
+		sb_free(&cl);
+		if (bad)
+			return -1;
 		r->prog = run_interp_compile(r->doc, &r->sig, r->o.checked,
 			&r->d);
 		if (!r->prog)

@@ -2112,17 +2112,19 @@ static void gather_read(gen_fn *f, strbuf *b, const json_t *p,
 	sb_free(&ix);
 }
 
-/* out T s[] ... s[i] = v: an index outside the array drops the write. */
+/* out T s[] ... s[i] = v: an index outside the array drops the write.
+ * PRE, when not NULL, is printed first inside the statement (a value
+ * computed before the index). */
 static void scatter_open(gen_fn *f, strbuf *b, const json_t *p,
-	const json_t **idx, int n)
+	const json_t **idx, int n, const char *pre)
 {
 	strbuf ix = {0};
 
 	access_index(f, &ix, p, idx, n, 1);
 	/* one statement, so that "if (c) b[i] = x; else ..." stays one;
 	   --checked tags the element with its writer (brt.h, write owners) */
-	sb_printf(b, "do { %s brg_k = %s; if (brg_k >= 0", long_name(f->g,
-		f->t), ix.s);
+	sb_printf(b, "do { %s%s brg_k = %s; if (brg_k >= 0", pre ? pre : "",
+		long_name(f->g, f->t), ix.s);
 	if (f->g->o && f->g->o->checked)
 		sb_printf(b, " && brg_wrote%s(brg_cx, brg_k)", i32_sfx(f->g,
 			f->t));
@@ -2141,15 +2143,28 @@ static void scatter_close(gen_fn *f, strbuf *b, const json_t *p)
 static void scatter_write(gen_fn *f, strbuf *b, const json_t *p,
 	const json_t **idx, int n, const json_t *val)
 {
-	strbuf v = {0};
+	strbuf v = {0}, pre = {0};
 	const json_t *el = gen_elem(f->g, ast_get(p, "type"));
 
-	scatter_open(f, b, p, idx, n);
-	gen_kconv(f, &v, val, el);
-	gen_store(f->g, f->t, b, el, ast_str(p, "name"), "brg_k", v.s);
+	if (f->g->o && f->g->o->checked) {
+		/* the value even where the write is dropped, as the program
+		   reads: its gathers are checked (brrun's interpreter too) */
+		gen_kconv(f, &v, val, el);
+		gen_type(f->g, f->t, &pre, el, "brg_sv");
+		sb_printf(&pre, " = %s; ", v.s);
+		scatter_open(f, b, p, idx, n, pre.s);
+		gen_store(f->g, f->t, b, el, ast_str(p, "name"), "brg_k",
+			"brg_sv");
+	} else {
+		scatter_open(f, b, p, idx, n, NULL);
+		gen_kconv(f, &v, val, el);
+		gen_store(f->g, f->t, b, el, ast_str(p, "name"), "brg_k",
+			v.s);
+	}
 	sb_putc(b, ';');
 	scatter_close(f, b, p);
 	sb_free(&v);
+	sb_free(&pre);
 }
 
 static void print_name(gen_fn *f, strbuf *b, const json_t *e)
@@ -2655,7 +2670,7 @@ static int scatter_member(gen_fn *f, strbuf *b, const json_t *e)
 	const json_t *l = strip(ast_get(e, "l")), *x = l, *y, *idx[8], *p;
 	const json_t *el;
 	json_t *top = NULL, *cur = NULL, *c, *ne, *id;
-	strbuf elem = {0};
+	strbuf elem = {0}, pre = {0};
 	const char *name;
 	int n, copy;
 
@@ -2671,7 +2686,18 @@ static int scatter_member(gen_fn *f, strbuf *b, const json_t *e)
 	name = ast_str(p, "name");
 	el = gen_elem(f->g, ast_get(p, "type"));
 	copy = f->t == GEN_CL && (!gen_scalar(el) || ty_ncomp(el) == 3);
-	scatter_open(f, b, p, idx, n);
+	ne = json_copy((json_t *)e);
+	if (f->g->o && f->g->o->checked && ast_get(ast_get(e, "r"), "ty")) {
+		/* the value first, as in scatter_write */
+		const json_t *rty = ast_get(ast_get(e, "r"), "ty");
+		gen_type(f->g, f->t, &pre, rty, "brg_sv");
+		sb_puts(&pre, " = ");
+		gen_kexpr(f, &pre, ast_get(e, "r"));
+		sb_puts(&pre, "; ");
+		json_object_set_new(ne, "r", json_pack("{s:s, s:s, s:O}", "k",
+			"id", "name", "brg_sv", "ty", rty));
+	}
+	scatter_open(f, b, p, idx, n, pre.s);
 	sb_puts(b, "{ ");
 	if (copy) {
 		gen_type(f->g, f->t, b, el, "brg_e");
@@ -2696,7 +2722,6 @@ static int scatter_member(gen_fn *f, strbuf *b, const json_t *e)
 		json_object_set_new(cur, "e", id);
 	else
 		top = id;
-	ne = json_copy((json_t *)e);
 	json_object_set_new(ne, "l", top);
 	assign(f, b, ne);
 	sb_puts(b, "; ");
@@ -2708,6 +2733,7 @@ static int scatter_member(gen_fn *f, strbuf *b, const json_t *e)
 	scatter_close(f, b, p);
 	json_decref(ne);
 	sb_free(&elem);
+	sb_free(&pre);
 	return 1;
 }
 
