@@ -1436,3 +1436,13 @@ BR
 	both pg.br gk a=zeros --shape a=6
 	expect '102 103 104 105 0 0'
 }
+
+@test "every kernel of the tree gives the same output and reports on both backends (fuzz/kernelsweep.py)" {
+	command -v python3 >/dev/null || skip "no python3"
+	run python3 "$top_srcdir/fuzz/kernelsweep.py" --build "$top_builddir"
+	echo "$output" | tail -n 40
+	[ "$status" -eq 0 ]
+	# it ran: most kernels the same, none failing on one backend only
+	[[ "${lines[-1]}" =~ ^same\ ([0-9]+),.*differ\ 0,.*fail\ on\ one\ 0$ ]]
+	[ "${BASH_REMATCH[1]}" -gt 250 ]
+}
