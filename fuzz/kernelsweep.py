@@ -8,7 +8,11 @@ launch twice, with `brrun --backend cpu` (brrun's interpreter) and with
 generated data:
 
   input stream    rand:SEED, 16 elements (8x4 where a stream of the
-                  kernel is 2-D or more)
+                  kernel is 2-D or more); for a GroupSize kernel two
+                  whole groups along each axis (in a partial group, what
+                  a work-item reads of shared memory that only idle
+                  work-items would have written is 0 in the interpreter
+                  and undefined on OpenCL)
   gather array    rand:SEED, 6 along each axis (integer indices 0-99,
                   so most fall outside: the clamping path)
   scatter array   zeros, 12 along each axis
@@ -59,6 +63,13 @@ def command(f, x):
     twod = any(len(q["type"].get("dims") or []) >= 2
                for q in params if q["type"].get("t") == "stream")
     dom = "8x4" if twod else "16"
+    for a in x.get("attrs") or []:
+        if a.get("name") == "GroupSize":
+            # two whole groups along each axis: a partial group's idle
+            # work-items write no shared memory, and what the others
+            # read there is 0 in the interpreter, undefined on OpenCL
+            g = [v.get("value") or 1 for v in a.get("args", [])] + [1, 1]
+            dom = "%dx%d" % (2 * g[0], 2 * g[1]) if twod else "%d" % (2 * g[0])
     args, shapes = [], []
     for i, q in enumerate(params):
         role, t, n = q.get("role"), q["type"], q["name"]
