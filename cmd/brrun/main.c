@@ -1055,14 +1055,17 @@ static int make_kernel(brrun *r)
 	int line, col;
 	if (ast_at(r->doc, r->sig.func, &file, &line, &col) == 0)
 		k->src_line = line;
+	/* the OpenCL program; on the CPU only its refusals: what brgen
+	   refuses, the interpreter does not run either, so that both
+	   backends answer alike (and a kernel tried here builds) */
+	gen_options go = {0};
+	go.fast_math = r->o.fast_math;
+	go.fp_contract = r->o.fast_math;
+	go.checked = r->o.checked;
+	go.sites = r->opencl ? &r->sites_json : NULL;
+	if (gen_program(r->doc, &go, NULL, NULL, &r->cl, &r->d) != 0)
+		return -1;
 	if (r->opencl) {
-		gen_options go = {0};
-		go.fast_math = r->o.fast_math;
-		go.fp_contract = r->o.fast_math;
-		go.checked = r->o.checked;
-		go.sites = &r->sites_json;
-		if (gen_program(r->doc, &go, NULL, NULL, &r->cl, &r->d) != 0)
-			return -1;
 		sites_from_json(r);
 		/* a kernel named like an OpenCL built-in is renamed */
 		if (strcmp(gen_cl_name(k->name, r->cl_name, sizeof r->cl_name),
@@ -1085,15 +1088,6 @@ static int make_kernel(brrun *r)
 			k->kernel_data = r->prog;
 		}
 	} else {
-		/* what brgen refuses, the interpreter does not run either:
-		   both backends answer alike (and a kernel tried here
-		   builds) */
-		gen_options go = {0};
-		strbuf cl = {0};
-		int bad = gen_program(r->doc, &go, NULL, NULL, &cl, &r->d);
-		sb_free(&cl);
-		if (bad)
-			return -1;
 		r->prog = run_interp_compile(r->doc, &r->sig, r->o.checked,
 			&r->d);
 		if (!r->prog)

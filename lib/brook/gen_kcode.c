@@ -2145,22 +2145,18 @@ static void scatter_write(gen_fn *f, strbuf *b, const json_t *p,
 {
 	strbuf v = {0}, pre = {0};
 	const json_t *el = gen_elem(f->g, ast_get(p, "type"));
+	int first = f->g->o && f->g->o->checked;
 
-	if (f->g->o && f->g->o->checked) {
+	gen_kconv(f, &v, val, el);
+	if (first) {
 		/* the value even where the write is dropped, as the program
 		   reads: its gathers are checked (brrun's interpreter too) */
-		gen_kconv(f, &v, val, el);
 		gen_type(f->g, f->t, &pre, el, "brg_sv");
 		sb_printf(&pre, " = %s; ", v.s);
-		scatter_open(f, b, p, idx, n, pre.s);
-		gen_store(f->g, f->t, b, el, ast_str(p, "name"), "brg_k",
-			"brg_sv");
-	} else {
-		scatter_open(f, b, p, idx, n, NULL);
-		gen_kconv(f, &v, val, el);
-		gen_store(f->g, f->t, b, el, ast_str(p, "name"), "brg_k",
-			v.s);
 	}
+	scatter_open(f, b, p, idx, n, pre.s);
+	gen_store(f->g, f->t, b, el, ast_str(p, "name"), "brg_k",
+		first ? "brg_sv" : v.s);
 	sb_putc(b, ';');
 	scatter_close(f, b, p);
 	sb_free(&v);

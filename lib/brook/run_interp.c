@@ -1543,6 +1543,8 @@ static racc *cacc(cctx *c, const json_t *e)
 		rnode *i = cexpr(c, ast_get(e, "i"));
 		if (!i)
 			return NULL;
+		if (a->kind == ACC_ARG && a->nidx == 0)
+			acc_sites(c, a, ast_get(e, "i"));
 		if (i->ty.n > 1) {
 			/* spec 4.2: a vector index, .x the column */
 			if (a->kind != ACC_ARG || a->nidx > 0) {
@@ -1551,13 +1553,10 @@ static racc *cacc(cctx *c, const json_t *e)
 				return NULL;
 			}
 			a->vec = 1;
-			acc_sites(c, a, ast_get(e, "i"));
 			a->nidx = 1;
 			a->idx[0] = i;
 			return a;
 		}
-		if (a->kind == ACC_ARG && a->nidx == 0)
-			acc_sites(c, a, ast_get(e, "i"));
 		a->idx[a->nidx++] = i;
 		return a;
 	}
@@ -2628,9 +2627,9 @@ static int declare_param(cctx *c, const json_t *pn, rtype *ty)
 	if (strcmp(tt, "array") == 0) {
 		a->kind = ACC_ARG;
 		a->name = ast_str(pn, "name");
-		for (unsigned i = 0; i < c->p->sig->nparams; i++)
-			if (c->fn->node == c->p->sig->func &&
-			    c->p->sig->params[i].node == pn)
+		for (unsigned i = 0; c->fn->node == c->p->sig->func &&
+		     i < c->p->sig->nparams; i++)
+			if (c->p->sig->params[i].node == pn)
 				a->role = c->p->sig->params[i].desc.kind ==
 					BRT_ARG_SCATTER ? 2 : 1;
 		while (strcmp(ast_str(t, "t"), "array") == 0 &&
