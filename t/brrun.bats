@@ -260,6 +260,38 @@ B
 	expect "3 4 4 4"
 }
 
+@test "--checked reports indices outside a kernel's C arrays and shared arrays, the same on both backends" {
+	cp "$top_srcdir/t/gen/checked_array.br" ca.br
+	both --checked ca.br rd i=[0,3,4,-1] r
+	expect "ca.br:9: kernel rd: index -1 outside the array t[4]; using the nearest element\nca.br:9: kernel rd: index 4 outside the array t[4]; using the nearest element\n0 30 30 0"
+	# a write: the nearest element too
+	both --checked ca.br wr i=[0,2,3,-2] r
+	expect "ca.br:14: kernel wr: index -2 outside the array t[3]; using the nearest element\nca.br:14: kernel wr: index 3 outside the array t[3]; using the nearest element\n923 129 129 923"
+	# two dimensions, each checked
+	both --checked ca.br two i=[0,3] j=[2,-1] r
+	expect "ca.br:24: kernel two: index 3 outside the array m[2][3] in its dimension 1; using the nearest element\nca.br:24: kernel two: index -1 outside the array m[2][3] in its dimension 2; using the nearest element\n3 4"
+	# an array of structs, a function the kernel calls, a shared array
+	both --checked ca.br st i=[2] r
+	expect "ca.br:40: kernel st: index 2 outside the array p[2]; using the nearest element\n27"
+	both --checked ca.br sub a=[1] i=[5] r
+	expect "ca.br:48: kernel nth: index 5 outside the array t[2]; using the nearest element\n2"
+	both --checked ca.br grp a=iota i=[0,3,4,-1,1,2,3,9] r --shape a=8 --shape r=8
+	expect "ca.br:57: kernel grp: index -1 outside the shared array s[4]; using the nearest element\nca.br:57: kernel grp: index 4 outside the shared array s[4]; using the nearest element\nca.br:57: kernel grp: index 9 outside the shared array s[4]; using the nearest element\n0 3 3 0 5 6 7 7"
+	# without --checked: no report (the interpreter uses the nearest
+	# element; compiled code follows C, where such an index is undefined)
+	run brrun --backend cpu ca.br rd i=[4] r
+	[ "$status" = 0 ] && [ "$output" = "30" ]
+}
+
+@test "an index with a side effect in a compound assignment is evaluated once, as in C, on both backends" {
+	cp "$top_srcdir/t/gen/checked_array.br" ca.br
+	# t[i++] += a; t[i++] += 2; t[i]++;
+	both ca.br inc a=[0,3,4,-1] r
+	expect "212 3212 4212 -788"
+	both --checked ca.br inc a=[5] r
+	expect "5212"
+}
+
 @test "--checked sorts a launch's reports by line and index, the same on both backends whatever order the instances ran in" {
 	cat > gr.br <<'B'
 Attribute[GroupSize(4, 1, 1)]

@@ -408,6 +408,24 @@ B
 	done
 }
 
+@test "brgen --checked reports indices outside a kernel's C arrays and shared arrays and uses the nearest element, the same on both backends" {
+	cp "$top_srcdir/t/gen/checked_array.br" .
+	brpp checked_array.br | brparse | brcheck 2>/dev/null |
+		brgen --checked -o ca
+	$BROOK_CC $BROOK_CFLAGS ca.c -o ca $BROOK_LIBS
+	for rt in cpu opencl; do
+		BRT_RUNTIME=$rt ./ca > out 2> err
+		diff_golden "$top_srcdir/t/gen/checked_array.out" out
+		diff_golden "$top_srcdir/t/gen/checked_array.err" err
+	done
+	# without --checked: the index as written (C's rules), no records
+	brpp checked_array.br | brparse | brcheck 2>/dev/null | brgen -o plain
+	! grep -q 'brg_aidx' plain.c || false
+	grep -q 'return t\[(int64_t)(k)\];' plain.c
+	grep -q 'brt_site brg_sites' ca.c
+	! grep -q 'brt_site brg_sites' plain.c || false
+}
+
 @test "brgen --checked reports scatter elements written by more than one instance, the same on both backends" {
 	cp "$top_srcdir/t/gen/scatter_race.br" .
 	brpp scatter_race.br | brparse | brcheck 2>/dev/null |

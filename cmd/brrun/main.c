@@ -145,10 +145,11 @@ static void usage(FILE *f)
 		"  --fast-math            OpenCL: brgen's --fast-math (the "
 		"device's own\n"
 		"                         division, sqrt and rsqrt)\n"
-		"  --checked              brgen's --checked: report gathers and "
-		"scatters\n"
-		"                         outside their array, and scatter "
-		"writes that race\n"
+		"  --checked              brgen's --checked: report gathers, "
+		"scatters and\n"
+		"                         array indices outside their array, "
+		"and scatter\n"
+		"                         writes that race\n"
 		"  --check NAME=VALUE     compare output NAME with expected data\n"
 		"  --tol REL              tolerance of --check (default 1e-5; "
 		"0 for integers)\n"
@@ -1012,7 +1013,7 @@ static void sites_from_json(brrun *r)
 		r->sites[i].line = (int)ast_int(s, "line");
 		r->sites[i].kernel = ast_str(s, "kernel");
 		r->sites[i].array = ast_str(s, "array");
-		r->sites[i].scatter = ast_bool(s, "scatter");
+		r->sites[i].kind = (int)ast_int(s, "kind");
 	}
 	r->kernel.sites = r->sites;
 	r->kernel.nsites = (unsigned)n;
@@ -1025,11 +1026,10 @@ static int make_kernel(brrun *r)
 	unsigned n = r->sig.nparams;
 	r->descs = xcalloc(n + 1, sizeof *r->descs);
 	r->names = xcalloc(n + 1, sizeof *r->names);
-	int scatter = 0, gather = 0;
+	int scatter = 0;
 	for (unsigned i = 0; i < n; i++) {
 		r->names[i] = r->sig.params[i].name;
 		scatter |= r->b[i].p->desc.kind == BRT_ARG_SCATTER;
-		gather |= r->b[i].p->desc.kind == BRT_ARG_GATHER;
 		r->descs[i] = r->b[i].p->desc;
 		r->descs[i].type = elem_type(r->b[i].p);
 		if (r->descs[i].kind == BRT_ARG_REDUCE)
@@ -1041,7 +1041,7 @@ static int make_kernel(brrun *r)
 	   writes it drops (brt.h, brt_records); --checked, its accesses
 	   outside their array and the scatter writes that race, as brgen's
 	   gen_records and the descriptor's owners */
-	k->records = (scatter || (r->o.checked && gather)) &&
+	k->records = (scatter || r->o.checked) &&
 		r->sig.kclass != BRT_KERNEL_REDUCE;
 	k->owners = r->o.checked && scatter && k->records;
 	k->arg_names = r->names;

@@ -306,10 +306,12 @@ int gen_records(gen_ctx *g, const json_t *fn)
 
 	if (fi->records >= 0)
 		return fi->records;
-	fi->records = 0;
+	/* --checked: any kernel but a reduction, whose code has no records
+	   (its context is brg_noctx), may index an array */
+	fi->records = checked && !ty_streq(gen_kclass(fn), "reduce");
 	params = params_of(fn);
 	json_array_foreach(params, i, p)
-		if (is_role(p, "scatter") || (checked && is_role(p, "gather")))
+		if (is_role(p, "scatter"))
 			fi->records = 1;
 	return fi->records;
 }

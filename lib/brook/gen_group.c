@@ -1567,9 +1567,12 @@ static void soa_walk(gen_ctx *g, const json_t *n, json_t *ok)
 json_t *gen_soa_plan(gen_ctx *g, const json_t *fn)
 {
 	const json_t *body = ast_get(fn, "body");
-	json_t *ok = json_object(), *set = NULL, *it, *v;
+	json_t *ok, *set = NULL, *it, *v;
 	size_t i, j;
 
+	if (g->o && g->o->checked)
+		return NULL;
+	ok = json_object();
 	soa_walk(g, body, ok);
 	ast_array_foreach(ast_arr(body, "items"), i, it) {
 		if (!ast_is(it, "decl"))

@@ -160,7 +160,7 @@ typedef struct gen_fn {
 /* --- gen_kcode.c: the table of --checked accesses (brt.h, brt_site) ---- */
 void gen_sites_table(gen_ctx *g, strbuf *b);
 /* Whether kernel FN takes a brt_records (brt.h): it has a scatter
- * parameter, or --checked and a gather parameter. */
+ * parameter, or --checked and it is not a reduction. */
 int gen_records(gen_ctx *g, const json_t *fn);
 
 /* --- gen.c: context, diagnostics, types -------------------------------- */
@@ -286,7 +286,8 @@ int gen_group_segment(gen_fn *f, strbuf *b, const json_t *items, size_t lo,
 int gen_group_inside(const gen_fn *f, const json_t *coord);
 /* The shared arrays of vectors of group kernel FN that the CPU keeps as
  * one array per component, brg_soa_NAME_x ... ("id" -> true; NULL when
- * none), and whether declaration D is one of SET's. */
+ * none, and under --checked, whose array indices are checked), and whether
+ * declaration D is one of SET's. */
 json_t *gen_soa_plan(gen_ctx *g, const json_t *fn);
 int gen_soa_is(const json_t *set, const json_t *d);
 /* " = " and the zero a kernel's local declared without an initializer

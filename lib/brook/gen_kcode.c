@@ -879,10 +879,11 @@ static const char *vidx_helper(gen_ctx *g, gen_target t, const json_t *vty,
 	return gen_kept(g, fname);
 }
 
-/* --checked: the index of the site of access node AT (brt.h, brt_site),
- * the same for both targets. */
-static int site_index(gen_fn *f, const json_t *at, const json_t *p,
-	int scatter)
+/* --checked: the index of the site (brt.h, brt_site) of access node AT
+ * of array NAME, of KIND (enum brt_site_kind), the same for both
+ * targets. */
+static int site_index(gen_fn *f, const json_t *at, const char *name,
+	int kind)
 {
 	gen_ctx *g = f->g;
 	const char *file = "?";
@@ -895,12 +896,12 @@ static int site_index(gen_fn *f, const json_t *at, const json_t *p,
 	json_array_foreach(g->sites, i, s)
 		if (json_integer_value(json_object_get(s, "node")) ==
 				(json_int_t)(intptr_t)at &&
-				ast_bool(s, "scatter") == !!scatter)
+				ast_int(s, "kind") == kind)
 			return (int)i;
 	ast_at(g->doc, at, &file, &line, &col);
-	json_array_append_new(g->sites, json_pack("{s:s, s:i, s:s, s:s, s:b, "
+	json_array_append_new(g->sites, json_pack("{s:s, s:i, s:s, s:s, s:i, "
 		"s:I}", "file", file, "line", line, "kernel", ast_str(f->fn,
-		"name"), "array", ast_str(p, "name"), "scatter", scatter, "node",
+		"name"), "array", name, "kind", kind, "node",
 		(json_int_t)(intptr_t)at));
 	return (int)json_array_size(g->sites) - 1;
 }
@@ -923,11 +924,66 @@ void gen_sites_table(gen_ctx *g, strbuf *b)
 				sb_putc(b, '\\');
 			sb_putc(b, *c);
 		}
-		sb_printf(b, "\", %lld, \"%s\", \"%s\", %d},\n",
+		sb_printf(b, "\", %lld, \"%s\", \"%s\", %lld},\n",
 			ast_int(s, "line"), ast_str(s, "kernel"),
-			ast_str(s, "array"), ast_bool(s, "scatter"));
+			ast_str(s, "array"), ast_int(s, "kind"));
 	}
 	sb_puts(b, "};\n\n");
+}
+
+/* --checked: index E->i of a C array or a shared array, E an index node
+ * (the access of one dimension: t[i][j] has two), printed as a call of a
+ * helper of its own (brg_aidx_N) that reports an index outside the
+ * dimension (brt.h, BRT_SITE_ARRAY) and clamps it into it, as the CPU
+ * backend's interpreter does. An array whose extent is not known (a
+ * parameter's float t[]) is printed as it is written. */
+static void checked_aidx(gen_fn *f, strbuf *b, const json_t *e)
+{
+	gen_ctx *g = f->g;
+	gen_target t = f->t;
+	const json_t *a = strip(ast_get(e, "a")), *base = a, *ty, *d;
+	const char *L = long_name(g, t), *name = "?";
+	long long n, ext[4] = {0, 0, 0, 0};
+	int dim = 1, rank = 0, kind = BRT_SITE_ARRAY, site;
+	char fname[64];
+
+	ty = gen_resolve(g, ety(a));
+	n = ty_streq(ty_kind(ty), "array") && json_is_object(ast_get(ty,
+		"size")) ? ast_int(ast_get(ty, "size"), "value") : 0;
+	if (n <= 0) {
+		idx_scalar(f, b, ast_get(e, "i"));
+		return;
+	}
+	while (ast_is(base, "index")) {
+		dim++;
+		base = strip(ast_get(base, "a"));
+	}
+	if (ast_is(base, "id") || ast_is(base, "member"))
+		name = ast_str(base, "name");
+	d = ast_is(base, "id") ? gen_decl(g, base) : NULL;
+	if (d && ast_is(d, "var") && gen_has_qual(d, "shared"))
+		kind = BRT_SITE_SHARED;
+	for (ty = gen_resolve(g, ety(base)); ty_streq(ty_kind(ty), "array");
+			ty = gen_resolve(g, ast_get(ty, "of"))) {
+		const json_t *sz = ast_get(ty, "size");
+		if (rank < 4)
+			ext[rank] = json_is_object(sz) ? ast_int(sz, "value")
+				: 0;
+		rank++;
+	}
+	site = site_index(f, ast_get(e, "i"), name, kind);
+	snprintf(fname, sizeof fname, "brg_aidx%s_%d", i32_sfx(g, t), site);
+	if (gen_need(g, t, fname))
+		sb_printf(&g->help[t], "%s%s %s(BRG_REC *r, %s i)\n{\n"
+			"\tif (i < 0 || i >= %lld) {\n"
+			"\t\tbrg_areport%s(r, %d, i, %d, %d, %lld, %lld, %lld, "
+			"%lld);\n"
+			"\t\ti = i < 0 ? 0 : %lld;\n\t}\n\treturn i;\n}\n",
+			fnq(t), L, fname, L, n, i32_sfx(g, t), site, dim, rank,
+			ext[0], ext[1], ext[2], ext[3], n - 1);
+	sb_printf(b, "%s(brg_cx.rec, ", gen_kept(g, fname));
+	idx_scalar(f, b, ast_get(e, "i"));
+	sb_putc(b, ')');
 }
 
 /* --checked: an index function for one access, which records coordinates
@@ -940,7 +996,8 @@ static const char *checked_site(gen_fn *f, const json_t *at,
 	gen_ctx *g = f->g;
 	gen_target t = f->t;
 	const char *L = long_name(g, t);
-	int n = site_index(f, at, p, scatter);
+	int n = site_index(f, at, ast_str(p, "name"), scatter ?
+		BRT_SITE_SCATTER : BRT_SITE_GATHER);
 
 	snprintf(fname, sizeof fname, "brg_%sidx%s_%d", scatter ? "s" : "g",
 		i32_sfx(g, t), n);
@@ -3037,7 +3094,10 @@ void gen_kexpr(gen_fn *f, strbuf *b, const json_t *e)
 		} else {
 			gen_kexpr(f, b, ast_get(e, "a"));
 			sb_putc(b, '[');
-			idx_scalar(f, b, ast_get(e, "i"));
+			if (f->g->o && f->g->o->checked)
+				checked_aidx(f, b, e);
+			else
+				idx_scalar(f, b, ast_get(e, "i"));
 			sb_putc(b, ']');
 		}
 	} else if (ty_streq(k, "member")) {
@@ -4108,6 +4168,23 @@ const char gen_record_helpers[] =
 "{\n"
 "	if (rec)\n"
 "		BRG_OR(&rec->dropped, (int)(1u << (v->map < 31 ? v->map : 31)));\n"
+"}\n"
+"/* brgen --checked: index I of dimension DIM (of RANK) of a C array\n"
+"   outside it (brt.h, BRT_SITE_ARRAY); E0..E3 its first extents. */\n"
+"BRG_FN void brg_areport(BRG_REC *rec, int site, BRG_L i, int dim, int rank,\n"
+"	BRG_L e0, BRG_L e1, BRG_L e2, BRG_L e3)\n"
+"{\n"
+"	int n;\n"
+"	if (!rec)\n"
+"		return;\n"
+"	n = BRG_INC(&rec->count);\n"
+"	if (n < 0 || n >= BRT_NRECORDS)\n"
+"		return;\n"
+"	rec->rec[n].site = site;\n"
+"	rec->rec[n].idx[0] = i; rec->rec[n].idx[1] = dim;\n"
+"	rec->rec[n].idx[2] = rank; rec->rec[n].idx[3] = 0;\n"
+"	rec->rec[n].dims[0] = e0; rec->rec[n].dims[1] = e1;\n"
+"	rec->rec[n].dims[2] = e2; rec->rec[n].dims[3] = e3;\n"
 "}\n"
 "/* brgen --checked: instance C wrote the scatter array's element at\n"
 "   offset K. Its owner word after the records (brt.h, write owners)\n"

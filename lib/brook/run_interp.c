@@ -251,6 +251,9 @@ typedef struct racc {
 	int site[2];		/* ACC_ARG, checked: the site of a read [0]
 				   and of a write [1] (run_prog.sites),
 				   plus one; 0: none */
+	int asite[BRT_MAX_RANK]; /* ACC_SLOT, ACC_SHARED, checked: the site
+				   of each index, plus one; 0: none */
+	const char *aname;	/* ... the array's name */
 } racc;
 
 struct rnode {
@@ -785,11 +788,31 @@ static void acc_record(const racc *a, rframe *f, int arg, int store,
 	}
 }
 
+/* --checked: index X of dimension I of the array A outside it, as
+ * brgen's brg_areport records it (brt.h, BRT_SITE_ARRAY). */
+static void acc_arecord(const racc *a, rframe *f, int i, int64_t x)
+{
+	brt_records *rec = f->call->errors;
+	if (!rec)
+		return;
+	int n = __atomic_fetch_add(&rec->count, 1, __ATOMIC_RELAXED);
+	if (n < 0 || n >= BRT_NRECORDS)
+		return;
+	brt_record *r = &rec->rec[n];
+	memset(r, 0, sizeof *r);
+	r->site = a->asite[i] - 1;
+	r->idx[0] = x;
+	r->idx[1] = i + 1;
+	r->idx[2] = a->ndims;
+	for (int k = 0; k < a->ndims && k < 4; k++)
+		r->dims[k] = a->dims[k];
+}
+
 /* The location an access names: a slot, or an element of an argument
- * buffer (*mem, with its type in *bt). Gathers clamp each coordinate
- * into the array (spec 4.2, DESIGN.md); a scatter store out of range sets
- * *out_of_range and goes nowhere. STORE: the access writes (acc_record).
- */
+ * buffer (*mem, with its type in *bt). Gathers, and indices of local and
+ * shared arrays, clamp each coordinate into the array (spec 4.2,
+ * DESIGN.md); a scatter store out of range sets *out_of_range and goes
+ * nowhere. STORE: the access writes (acc_record). */
 static rval *acc_locate(const racc *a, rframe *f, char **mem, brt_type *bt,
 	int *out_of_range, int store)
 {
@@ -805,6 +828,8 @@ static rval *acc_locate(const racc *a, rframe *f, char **mem, brt_type *bt,
 			int64_t x = index_value(a->idx[i], f, 0);
 			if (x < 0 || x >= a->dims[i]) {
 				*out_of_range = 1;
+				if (a->asite[i])
+					acc_arecord(a, f, i, x);
 				x = x < 0 ? 0 : a->dims[i] - 1;
 			}
 			off = off * a->dims[i] + x;
@@ -880,18 +905,28 @@ static void sfield_store(rval *s, char *mem, const run_field *fl, int k,
 		store_mem(mem + (fl[k].off - fl[0].off), fl[k].type, t, v);
 }
 
-/* Reads the value an access names, components selected. */
-static void acc_load(const racc *a, rframe *f, rval *o)
-{
+/* Where an access names, located once (acc_locate): a compound
+ * assignment reads and writes it with its indices evaluated once. */
+typedef struct rloc {
+	rval *s;
 	char *mem;
 	brt_type bt;
 	int oor;
+} rloc;
+
+static void acc_at(const racc *a, rframe *f, int store, rloc *l)
+{
+	l->s = acc_locate(a, f, &l->mem, &l->bt, &l->oor, store);
+}
+
+/* Reads the value at L, components selected. */
+static void loc_load(const racc *a, const rloc *l, rval *o)
+{
 	rval v;
-	rval *s = acc_locate(a, f, &mem, &bt, &oor, 0);
-	if (s)
-		v = *s;
-	else if (mem)
-		load_mem(mem, bt, a->elty, &v);
+	if (l->s)
+		v = *l->s;
+	else if (l->mem)
+		load_mem(l->mem, l->bt, a->elty, &v);
 	else
 		memset(&v, 0, sizeof v);
 	if (a->nsw) {
@@ -905,20 +940,17 @@ static void acc_load(const racc *a, rframe *f, rval *o)
 	}
 }
 
-/* Stores V (of the access's value type) where the access names. */
-static void acc_store(const racc *a, rframe *f, const rval *v)
+/* Stores V (of the access's value type) at L: nowhere for a scatter
+ * outside its array. */
+static void loc_store(const racc *a, const rloc *l, const rval *v)
 {
-	char *mem;
-	brt_type bt;
-	int oor;
-	rval *s = acc_locate(a, f, &mem, &bt, &oor, 1);
-	if (oor)
+	if (l->oor && a->kind == ACC_ARG)
 		return;
 	rval cur;
-	if (s)
-		cur = *s;
-	else if (mem)
-		load_mem(mem, bt, a->elty, &cur);
+	if (l->s)
+		cur = *l->s;
+	else if (l->mem)
+		load_mem(l->mem, l->bt, a->elty, &cur);
 	else
 		return;
 	if (a->nsw) {
@@ -927,10 +959,26 @@ static void acc_store(const racc *a, rframe *f, const rval *v)
 	} else {
 		cur = *v;
 	}
-	if (s)
-		*s = cur;
+	if (l->s)
+		*l->s = cur;
 	else
-		store_mem(mem, bt, a->elty, &cur);
+		store_mem(l->mem, l->bt, a->elty, &cur);
+}
+
+/* Reads the value an access names, components selected. */
+static void acc_load(const racc *a, rframe *f, rval *o)
+{
+	rloc l;
+	acc_at(a, f, 0, &l);
+	loc_load(a, &l, o);
+}
+
+/* Stores V (of the access's value type) where the access names. */
+static void acc_store(const racc *a, rframe *f, const rval *v)
+{
+	rloc l;
+	acc_at(a, f, 1, &l);
+	loc_store(a, &l, v);
 }
 
 /* The type of what an access yields: its element, or the components. */
@@ -962,7 +1010,7 @@ static void copy_struct(const racc *dst, rframe *fd, const racc *src,
 	rval *to = acc_locate(dst, fd, &dmem, &bt, &oor2, 1);
 	const run_field *sf = acc_fields(src, fs), *df = acc_fields(dst, fd);
 	int n = dst->st->nslots;
-	if (oor2)
+	if (oor2 && dst->kind == ACC_ARG)
 		return;
 	if (from && to) {
 		memmove(to, from, (size_t)n * sizeof *to);
@@ -1007,13 +1055,16 @@ static void ev_assign(const rnode *n, rframe *f, rval *o)
 	n->k[1]->ev(n->k[1], f, &r);
 	if (n->op == B_NONE) {
 		cvt(&res, lt, &r, n->k[1]->ty);
+		acc_store(n->acc, f, &res);
 	} else {
-		acc_load(n->acc, f, &cur);
+		rloc l;		/* the indices once, as C evaluates them */
+		acc_at(n->acc, f, 1, &l);
+		loc_load(n->acc, &l, &cur);
 		cvt(&cur, n->opty, &cur, lt);
 		cvt(&r, n->opty, &r, n->k[1]->ty);
 		arith(n->op, n->opty, lt, &cur, &r, &res);
+		loc_store(n->acc, &l, &res);
 	}
-	acc_store(n->acc, f, &res);
 	cvt(o, n->ty, &res, lt);
 }
 
@@ -1022,7 +1073,9 @@ static void ev_incdec(const rnode *n, rframe *f, rval *o)
 {
 	rval cur, one, res;
 	rtype lt = acc_type(n->acc);
-	acc_load(n->acc, f, &cur);
+	rloc l;			/* the indices once */
+	acc_at(n->acc, f, 1, &l);
+	loc_load(n->acc, &l, &cur);
 	rtype it = {VK_S32, 1};
 	rval k1 = {{{.i = 1}}};
 	rtype t = common_type(lt, it);
@@ -1030,7 +1083,7 @@ static void ev_incdec(const rnode *n, rframe *f, rval *o)
 	cvt(&c2, t, &cur, lt);
 	cvt(&one, t, &k1, it);
 	arith(n->op, t, lt, &c2, &one, &res);
-	acc_store(n->acc, f, &res);
+	loc_store(n->acc, &l, &res);
 	cvt(o, n->ty, n->slot ? &cur : &res, lt);
 }
 
@@ -1450,10 +1503,10 @@ static racc *var_acc(cctx *c, const json_t *e)
 	return NULL;
 }
 
-/* The site (brt_site) of a read or a write at AT by the function being
- * compiled of array A, plus one: one per file, line, function, array and
- * kind, as brgen --checked's (same messages). */
-static int add_site(cctx *c, const json_t *at, const racc *a, int scatter)
+/* The site (brt_site) of an access at AT by the function being compiled
+ * of array NAME, of KIND (enum brt_site_kind), plus one: one per file,
+ * line, function, array and kind, as brgen --checked's (same messages). */
+static int add_site(cctx *c, const json_t *at, const char *name, int kind)
 {
 	run_prog *p = c->p;
 	const char *file = "?", *fn = ast_str(c->fn->node, "name");
@@ -1461,9 +1514,9 @@ static int add_site(cctx *c, const json_t *at, const racc *a, int scatter)
 	ast_at(c->doc, at, &file, &line, &col);
 	for (unsigned i = 0; i < p->nsites; i++) {
 		const brt_site *s = &p->sites[i];
-		if (s->line == line && s->scatter == scatter &&
+		if (s->line == line && s->kind == kind &&
 		    strcmp(s->file, file) == 0 && strcmp(s->kernel, fn) == 0 &&
-		    strcmp(s->array, a->name) == 0)
+		    strcmp(s->array, name) == 0)
 			return (int)i + 1;
 	}
 	if (p->nsites == p->capsites) {
@@ -1474,8 +1527,8 @@ static int add_site(cctx *c, const json_t *at, const racc *a, int scatter)
 	s->file = file;
 	s->line = line;
 	s->kernel = fn;
-	s->array = a->name;
-	s->scatter = scatter;
+	s->array = name;
+	s->kind = kind;
 	return (int)p->nsites;
 }
 
@@ -1487,9 +1540,9 @@ static void acc_sites(cctx *c, racc *a, const json_t *at)
 	if (!c->p->checked || !a->name)
 		return;
 	if (a->role != 2)
-		a->site[0] = add_site(c, at, a, 0);
+		a->site[0] = add_site(c, at, a->name, BRT_SITE_GATHER);
 	if (a->role != 1)
-		a->site[1] = add_site(c, at, a, 1);
+		a->site[1] = add_site(c, at, a->name, BRT_SITE_SCATTER);
 }
 
 /* Whether access A names one element: every index given, or one vector
@@ -1545,6 +1598,10 @@ static racc *cacc(cctx *c, const json_t *e)
 			return NULL;
 		if (a->kind == ACC_ARG && a->nidx == 0)
 			acc_sites(c, a, ast_get(e, "i"));
+		else if (a->kind != ACC_ARG && c->p->checked && a->aname)
+			a->asite[a->nidx] = add_site(c, ast_get(e, "i"),
+				a->aname, a->kind == ACC_SHARED ?
+				BRT_SITE_SHARED : BRT_SITE_ARRAY);
 		if (i->ty.n > 1) {
 			/* spec 4.2: a vector index, .x the column */
 			if (a->kind != ACC_ARG || a->nidx > 0) {
@@ -2359,6 +2416,8 @@ static int declare_var(cctx *c, const json_t *var, int *slot, int *nslots,
 		a->base = c->fn->nslots;
 		c->fn->nslots += (int)n;
 	}
+	if (a->ndims)
+		a->aname = ast_str(var, "name");
 	c->p->var_acc[id] = a;
 	c->p->slot_of[id] = a->base;
 	*slot = a->base;

@@ -310,13 +310,24 @@ typedef struct brt_records {
 	brt_record rec[BRT_NRECORDS];
 } brt_records;
 
-/* A gather or scatter that brgen --checked instruments. */
+/* An access that brgen --checked instruments: a gather, a scatter, or an
+ * index of a C array of the kernel's (a local variable, a parameter, a
+ * struct's field) or of a shared array. A record of an array site holds
+ * the index in idx[0], its dimension (1 the first written) in idx[1],
+ * the array's rank in idx[2], and its first four extents in dims (0
+ * beyond the rank). */
+enum brt_site_kind {
+	BRT_SITE_GATHER = 0,	/* a gather read: clamped */
+	BRT_SITE_SCATTER = 1,	/* a scatter write: dropped */
+	BRT_SITE_ARRAY = 2,	/* a C array's index: clamped */
+	BRT_SITE_SHARED = 3	/* a shared array's index: clamped */
+};
 typedef struct brt_site {
 	const char *file;	/* the .br file */
 	int line;
 	const char *kernel;	/* the kernel whose code makes the access */
-	const char *array;	/* the gather or scatter parameter */
-	int scatter;
+	const char *array;	/* the gather, scatter or C array */
+	int kind;		/* enum brt_site_kind */
 } brt_site;
 
 /* A kernel call as the CPU backend sees it. */

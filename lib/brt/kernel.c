@@ -400,21 +400,38 @@ static void print_array(brt_str *m, const char *name, const int64_t d[4])
 
 /* One report of brgen --checked, on standard error and in the log file:
  * "FILE:LINE: kernel K: gather index (x, y, z, w) outside the array A of
- * X x Y x Z x W; reading the nearest element". */
+ * X x Y x Z x W; reading the nearest element", or for a C array's index
+ * "FILE:LINE: kernel K: index 5 outside the array t[4]; using the
+ * nearest element" (brt.h, brt_site). */
 static void report_site(const brt_kernel *k, const brt_record *r)
 {
 	const brt_site *s = r->site >= 0 && (unsigned)r->site < k->nsites
 		? &k->sites[r->site] : NULL;
+	int kind = s ? s->kind : BRT_SITE_GATHER;
 	brt_str m = {0};
-	brt_str_printf(&m, "%s:%d: kernel %s: %s index (%lld, %lld, %lld, "
-		"%lld) outside the array ", s ? s->file : k->src_file ?
+	brt_str_printf(&m, "%s:%d: kernel %s: ", s ? s->file : k->src_file ?
 		k->src_file : "?", s ? s->line : k->src_line, s ? s->kernel :
-		k->name, s && s->scatter ? "scatter" : "gather",
-		(long long)r->idx[0], (long long)r->idx[1],
-		(long long)r->idx[2], (long long)r->idx[3]);
-	print_array(&m, s ? s->array : "?", r->dims);
-	brt_str_printf(&m, "%s", s && s->scatter ? "; the write is dropped"
-		: "; reading the nearest element");
+		k->name);
+	if (kind == BRT_SITE_ARRAY || kind == BRT_SITE_SHARED) {
+		brt_str_printf(&m, "index %lld outside the %sarray %s",
+			(long long)r->idx[0], kind == BRT_SITE_SHARED ?
+			"shared " : "", s->array);
+		for (int i = 0; i < 4 && r->dims[i] > 0; i++)
+			brt_str_printf(&m, "[%lld]", (long long)r->dims[i]);
+		if (r->idx[2] > 1)
+			brt_str_printf(&m, " in its dimension %lld",
+				(long long)r->idx[1]);
+		brt_str_printf(&m, "; using the nearest element");
+	} else {
+		brt_str_printf(&m, "%s index (%lld, %lld, %lld, %lld) outside "
+			"the array ", kind == BRT_SITE_SCATTER ? "scatter" :
+			"gather", (long long)r->idx[0], (long long)r->idx[1],
+			(long long)r->idx[2], (long long)r->idx[3]);
+		print_array(&m, s ? s->array : "?", r->dims);
+		brt_str_printf(&m, "%s", kind == BRT_SITE_SCATTER ?
+			"; the write is dropped" : "; reading the nearest "
+			"element");
+	}
 	if (m.p) {
 		fprintf(stderr, "%s\n", m.p);
 		brt_log("%s", m.p);
@@ -442,7 +459,7 @@ static int record_cmp(const brt_kernel *k, const brt_record *a,
 			c = strcmp(x->kernel ? x->kernel : "", y->kernel ?
 				y->kernel : "");
 		if (!c)
-			c = x->scatter - y->scatter;
+			c = x->kind - y->kind;
 		if (!c)
 			c = strcmp(x->array ? x->array : "", y->array ?
 				y->array : "");
@@ -535,7 +552,8 @@ static void race_place(const brt_kernel *k, const char **file, int *line)
 	*line = k->src_line;
 	for (unsigned i = 0; i < k->nsites; i++) {
 		const brt_site *s = &k->sites[i];
-		if (!s->scatter || !s->kernel || strcmp(s->kernel, k->name) != 0)
+		if (s->kind != BRT_SITE_SCATTER || !s->kernel ||
+		    strcmp(s->kernel, k->name) != 0)
 			continue;
 		if (one && (one->line != s->line || !one->file || !s->file ||
 		    strcmp(one->file, s->file) != 0))
@@ -921,7 +939,8 @@ static void run_ocl(brt_launch *L)
 	if (!bad && nown)	/* this launch's records and write owners */
 		bad = brt_ocl_records_owners(d, recbytes, &wrec, &msg)
 			|| brt_ocl_setarg(ck, n++, sizeof wrec, &wrec, 1, &msg);
-	else if (!bad && k->records && !k->nsites) /* read later: no wait */
+	else if (!bad && k->records && !k->nsites && scatter_arg(k) >= 0)
+		/* read later, when a scatter stream is used: no wait */
 		bad = !(slot = brt_ocl_recslot(L, &msg))
 			|| brt_ocl_setarg(ck, n++, sizeof slot->mem, &slot->mem,
 				1, &msg);

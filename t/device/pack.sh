@@ -28,7 +28,7 @@ for f in "$top"/t/run/*.br; do
 done
 # brgen --checked programs whose reports have a golden (t/gen.bats)
 mkdir -p "$dest/checked"
-for n in scatter_race; do
+for n in scatter_race checked_array; do
 	cp "$top/t/gen/$n.br" "$dest/checked/"
 	(cd "$dest/checked" && brpp $n.br | brparse | brcheck 2>/dev/null |
 		brgen --checked -o $n && cc $cflags $n.c -o $n $libs &&
@@ -40,7 +40,8 @@ done
 # interpreter's, which run.sh expects of the device (the cases whose
 # values race write them to s.txt)
 mkdir -p "$dest/brrun-checked"
-cp "$top/t/brrun/checked.br" "$top/t/gen/scatter_race.br" "$dest/brrun-checked/"
+cp "$top/t/brrun/checked.br" "$top/t/gen/scatter_race.br" \
+	"$top/t/gen/checked_array.br" "$dest/brrun-checked/"
 i=0
 while IFS= read -r args; do
 	i=$((i + 1))
