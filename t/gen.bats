@@ -408,34 +408,31 @@ B
 	done
 }
 
-@test "brgen --checked reports indices outside a kernel's C arrays and shared arrays and uses the nearest element, the same on both backends" {
-	cp "$top_srcdir/t/gen/checked_array.br" .
-	brpp checked_array.br | brparse | brcheck 2>/dev/null |
-		brgen --checked -o ca
-	$BROOK_CC $BROOK_CFLAGS ca.c -o ca $BROOK_LIBS
+# checked_goldens NAME: t/gen/NAME.br built with brgen --checked prints
+# t/gen/NAME.out, and NAME.err on standard error, on both runtimes
+checked_goldens() {
+	cp "$top_srcdir/t/gen/$1.br" .
+	brpp "$1.br" | brparse | brcheck 2>/dev/null | brgen --checked -o "$1"
+	$BROOK_CC $BROOK_CFLAGS "$1.c" -o "$1" $BROOK_LIBS
 	for rt in cpu opencl; do
-		BRT_RUNTIME=$rt ./ca > out 2> err
-		diff_golden "$top_srcdir/t/gen/checked_array.out" out
-		diff_golden "$top_srcdir/t/gen/checked_array.err" err
+		BRT_RUNTIME=$rt "./$1" > out 2> err
+		diff_golden "$top_srcdir/t/gen/$1.out" out
+		diff_golden "$top_srcdir/t/gen/$1.err" err
 	done
+}
+
+@test "brgen --checked reports indices outside a kernel's C arrays and shared arrays and uses the nearest element, the same on both backends" {
+	checked_goldens checked_array
 	# without --checked: the index as written (C's rules), no records
 	brpp checked_array.br | brparse | brcheck 2>/dev/null | brgen -o plain
 	! grep -q 'brg_aidx' plain.c || false
 	grep -q 'return t\[(int64_t)(k)\];' plain.c
-	grep -q 'brt_site brg_sites' ca.c
+	grep -q 'brt_site brg_sites' checked_array.c
 	! grep -q 'brt_site brg_sites' plain.c || false
 }
 
 @test "brgen --checked reports scatter elements written by more than one instance, the same on both backends" {
-	cp "$top_srcdir/t/gen/scatter_race.br" .
-	brpp scatter_race.br | brparse | brcheck 2>/dev/null |
-		brgen --checked -o sr
-	$BROOK_CC $BROOK_CFLAGS sr.c -o sr $BROOK_LIBS
-	for rt in cpu opencl; do
-		BRT_RUNTIME=$rt ./sr > out 2> err
-		diff_golden "$top_srcdir/t/gen/scatter_race.out" out
-		diff_golden "$top_srcdir/t/gen/scatter_race.err" err
-	done
+	checked_goldens scatter_race
 	# without --checked: no tags, no reports
 	brpp scatter_race.br | brparse | brcheck 2>/dev/null | brgen -o plain
 	! grep -q 'brg_wrote(brg_cx' plain.c || false

@@ -933,7 +933,7 @@ void gen_sites_table(gen_ctx *g, strbuf *b)
 
 /* --checked: index E->i of a C array or a shared array, E an index node
  * (the access of one dimension: t[i][j] has two), printed as a call of a
- * helper of its own (brg_aidx_N) that reports an index outside the
+ * helper of its own (brg_aidx_N) that records an index outside the
  * dimension (brt.h, BRT_SITE_ARRAY) and clamps it into it, as the CPU
  * backend's interpreter does. An array whose extent is not known (a
  * parameter's float t[]) is printed as it is written. */
@@ -976,8 +976,8 @@ static void checked_aidx(gen_fn *f, strbuf *b, const json_t *e)
 	if (gen_need(g, t, fname))
 		sb_printf(&g->help[t], "%s%s %s(BRG_REC *r, %s i)\n{\n"
 			"\tif (i < 0 || i >= %lld) {\n"
-			"\t\tbrg_areport%s(r, %d, i, %d, %d, %lld, %lld, %lld, "
-			"%lld);\n"
+			"\t\tbrg_record%s(r, %d, i, %d, %d, 0, %lld, %lld, "
+			"%lld, %lld);\n"
 			"\t\ti = i < 0 ? 0 : %lld;\n\t}\n\treturn i;\n}\n",
 			fnq(t), L, fname, L, n, i32_sfx(g, t), site, dim, rank,
 			ext[0], ext[1], ext[2], ext[3], n - 1);
@@ -4169,23 +4169,6 @@ const char gen_record_helpers[] =
 "	if (rec)\n"
 "		BRG_OR(&rec->dropped, (int)(1u << (v->map < 31 ? v->map : 31)));\n"
 "}\n"
-"/* brgen --checked: index I of dimension DIM (of RANK) of a C array\n"
-"   outside it (brt.h, BRT_SITE_ARRAY); E0..E3 its first extents. */\n"
-"BRG_FN void brg_areport(BRG_REC *rec, int site, BRG_L i, int dim, int rank,\n"
-"	BRG_L e0, BRG_L e1, BRG_L e2, BRG_L e3)\n"
-"{\n"
-"	int n;\n"
-"	if (!rec)\n"
-"		return;\n"
-"	n = BRG_INC(&rec->count);\n"
-"	if (n < 0 || n >= BRT_NRECORDS)\n"
-"		return;\n"
-"	rec->rec[n].site = site;\n"
-"	rec->rec[n].idx[0] = i; rec->rec[n].idx[1] = dim;\n"
-"	rec->rec[n].idx[2] = rank; rec->rec[n].idx[3] = 0;\n"
-"	rec->rec[n].dims[0] = e0; rec->rec[n].dims[1] = e1;\n"
-"	rec->rec[n].dims[2] = e2; rec->rec[n].dims[3] = e3;\n"
-"}\n"
 "/* brgen --checked: instance C wrote the scatter array's element at\n"
 "   offset K. Its owner word after the records (brt.h, write owners)\n"
 "   holds 0 (no write), the writer's tag, or -1 (two writers or more):\n"
@@ -4212,10 +4195,14 @@ const char gen_record_helpers[] =
 "		BRG_XCHG(w, -1);\n"
 "	return 1;\n"
 "}\n"
-"BRG_FN void brg_report(BRG_REC *rec, int site, const brt_view *v,\n"
-"	BRG_L x, BRG_L y, BRG_L z, BRG_L w)\n"
+"/* brgen --checked: an access of site SITE outside its array: the\n"
+"   coordinates X..W and the extents D0..D3 of a gather or scatter, or\n"
+"   of a C array's index (brt.h, BRT_SITE_ARRAY) the index, its dimension,\n"
+"   the rank, 0 and the first extents. */\n"
+"BRG_FN void brg_record(BRG_REC *rec, int site, BRG_L x, BRG_L y, BRG_L z,\n"
+"	BRG_L w, BRG_L d0, BRG_L d1, BRG_L d2, BRG_L d3)\n"
 "{\n"
-"	int n, k;\n"
+"	int n;\n"
 "	if (!rec)\n"
 "		return;\n"
 "	n = BRG_INC(&rec->count);\n"
@@ -4224,8 +4211,14 @@ const char gen_record_helpers[] =
 "	rec->rec[n].site = site;\n"
 "	rec->rec[n].idx[0] = x; rec->rec[n].idx[1] = y;\n"
 "	rec->rec[n].idx[2] = z; rec->rec[n].idx[3] = w;\n"
-"	for (k = 0; k < 4; k++)\n"
-"		rec->rec[n].dims[k] = v->dims[k];\n"
+"	rec->rec[n].dims[0] = d0; rec->rec[n].dims[1] = d1;\n"
+"	rec->rec[n].dims[2] = d2; rec->rec[n].dims[3] = d3;\n"
+"}\n"
+"BRG_FN void brg_report(BRG_REC *rec, int site, const brt_view *v,\n"
+"	BRG_L x, BRG_L y, BRG_L z, BRG_L w)\n"
+"{\n"
+"	brg_record(rec, site, x, y, z, w, v->dims[0], v->dims[1], v->dims[2],\n"
+"		v->dims[3]);\n"
 "}\n"
 ;
 

@@ -745,6 +745,20 @@ static uint32_t mix32(uint32_t h)
 	return h ^ (h >> 16);
 }
 
+/* --checked: one access of site SITE (plus one) outside its array, as
+ * brgen's brg_record writes it (brt.h, brt_records): IDX and DIMS. */
+static void rec_put(brt_records *rec, int site, const int64_t idx[4],
+	const int64_t dims[4])
+{
+	int n = __atomic_fetch_add(&rec->count, 1, __ATOMIC_RELAXED);
+	if (n < 0 || n >= BRT_NRECORDS)
+		return;
+	brt_record *r = &rec->rec[n];
+	r->site = site - 1;
+	memcpy(r->idx, idx, sizeof r->idx);
+	memcpy(r->dims, dims, sizeof r->dims);
+}
+
 /* What an access of a gather (a read) or of a scatter array (a write,
  * STORE) records in the launch's brt_records (brt.h), as generated code
  * does: a write outside the array is dropped, and with --checked a read
@@ -764,15 +778,7 @@ static void acc_record(const racc *a, rframe *f, int arg, int store,
 	if (!p->checked)
 		return;
 	if (oor && a->site[store]) {
-		int n = __atomic_fetch_add(&rec->count, 1, __ATOMIC_RELAXED);
-		if (n < 0 || n >= BRT_NRECORDS)
-			return;
-		brt_record *r = &rec->rec[n];
-		r->site = a->site[store] - 1;
-		for (int i = 0; i < 4; i++) {
-			r->idx[i] = raw[i];
-			r->dims[i] = f->call->views[arg].dims[i];
-		}
+		rec_put(rec, a->site[store], raw, f->call->views[arg].dims);
 	} else if (!oor && store) {
 		/* the tag mixes the instance's position as brg_wrote does */
 		uint32_t h = 0;
@@ -789,23 +795,15 @@ static void acc_record(const racc *a, rframe *f, int arg, int store,
 }
 
 /* --checked: index X of dimension I of the array A outside it, as
- * brgen's brg_areport records it (brt.h, BRT_SITE_ARRAY). */
+ * brgen's brg_aidx_N records it (brt.h, BRT_SITE_ARRAY). */
 static void acc_arecord(const racc *a, rframe *f, int i, int64_t x)
 {
-	brt_records *rec = f->call->errors;
-	if (!rec)
+	int64_t idx[4] = {x, i + 1, a->ndims, 0}, dims[4] = {0, 0, 0, 0};
+	if (!f->call->errors)
 		return;
-	int n = __atomic_fetch_add(&rec->count, 1, __ATOMIC_RELAXED);
-	if (n < 0 || n >= BRT_NRECORDS)
-		return;
-	brt_record *r = &rec->rec[n];
-	memset(r, 0, sizeof *r);
-	r->site = a->asite[i] - 1;
-	r->idx[0] = x;
-	r->idx[1] = i + 1;
-	r->idx[2] = a->ndims;
 	for (int k = 0; k < a->ndims && k < 4; k++)
-		r->dims[k] = a->dims[k];
+		dims[k] = a->dims[k];
+	rec_put(f->call->errors, a->asite[i], idx, dims);
 }
 
 /* The location an access names: a slot, or an element of an argument
