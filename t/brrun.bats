@@ -277,6 +277,13 @@ B
 	expect "ca.br:48: kernel nth: index 5 outside the array t[2]; using the nearest element\n2"
 	both --checked ca.br grp a=iota i=[0,3,4,-1,1,2,3,9] r --shape a=8 --shape r=8
 	expect "ca.br:57: kernel grp: index -1 outside the shared array s[4]; using the nearest element\nca.br:57: kernel grp: index 4 outside the shared array s[4]; using the nearest element\nca.br:57: kernel grp: index 9 outside the shared array s[4]; using the nearest element\n0 3 3 0 5 6 7 7"
+	# a report prints once a process: --bench runs the kernel four times
+	for be in cpu opencl; do
+		run brrun --backend $be --checked --bench 3 ca.br rd i=[4] r
+		[ "$status" = 0 ]
+		[ "$(grep -c 'kernel rd: index 4 outside the array t\[4\]' <<< "$output")" = 1 ]
+		[[ "$output" == *$'\n'"brt: 3 --checked reports were the same as one printed before: each prints once" ]]
+	done
 	# without --checked: no report (the interpreter uses the nearest
 	# element; compiled code follows C, where such an index is undefined)
 	run brrun --backend cpu ca.br rd i=[4] r

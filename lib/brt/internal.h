@@ -405,6 +405,9 @@ void brt_reduce(brt_launch *L);
 /* Reports what a kernel recorded in R (brt.h, brt_records): dropped
  * scatters on their streams, checked accesses on standard error. */
 void brt_records_report(brt_launch *L, const brt_records *r);
+/* At exit: how many --checked reports repeated one printed before and
+ * were left out (each line prints once a process). */
+void brt_reports_summary(void);
 /* OpenCL: the device's record buffer, zeroed, after a kernel; reads it
  * back (waiting for the kernel) into R and zeroes it again. */
 int brt_ocl_records(brt_device *d, cl_mem *m, brt_str *msg);

@@ -390,6 +390,86 @@ static void set_views(brt_launch *L, const brt_stream *ds)
 }
 
 /* --- accesses outside their array (brt.h, brt_records) ---------------- */
+/* A report line prints once a process, on standard error and in the log:
+ * a loop that launches a kernel again and again would repeat its reports.
+ * The set holds 64-bit hashes of the lines printed, up to REPORTS_SEEN
+ * (past that every line prints); brt_reports_summary says at exit how
+ * many were left out. */
+#define REPORTS_SEEN 65536
+static struct {
+	pthread_mutex_t lock;
+	uint64_t *h;		/* open addressing, 0 free, cap a power of 2 */
+	size_t cap, n;
+	unsigned long long held;
+} seen = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0};
+
+/* 1 when TEXT printed before (counted), else 0 (and it is remembered). */
+static int seen_before(const char *text)
+{
+	uint64_t h = 1469598103934665603u;	/* FNV-1a */
+	for (const char *c = text; *c; c++)
+		h = (h ^ (unsigned char)*c) * 1099511628211u;
+	h += !h;
+	pthread_mutex_lock(&seen.lock);
+	if (seen.n * 2 >= seen.cap && seen.n < REPORTS_SEEN) {
+		size_t cap = seen.cap ? seen.cap * 2 : 64;
+		uint64_t *t = calloc(cap, sizeof *t);
+		for (size_t i = 0; t && i < seen.cap; i++)
+			if (seen.h[i]) {
+				size_t j = seen.h[i] & (cap - 1);
+				while (t[j])
+					j = (j + 1) & (cap - 1);
+				t[j] = seen.h[i];
+			}
+		if (t) {
+			free(seen.h);
+			seen.h = t;
+			seen.cap = cap;
+		}
+	}
+	int found = 0;
+	if (seen.cap && seen.n * 2 < seen.cap) {
+		size_t j = h & (seen.cap - 1);
+		while (seen.h[j] && seen.h[j] != h)
+			j = (j + 1) & (seen.cap - 1);
+		found = seen.h[j] == h;
+		if (found)
+			seen.held++;
+		else {
+			seen.h[j] = h;
+			seen.n++;
+		}
+	}
+	pthread_mutex_unlock(&seen.lock);
+	return found;
+}
+
+static void report_line(const char *text)
+{
+	if (!text || seen_before(text))
+		return;
+	fprintf(stderr, "%s\n", text);
+	brt_log("%s", text);
+}
+
+void brt_reports_summary(void)
+{
+	pthread_mutex_lock(&seen.lock);
+	if (seen.held) {
+		fprintf(stderr, "brt: %llu --checked report%s the same as one "
+			"printed before: each prints once\n", seen.held,
+			seen.held == 1 ? " was" : "s were");
+		brt_log("%llu --checked report%s the same as one printed "
+			"before: each prints once", seen.held, seen.held == 1 ?
+			" was" : "s were");
+	}
+	free(seen.h);
+	seen.h = NULL;
+	seen.cap = seen.n = 0;
+	seen.held = 0;
+	pthread_mutex_unlock(&seen.lock);
+}
+
 /* A record's array: "b of 4 x 1 x 1 x 1" */
 static void print_array(brt_str *m, const char *name, const int64_t d[4])
 {
@@ -432,10 +512,7 @@ static void report_site(const brt_kernel *k, const brt_record *r)
 			"; the write is dropped" : "; reading the nearest "
 			"element");
 	}
-	if (m.p) {
-		fprintf(stderr, "%s\n", m.p);
-		brt_log("%s", m.p);
-	}
+	report_line(m.p);
 	brt_str_free(&m);
 }
 
@@ -507,10 +584,11 @@ void brt_records_report(brt_launch *L, const brt_records *r)
 	for (int i = 0; i < n; i++)
 		report_site(k, &sorted[i]);
 	if (r->count > BRT_NRECORDS) {
-		fprintf(stderr, "kernel %s: %d more accesses outside their "
-			"array\n", k->name, r->count - BRT_NRECORDS);
-		brt_log("kernel %s: %d more accesses outside their array",
-			k->name, r->count - BRT_NRECORDS);
+		brt_str m = {0};
+		brt_str_printf(&m, "kernel %s: %d more accesses outside their "
+			"array", k->name, r->count - BRT_NRECORDS);
+		report_line(m.p);
+		brt_str_free(&m);
 	}
 }
 
@@ -601,18 +679,16 @@ static void owners_report(brt_launch *L, const int32_t *own, size_t n)
 		print_array(&m, name, v->dims);
 		brt_str_printf(&m, " written by more than one instance of the "
 			"launch: the writes race");
-		if (m.p) {
-			fprintf(stderr, "%s\n", m.p);
-			brt_log("%s", m.p);
-		}
+		report_line(m.p);
 		brt_str_free(&m);
 		shown++;
 	}
 	if (more) {
-		fprintf(stderr, "kernel %s: %lld more elements of %s written by "
-			"more than one instance\n", k->name, more, name);
-		brt_log("kernel %s: %lld more elements of %s written by more "
-			"than one instance", k->name, more, name);
+		brt_str m = {0};
+		brt_str_printf(&m, "kernel %s: %lld more elements of %s written "
+			"by more than one instance", k->name, more, name);
+		report_line(m.p);
+		brt_str_free(&m);
 	}
 }
 

@@ -216,6 +216,7 @@ static void runtime_shutdown(void)
 		d->lost = 1;
 		pthread_mutex_unlock(&d->lock);
 	}
+	brt_reports_summary();	/* after the devices' last reports */
 	brt_thread *t = pthread_getspecific(rt->key);
 	if (t) {
 		pthread_setspecific(rt->key, NULL);
