@@ -337,9 +337,13 @@ brrun: warning: c: Kernel Execution: kernel rev: scatter outside the array c of 
 	both --checked scatter_race.br halves a=iota --shape a=40 s --shape s=20
 	[ "$(grep -c 'kernel halves: element .* written by more than one instance' <<< "$output")" = 16 ]
 	[[ "$output" == *$'\n'"kernel halves: 4 more elements of s written by more than one instance"$'\n'* ]]
-	# two statements write: the kernel's line
+	# two statements write: the lines of both, the first before
 	both --checked scatter_race.br two a=iota idx=[0,1,1,2,5,5,5,3] s --shape s=6
-	[[ "$output" == "scatter_race.br:24: kernel two: element (5, 0, 0, 0) of the scatter array s"* ]]
+	[[ "$output" == "scatter_race.br:27: kernel two: element (5, 0, 0, 0) of the scatter array s of 6 x 1 x 1 x 1 written by more than one instance of the launch, at lines 27 and 29: the writes race"$'\n'* ]]
+	# one of the two statements writes an element twice: its line
+	both --checked scatter_race.br two a=iota idx=[0,1,1,2,5,5,3,3] s=@s.txt --shape s=6
+	[[ "$output" == *"scatter_race.br:27: kernel two: element (3, 0, 0, 0) of the scatter array s of 6 x 1 x 1 x 1 written by more than one instance of the launch: the writes race"* ]]
+	rm -f s.txt
 	# a GroupSize kernel: two groups write elements 0 to 3
 	# (which group writes last varies: the values go to a file)
 	both --checked scatter_race.br gput a=iota --shape a=8 s=@s.txt --shape s=4

@@ -2183,8 +2183,9 @@ static void scatter_open(gen_fn *f, strbuf *b, const json_t *p,
 	sb_printf(b, "do { %s%s brg_k = %s; if (brg_k >= 0", pre ? pre : "",
 		long_name(f->g, f->t), ix.s);
 	if (f->g->o && f->g->o->checked)
-		sb_printf(b, " && brg_wrote%s(brg_cx, brg_k)", i32_sfx(f->g,
-			f->t));
+		sb_printf(b, " && brg_wrote%s(brg_cx, brg_k, %d)",
+			i32_sfx(f->g, f->t), site_index(f, idx[0],
+			ast_str(p, "name"), BRT_SITE_SCATTER));
 	sb_puts(b, ") ");
 	sb_free(&ix);
 }
@@ -4170,22 +4171,24 @@ const char gen_record_helpers[] =
 "		BRG_OR(&rec->dropped, (int)(1u << (v->map < 31 ? v->map : 31)));\n"
 "}\n"
 "/* brgen --checked: instance C wrote the scatter array's element at\n"
-"   offset K. Its owner word after the records (brt.h, write owners)\n"
-"   holds 0 (no write), the writer's tag, or -1 (two writers or more):\n"
-"   the same in the end whatever order the writes ran in. The tag mixes\n"
-"   the instance's position, one to one on a 1-D domain. */\n"
+"   offset K, at site SITE. Its first owner word after the records\n"
+"   (brt.h, write owners) holds 0 (no write), the writer's tag, or -1\n"
+"   (two writers or more), and the second the bits of the writing\n"
+"   sites: the same in the end whatever order the writes ran in. The\n"
+"   tag mixes the instance's position, one to one on a 1-D domain. */\n"
 "BRG_FN BRG_UI brg_mix(BRG_UI h)\n"
 "{\n"
 "	h ^= h >> 16; h *= 0x7feb352dU; h ^= h >> 15; h *= 0x846ca68bU;\n"
 "	return h ^ (h >> 16);\n"
 "}\n"
-"BRG_FN int brg_wrote(brg_ctx c, BRG_L k)\n"
+"BRG_FN int brg_wrote(brg_ctx c, BRG_L k, int site)\n"
 "{\n"
 "	BRG_WC *w;\n"
 "	int t, old;\n"
 "	if (!c.rec)\n"
 "		return 1;\n"
-"	w = (BRG_WC *)(c.rec + 1) + k;\n"
+"	w = (BRG_WC *)(c.rec + 1) + 2 * k;\n"
+"	BRG_OR(w + 1, (int)(1u << (site & 31)));\n"
 "	t = (int)brg_mix(brg_mix(brg_mix(brg_mix((BRG_UI)c.inst.x) +\n"
 "		(BRG_UI)c.inst.y) + (BRG_UI)c.inst.z) + (BRG_UI)c.inst.w);\n"
 "	if (t == 0 || t == -1)\n"

@@ -787,7 +787,10 @@ static void acc_record(const racc *a, rframe *f, int arg, int store,
 		int32_t t = (int32_t)h, old = 0;
 		if (t == 0 || t == -1)
 			t = 1;
-		int32_t *w = (int32_t *)(rec + 1) + off;
+		int32_t *w = (int32_t *)(rec + 1) + 2 * off;
+		if (a->site[1])		/* the writing site's bit */
+			__atomic_fetch_or(w + 1, (int32_t)(1u << ((a->site[1]
+				- 1) % 32)), __ATOMIC_RELAXED);
 		if (!__atomic_compare_exchange_n(w, &old, t, 0,
 			__ATOMIC_RELAXED, __ATOMIC_RELAXED) && old != t)
 			__atomic_store_n(w, -1, __ATOMIC_RELAXED);

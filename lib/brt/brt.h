@@ -290,13 +290,15 @@ enum {
  *     count is below BRT_NRECORDS, fills rec[old count]; the runtime
  *     prints them on standard error.
  *   write owners: a kernel whose descriptor sets owners gets, right after
- *     the brt_records in the same buffer, one int32_t per element offset
+ *     the brt_records in the same buffer, two int32_t per element offset
  *     its scatter array's view reaches (base + the sum of (dims - 1) *
  *     pitch, plus one), zeroed. A write of an element inside the array
- *     sets the word at its offset (atomically) to the writer's tag, a
- *     mix of its position that is never 0 or -1, where it was 0, and to
- *     -1 where it held another tag; the runtime reports the elements
- *     at -1 (written by two instances or more) after the launch. */
+ *     sets the first word of its offset (atomically) to the writer's
+ *     tag, a mix of its position that is never 0 or -1, where it was 0,
+ *     and to -1 where it held another tag, and ors bit (site % 32) of
+ *     the writing statement's site into the second; the runtime reports
+ *     the elements at -1 (written by two instances or more) after the
+ *     launch, with the lines of the sites that wrote them. */
 #define BRT_NRECORDS 16
 typedef struct brt_record {
 	int32_t site;		/* index into brt_kernel.sites */

@@ -644,10 +644,41 @@ static void race_place(const brt_kernel *k, const char **file, int *line)
 	}
 }
 
+/* The lines of the scatter writes whose sites have a bit in BITS (the
+ * second owner word, brt.h), ascending and each once, into LINES[8], and
+ * the file of the first into *FILE; their number, 0 for none. */
+static int race_lines(const brt_kernel *k, uint32_t bits, int lines[8],
+	const char **file)
+{
+	int n = 0;
+	for (unsigned i = 0; i < k->nsites && bits; i++) {
+		const brt_site *s = &k->sites[i];
+		if (s->kind != BRT_SITE_SCATTER || !(bits & (1u << (i % 32))))
+			continue;
+		int j = 0;
+		while (j < n && lines[j] < s->line)
+			j++;
+		if ((j < n && lines[j] == s->line) || j == 8)
+			continue;
+		if (n == 8)
+			n--;
+		memmove(lines + j + 1, lines + j, (size_t)(n - j) *
+			sizeof *lines);
+		lines[j] = s->line;
+		if (j == 0 && s->file)
+			*file = s->file;
+		n++;
+	}
+	return n;
+}
+
 /* Reports the elements of the scatter array that two instances or more
- * of the launch wrote, from the owners OWN[N] (brgen --checked; -1 marks
- * them): the first BRT_NRECORDS by offset, then how many more. The marks
- * are the same on every backend, whatever order the writes ran in. */
+ * of the launch wrote, from the owners OWN[2 N] (brgen --checked; -1
+ * marks them): the first BRT_NRECORDS by offset, then how many more, each
+ * at the line of the statement that wrote it, or at the first of them
+ * where several did, naming them all (race_place's line where the sites
+ * are not known). The marks are the same on every backend, whatever order
+ * the writes ran in. */
 static void owners_report(brt_launch *L, const int32_t *own, size_t n)
 {
 	const brt_kernel *k = L->k;
@@ -659,7 +690,7 @@ static void owners_report(brt_launch *L, const int32_t *own, size_t n)
 	long long shown = 0, more = 0;
 	race_place(k, &file, &line);
 	for (size_t i = 0; i < n; i++) {
-		if (own[i] != -1)
+		if (own[2 * i] != -1)
 			continue;
 		if (shown == BRT_NRECORDS) {
 			more++;
@@ -671,14 +702,21 @@ static void owners_report(brt_launch *L, const int32_t *own, size_t n)
 				c[x] = off / v->pitch[x];
 				off %= v->pitch[x];
 			}
+		const char *wfile = file;
+		int lines[8], nl = race_lines(k, (uint32_t)own[2 * i + 1],
+			lines, &wfile);
 		brt_str m = {0};
 		brt_str_printf(&m, "%s:%d: kernel %s: element (%lld, %lld, %lld, "
-			"%lld) of the scatter array ", file, line, k->name,
-			(long long)c[0],
+			"%lld) of the scatter array ", nl ? wfile : file,
+			nl ? lines[0] : line, k->name, (long long)c[0],
 			(long long)c[1], (long long)c[2], (long long)c[3]);
 		print_array(&m, name, v->dims);
 		brt_str_printf(&m, " written by more than one instance of the "
-			"launch: the writes race");
+			"launch");
+		for (int j = 0; nl > 1 && j < nl; j++)
+			brt_str_printf(&m, "%s%d", j == 0 ? ", at lines " : j ==
+				nl - 1 ? " and " : ", ", lines[j]);
+		brt_str_printf(&m, ": the writes race");
 		report_line(m.p);
 		brt_str_free(&m);
 		shown++;
@@ -757,7 +795,8 @@ static void run_cpu(brt_launch *L, char **data)
 	n = (j.total + j.chunk - 1) / j.chunk;
 	brt_records rec, *recp = &rec;
 	size_t nown = k->records ? owners_len(L) : 0;
-	if (nown && !(recp = calloc(1, sizeof rec + nown * sizeof(int32_t)))) {
+	if (nown && !(recp = calloc(1, sizeof rec + 2 * nown *
+	    sizeof(int32_t)))) {
 		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to run "
 			"kernel (out of host memory)");
 		return;
@@ -1011,7 +1050,7 @@ static void run_ocl(brt_launch *L)
 	cl_mem rec = NULL;
 	brt_recslot *slot = NULL;
 	size_t nown = k->records ? owners_len(L) : 0;
-	size_t recbytes = sizeof(brt_records) + nown * sizeof(int32_t);
+	size_t recbytes = sizeof(brt_records) + 2 * nown * sizeof(int32_t);
 	if (!bad && nown)	/* this launch's records and write owners */
 		bad = brt_ocl_records_owners(d, recbytes, &wrec, &msg)
 			|| brt_ocl_setarg(ck, n++, sizeof wrec, &wrec, 1, &msg);
