@@ -290,13 +290,36 @@ B
 	[ "$status" = 0 ] && [ "$output" = "30" ]
 }
 
-@test "an index with a side effect in a compound assignment is evaluated once, as in C, on both backends" {
+@test "an index with a side effect in a compound assignment or an out argument is evaluated once, as in C, on both backends" {
 	cp "$top_srcdir/t/gen/checked_array.br" ca.br
 	# t[i++] += a; t[i++] += 2; t[i]++;
 	both ca.br inc a=[0,3,4,-1] r
 	expect "212 3212 4212 -788"
 	both --checked ca.br inc a=[5] r
 	expect "5212"
+	# an out argument of a subkernel: read in and written back, its
+	# index once (scalars and structs)
+	cat > oa.br <<'B'
+typedef struct { float a; float b; } P;
+kernel void set(float v, out float o<>) { o = o + v; }
+kernel void setp(float v, out P o<>) { o.a = o.a + v; o.b = v; }
+kernel void f(float a<>, out float r<>)
+{
+	float t[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+	P q[3];
+	int i = 0, j = 0;
+	q[0].a = 1.0f; q[0].b = 0.0f; q[1].a = 2.0f; q[1].b = 0.0f;
+	q[2].a = 3.0f; q[2].b = 0.0f;
+	set(a, t[i++]);
+	set(a, t[i++]);
+	setp(a, q[j++]);
+	setp(a, q[j++]);
+	r = t[0] * 1000.0f + t[1] * 100.0f + t[2] * 10.0f + (float)(i + j)
+		+ q[0].a * 0.1f + q[1].a * 0.01f + q[2].a * 0.001f;
+}
+B
+	both oa.br f a=[1,2] r
+	expect "2334.23 3434.34"
 }
 
 @test "--checked sorts a launch's reports by line and index, the same on both backends whatever order the instances ran in" {

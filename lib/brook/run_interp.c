@@ -27,6 +27,7 @@
 #define PI 3.14159265358979323846
 #define MAX_NEST 400		/* expression and statement nesting */
 #define STACK_SLOTS 16384	/* frame slots per thread */
+#define RUN_MAX_PARAMS 64	/* parameters of a subkernel that is called */
 #define GROUP_SLOTS 1024	/* the same for a work-item */
 
 /* ---- values --------------------------------------------------------- */
@@ -1001,27 +1002,42 @@ static void ev_load(const rnode *n, rframe *f, rval *o)
 /* The struct DST names in frame FD = the one SRC names in FS: field by
  * field, between slots and the memory of stream, gather and scatter
  * arguments. */
+static void copy_struct_at(const racc *dst, rframe *fd, const rloc *dl,
+	const racc *src, rframe *fs, const rloc *sl);
+
 static void copy_struct(const racc *dst, rframe *fd, const racc *src,
 	rframe *fs)
 {
-	char *smem, *dmem;
-	brt_type bt;
-	int oor1, oor2;
-	rval *from = acc_locate(src, fs, &smem, &bt, &oor1, 0);
-	rval *to = acc_locate(dst, fd, &dmem, &bt, &oor2, 1);
+	copy_struct_at(dst, fd, NULL, src, fs, NULL);
+}
+
+/* ... with DL and SL where DST and SRC are, located already (ev_call's
+ * out arguments), or NULL. */
+static void copy_struct_at(const racc *dst, rframe *fd, const rloc *dl,
+	const racc *src, rframe *fs, const rloc *sl)
+{
+	rloc s, d;
+	if (!sl) {
+		acc_at(src, fs, 0, &s);
+		sl = &s;
+	}
+	if (!dl) {
+		acc_at(dst, fd, 1, &d);
+		dl = &d;
+	}
 	const run_field *sf = acc_fields(src, fs), *df = acc_fields(dst, fd);
 	int n = dst->st->nslots;
-	if (oor2 && dst->kind == ACC_ARG)
+	if (dl->oor && dst->kind == ACC_ARG)
 		return;
-	if (from && to) {
-		memmove(to, from, (size_t)n * sizeof *to);
+	if (sl->s && dl->s) {
+		memmove(dl->s, sl->s, (size_t)n * sizeof *dl->s);
 		return;
 	}
 	for (int k = 0; k < n; k++) {
 		rval v;
 		rtype t = dst->st->slot_ty[k];
-		sfield_load(from, smem, sf, k, t, &v);
-		sfield_store(to, dmem, df, k, t, &v);
+		sfield_load(sl->s, sl->mem, sf, k, t, &v);
+		sfield_store(dl->s, dl->mem, df, k, t, &v);
 	}
 }
 
@@ -1415,6 +1431,7 @@ static void ev_call(const rnode *n, rframe *f, rval *o)
 {
 	const rfunc *fn = n->fn;
 	rthread *th = f->th;
+	rloc outs[RUN_MAX_PARAMS];	/* out arguments, located once */
 	memset(o, 0, sizeof *o);
 	if (th->sp + fn->nslots > th->cap || th->depth > 64) {
 		call_fail(f, "subkernel calls nested too deeply, or their locals too large");
@@ -1429,10 +1446,21 @@ static void ev_call(const rnode *n, rframe *f, rval *o)
 	th->depth++;
 	for (int i = 0; i < fn->nparams; i++) {
 		rval v;
+		const racc *oa = n->outs ? n->outs[i] : NULL;
+		/* an out argument: its element located once, read in and
+		 * written back, so an index's side effect runs once, as in C */
+		if (oa)
+			acc_at(oa, f, 1, &outs[i]);
 		if (fn->pst[i]) {	/* a struct, by value */
 			racc pa = slots_acc(fn->pslot[i], fn->pst[i]);
-			copy_struct(&pa, &g, n->outs && n->outs[i] ?
-				n->outs[i] : n->args[i]->acc, f);
+			copy_struct_at(&pa, &g, NULL, oa ? oa :
+				n->args[i]->acc, f, oa ? &outs[i] : NULL);
+			continue;
+		}
+		if (oa) {
+			loc_load(oa, &outs[i], &v);
+			cvt(&g.slots[fn->pslot[i]], fn->ptype[i], &v,
+				acc_type(oa));
 			continue;
 		}
 		n->args[i]->ev(n->args[i], f, &v);
@@ -1449,9 +1477,9 @@ static void ev_call(const rnode *n, rframe *f, rval *o)
 			continue;
 		if (fn->pst[i]) {
 			racc pa = slots_acc(fn->pslot[i], fn->pst[i]);
-			copy_struct(n->outs[i], f, &pa, &g);
+			copy_struct_at(n->outs[i], f, &outs[i], &pa, &g, NULL);
 		} else {
-			acc_store(n->outs[i], f, &g.slots[fn->pslot[i]]);
+			loc_store(n->outs[i], &outs[i], &g.slots[fn->pslot[i]]);
 		}
 	}
 	if (fn->rst)	/* into the caller's slots that the call's access names */
@@ -1782,6 +1810,11 @@ static rnode *csubcall(cctx *c, const json_t *e, const json_t *fdecl,
 	size_t na = json_array_size(args);
 	if ((int)na != fn->nparams) {
 		cfail(c, e, "wrong number of arguments");
+		return NULL;
+	}
+	if (na > RUN_MAX_PARAMS) {
+		cfail(c, e, "the interpreter calls a subkernel of up to %d "
+			"parameters", RUN_MAX_PARAMS);
 		return NULL;
 	}
 	rnode *n = new_node(c, ev_call, ty);
