@@ -408,6 +408,42 @@ B
 	done
 }
 
+@test "brgen refuses x op= y whose target has a side effect where it would take its address inside an expression (E-gen-effect-target)" {
+	cat > et.br <<'B'
+kernel void f(int a<>, int k, out int r<>)
+{
+	int t[2];
+	int q = 0, z;
+	t[0] = a;
+	t[1] = a;
+	z = (t[q++] /= k);
+	r = t[0] + q + z;
+}
+B
+	brpp et.br | brparse | brcheck > et.ast
+	run brgen -o et et.ast
+	[ "$status" = 1 ]
+	[ "$output" = "et.br:7:7: error: the target of '/=' has a side effect, and brgen takes its address to evaluate it once: make the assignment a statement of its own, or compute the index first [E-gen-effect-target]" ]
+	# as a statement: through a pointer taken once
+	sed -i 's/z = (t\[q++\] \/= k);/t[q++] \/= k; z = 0;/' et.br
+	brpp et.br | brparse | brcheck | brgen --target=opencl > et.cl
+	grep -qF 'do { int *brg_lp = &(t[(BRG_L)(q++)]); (*brg_lp) = brg_div_int((*brg_lp), k); } while (0);' et.cl
+	# a scatter array's element as a subkernel's out argument: read in
+	# and written back with its index tested each time
+	cat > so.br <<'B'
+kernel void add(float v, out float o<>) { o = o + v; }
+kernel void g(float a<>, float k<>, out float s[])
+{
+	int i = (int)k;
+	add(a, s[i++]);
+}
+B
+	brpp so.br | brparse | brcheck > so.ast
+	run brgen -o so so.ast
+	[ "$status" = 1 ]
+	[ "$output" = "so.br:5:9: error: an out argument in a scatter array whose index has a side effect: brgen reads it in and writes it back, testing the index each time; compute the index first [E-gen-effect-target]" ]
+}
+
 # checked_goldens NAME: t/gen/NAME.br built with brgen --checked prints
 # t/gen/NAME.out, and NAME.err on standard error, on both runtimes
 checked_goldens() {

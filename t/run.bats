@@ -36,6 +36,13 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 	# the C keeps the plain form
 	grep -qF 'brg_f_max_char(signed char a, signed char b) { return b > a ? b : a; }' k.c
 }
+@test "an index with a side effect in the target of x op= y, ++, -- or an out argument runs once, through the helpers of integer division and CPU vectors too" {
+	run_program index_effects
+	# brrun's interpreter gives the same
+	run brrun --backend cpu "$top_srcdir/t/run/index_effects.br" f a=[2,3] k=2 n x
+	[ "$status" = 0 ]
+	[ "$output" = "$(printf 'n:\n419,137,211,11111 419,137,211,11111\nx:\n2,5,41,31 3,11,61,41')" ]
+}
 @test "indexof and instance() on 1 to 4 dimensional streams" { run_program indexof; }
 @test "spec 4.2: gathers 1-3D, C-style and vector indexing, clamped" { run_program gather; }
 @test "issue 10: gathers by a for loop's counter, inside and past the ends" { run_program gather_loop; }

@@ -2461,6 +2461,25 @@ static int scatter_misplaced(gen_fn *f, const json_t *e)
 static void assign(gen_fn *f, strbuf *b, const json_t *e);
 static void sub_call_args(gen_fn *f, strbuf *b, const json_t *e);
 
+static int effect_node(const json_t *n, const void *ctx)
+{
+	const char *op = ast_str(n, "op");
+
+	(void)ctx;
+	if (ast_is(n, "assign") || ast_is(n, "postfix"))
+		return 1;
+	if (ast_is(n, "unop"))
+		return ty_streq(op, "++") || ty_streq(op, "--");
+	return ast_is(n, "call") && !ast_str(n, "builtin")[0];
+}
+
+/* Whether E has a side effect (an assignment, ++ or --, a subkernel's
+ * call): printed twice, it would run twice. */
+static int has_effect(const json_t *e)
+{
+	return ast_find(e, effect_node, NULL) != NULL;
+}
+
 /* Prints L OP R (R consumed), an assignment brgen makes, at E's place, as
  * an expression statement of its own: sub_call's write back of a copy,
  * and x++ taken as x += 1. */
@@ -2526,6 +2545,16 @@ static void copies(gen_fn *f, strbuf *b, const json_t *e, int back)
 		if (!copied_arg(f, p, a))
 			continue;
 		snprintf(nm, sizeof nm, "brg_w%zu", i);
+		/* (the index of a shared array's element has none:
+		   brcheck's E-shared-offset) */
+		if (has_effect(a) && !back) {
+			gen_error(f->g, a, "E-gen-effect-target", "an out "
+				"argument in a scatter array whose index has a "
+				"side effect: brgen reads it in and writes it back, "
+				"testing the index each time; compute the index "
+				"first");
+			continue;
+		}
 		if (!back) {
 			gen_type(f->g, f->t, b, ety(a), nm);
 			sb_puts(b, " = ");
@@ -2791,6 +2820,55 @@ static int scatter_member(gen_fn *f, strbuf *b, const json_t *e)
 	return 1;
 }
 
+/* L op= R (BOP the op), statement E, whose forms below print L twice
+ * (L = L op R through a helper) where L has a side effect (t[i++] /= k):
+ * through a pointer to L, or to the vector whose components L selects,
+ * taken once, as C evaluates L once. */
+static void once_assign(gen_fn *f, strbuf *b, const json_t *e,
+	const json_t *l, const json_t *r, const char *bop)
+{
+	const json_t *sl = strip(l);
+	int sw = ast_is(sl, "member") && json_is_array(ast_get(sl,
+		"swizzle"));
+	const json_t *x = sw ? strip(ast_get(sl, "e")) : sl;
+	const json_t *lt = ety(l);
+	json_t *ref, *tgt;
+
+	if (strip(e) != f->discard) {
+		gen_error(f->g, e, "E-gen-effect-target", "the target of '%s' "
+			"has a side effect, and brgen takes its address to "
+			"evaluate it once: make the assignment a statement of "
+			"its own, or compute the index first", ast_str(e, "op"));
+		return;
+	}
+	sb_puts(b, "do { ");
+	if (f->t == GEN_CL && local_arg(f, x))
+		sb_puts(b, "__local ");
+	gen_type(f->g, f->t, b, ety(x), "*brg_lp");
+	sb_puts(b, " = &(");
+	gen_kexpr(f, b, x);
+	sb_puts(b, "); ");
+	ref = json_pack("{s:s, s:s, s:O}", "k", "id", "name", "(*brg_lp)",
+		"ty", ety(x));
+	tgt = !sw ? json_incref(ref) : json_pack("{s:s, s:O, s:O, s:O}",
+		"k", "member", "e", ref, "swizzle", ast_get(sl, "swizzle"),
+		"ty", lt);
+	if (f->t == GEN_CPU && is_swizzle(sl)) { /* a CPU vector's components */
+		char letters[8];
+		swz_letters(ast_get(sl, "swizzle"), letters);
+		sb_printf(b, "%s(brg_lp, ", cpu_swz(f->g, ety(x), letters, 1));
+		binop(f, b, bop, tgt, r, lt);
+		sb_putc(b, ')');
+	} else {
+		gen_kexpr(f, b, tgt);
+		sb_puts(b, " = ");
+		binop(f, b, bop, tgt, r, lt);
+	}
+	sb_puts(b, "; } while (0)");
+	json_decref(tgt);
+	json_decref(ref);
+}
+
 static void assign(gen_fn *f, strbuf *b, const json_t *e)
 {
 	const char *op = ast_str(e, "op");
@@ -2810,6 +2888,11 @@ static void assign(gen_fn *f, strbuf *b, const json_t *e)
 			scatter_write(f, b, p, idx, n, r);
 		return;
 	}
+	if (f->t == GEN_CPU && is_swizzle(l) && !ty_streq(op, "=") &&
+			has_effect(ast_get(l, "e"))) {
+		once_assign(f, b, e, l, r, bop);
+		return;
+	}
 	if (f->t == GEN_CPU && is_swizzle(l)) {
 		char letters[8];
 		const json_t *vb = ast_get(l, "e");
@@ -2827,6 +2910,10 @@ static void assign(gen_fn *f, strbuf *b, const json_t *e)
 	if ((f->t == GEN_CPU && ty_ncomp(lt) > 1 && !ty_streq(op, "=")) ||
 			(!plain_divisor(r) && idiv_op(bop, gen_scalar(lt)))) {
 		/* x /= y and x %= y of integers through the helpers too */
+		if (has_effect(l)) {
+			once_assign(f, b, e, l, r, bop);
+			return;
+		}
 		gen_kexpr(f, b, l);
 		sb_puts(b, " = ");
 		binop(f, b, bop, l, r, lt);
@@ -2959,9 +3046,12 @@ static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
 		}
 		return;
 	}
-	if (incdec && e == f->discard) {
+	if (incdec && e == f->discard && !(f->t == GEN_CPU &&
+			has_effect(x))) {
 		/* for its effect alone: x = x + 1, no address taken (a
-		 * group kernel's variable may live in local memory) */
+		 * group kernel's variable may live in local memory); on the
+		 * CPU an x with a side effect through the helper below,
+		 * which takes its address once */
 		gen_kexpr(f, b, x);
 		if (f->t == GEN_CL) {
 			sb_printf(b, " %c= (%s)(1)", op[0], tname(f->t,
