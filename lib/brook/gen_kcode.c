@@ -4277,7 +4277,7 @@ const char gen_record_helpers[] =
 "	int t, old;\n"
 "	if (!c.rec)\n"
 "		return 1;\n"
-"	w = (BRG_WC *)(c.rec + 1) + 2 * k;\n"
+"	w = (BRG_WC *)(c.rec + 1) + BRT_OWNER_WORDS * k;\n"
 "	BRG_OR(w + 1, (int)(1u << (site & 31)));\n"
 "	t = (int)brg_mix(brg_mix(brg_mix(brg_mix((BRG_UI)c.inst.x) +\n"
 "		(BRG_UI)c.inst.y) + (BRG_UI)c.inst.z) + (BRG_UI)c.inst.w);\n"
@@ -4322,6 +4322,7 @@ void gen_prelude_common(gen_target t, strbuf *b)
 	if (t == GEN_CL)
 		sb_printf(b, "#define BRG_FN\n"
 			"#define BRT_NRECORDS %d\n"
+			"#define BRT_OWNER_WORDS %d\n"
 			"typedef struct brt_record {\n\tint site, pad;\n"
 			"\tlong idx[4];\n\tlong dims[4];\n} brt_record;\n"
 			"typedef struct brt_records {\n\tint count, dropped;\n"
@@ -4333,7 +4334,7 @@ void gen_prelude_common(gen_target t, strbuf *b)
 			"#define BRG_XCHG(p, v) atomic_xchg(p, v)\n"
 			"#define BRG_INC(p) atomic_inc(p)\n"
 			"#define BRG_OR(p, v) atomic_or(p, v)\n"
-			"#define BRG_UL ulong\n", BRT_NRECORDS);
+			"#define BRG_UL ulong\n", BRT_NRECORDS, BRT_OWNER_WORDS);
 	else
 		sb_puts(b, "#define BRG_FN static inline __attribute__((unused))\n"
 			"#define BRG_L int64_t\n"

@@ -246,7 +246,8 @@ typedef struct racc {
 	struct rnode *pre;	/* a struct a call returns: the call, which
 				   leaves it in the slots from BASE on, runs
 				   first */
-	const char *name;	/* ACC_ARG: the parameter's name */
+	const char *name;	/* ACC_ARG: the parameter's name; ACC_SLOT,
+				   ACC_SHARED: an array's */
 	int role;		/* ACC_ARG: the kernel's own gather (1) or
 				   scatter (2) parameter; 0 a function's */
 	int site[2];		/* ACC_ARG, checked: the site of a read [0]
@@ -254,7 +255,6 @@ typedef struct racc {
 				   plus one; 0: none */
 	int asite[BRT_MAX_RANK]; /* ACC_SLOT, ACC_SHARED, checked: the site
 				   of each index, plus one; 0: none */
-	const char *aname;	/* ... the array's name */
 } racc;
 
 struct rnode {
@@ -788,7 +788,7 @@ static void acc_record(const racc *a, rframe *f, int arg, int store,
 		int32_t t = (int32_t)h, old = 0;
 		if (t == 0 || t == -1)
 			t = 1;
-		int32_t *w = (int32_t *)(rec + 1) + 2 * off;
+		int32_t *w = (int32_t *)(rec + 1) + BRT_OWNER_WORDS * off;
 		if (a->site[1])		/* the writing site's bit */
 			__atomic_fetch_or(w + 1, (int32_t)(1u << ((a->site[1]
 				- 1) % 32)), __ATOMIC_RELAXED);
@@ -1627,9 +1627,9 @@ static racc *cacc(cctx *c, const json_t *e)
 			return NULL;
 		if (a->kind == ACC_ARG && a->nidx == 0)
 			acc_sites(c, a, ast_get(e, "i"));
-		else if (a->kind != ACC_ARG && c->p->checked && a->aname)
+		else if (a->kind != ACC_ARG && c->p->checked && a->name)
 			a->asite[a->nidx] = add_site(c, ast_get(e, "i"),
-				a->aname, a->kind == ACC_SHARED ?
+				a->name, a->kind == ACC_SHARED ?
 				BRT_SITE_SHARED : BRT_SITE_ARRAY);
 		if (i->ty.n > 1) {
 			/* spec 4.2: a vector index, .x the column */
@@ -2451,7 +2451,7 @@ static int declare_var(cctx *c, const json_t *var, int *slot, int *nslots,
 		c->fn->nslots += (int)n;
 	}
 	if (a->ndims)
-		a->aname = ast_str(var, "name");
+		a->name = ast_str(var, "name");
 	c->p->var_acc[id] = a;
 	c->p->slot_of[id] = a->base;
 	*slot = a->base;

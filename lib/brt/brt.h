@@ -300,6 +300,7 @@ enum {
  *     the elements at -1 (written by two instances or more) after the
  *     launch, with the lines of the sites that wrote them. */
 #define BRT_NRECORDS 16
+#define BRT_OWNER_WORDS 2	/* int32_t of write owners per offset */
 typedef struct brt_record {
 	int32_t site;		/* index into brt_kernel.sites */
 	int32_t pad;

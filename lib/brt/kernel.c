@@ -620,30 +620,6 @@ static size_t owners_len(const brt_launch *L)
 	return n > 0 && (uint64_t)n < SIZE_MAX / 8 ? (size_t)n : 0;
 }
 
-/* The file and line a race report names: the statement that writes the
- * scatter array where the kernel has one such line (its checked sites),
- * else the kernel's. */
-static void race_place(const brt_kernel *k, const char **file, int *line)
-{
-	const brt_site *one = NULL;
-	*file = k->src_file ? k->src_file : "?";
-	*line = k->src_line;
-	for (unsigned i = 0; i < k->nsites; i++) {
-		const brt_site *s = &k->sites[i];
-		if (s->kind != BRT_SITE_SCATTER || !s->kernel ||
-		    strcmp(s->kernel, k->name) != 0)
-			continue;
-		if (one && (one->line != s->line || !one->file || !s->file ||
-		    strcmp(one->file, s->file) != 0))
-			return;
-		one = s;
-	}
-	if (one && one->file) {
-		*file = one->file;
-		*line = one->line;
-	}
-}
-
 /* The lines of the scatter writes whose sites have a bit in BITS (the
  * second owner word, brt.h), ascending and each once, into LINES[8], and
  * the file of the first into *FILE; their number, 0 for none. */
@@ -673,24 +649,22 @@ static int race_lines(const brt_kernel *k, uint32_t bits, int lines[8],
 }
 
 /* Reports the elements of the scatter array that two instances or more
- * of the launch wrote, from the owners OWN[2 N] (brgen --checked; -1
- * marks them): the first BRT_NRECORDS by offset, then how many more, each
- * at the line of the statement that wrote it, or at the first of them
- * where several did, naming them all (race_place's line where the sites
- * are not known). The marks are the same on every backend, whatever order
- * the writes ran in. */
+ * of the launch wrote, from the owners OWN[BRT_OWNER_WORDS N] (brgen
+ * --checked; -1 marks them): the first BRT_NRECORDS by offset, then how
+ * many more, each at the line of the statement that wrote it, or at the
+ * first of them where several did, naming them all (the kernel's line
+ * where the descriptor has no sites). The marks are the same on every
+ * backend, whatever order the writes ran in. */
 static void owners_report(brt_launch *L, const int32_t *own, size_t n)
 {
 	const brt_kernel *k = L->k;
 	int a = scatter_arg(k);
 	const brt_view *v = &L->views[a];
 	const char *name = k->arg_names ? k->arg_names[a] : "?";
-	const char *file;
-	int line;
+	const char *file = k->src_file ? k->src_file : "?";
 	long long shown = 0, more = 0;
-	race_place(k, &file, &line);
 	for (size_t i = 0; i < n; i++) {
-		if (own[2 * i] != -1)
+		if (own[BRT_OWNER_WORDS * i] != -1)
 			continue;
 		if (shown == BRT_NRECORDS) {
 			more++;
@@ -703,13 +677,13 @@ static void owners_report(brt_launch *L, const int32_t *own, size_t n)
 				off %= v->pitch[x];
 			}
 		const char *wfile = file;
-		int lines[8], nl = race_lines(k, (uint32_t)own[2 * i + 1],
-			lines, &wfile);
+		int lines[8] = {k->src_line}, nl = race_lines(k,
+			(uint32_t)own[BRT_OWNER_WORDS * i + 1], lines, &wfile);
 		brt_str m = {0};
 		brt_str_printf(&m, "%s:%d: kernel %s: element (%lld, %lld, %lld, "
-			"%lld) of the scatter array ", nl ? wfile : file,
-			nl ? lines[0] : line, k->name, (long long)c[0],
-			(long long)c[1], (long long)c[2], (long long)c[3]);
+			"%lld) of the scatter array ", wfile, lines[0], k->name,
+			(long long)c[0], (long long)c[1], (long long)c[2],
+			(long long)c[3]);
 		print_array(&m, name, v->dims);
 		brt_str_printf(&m, " written by more than one instance of the "
 			"launch");
@@ -795,7 +769,7 @@ static void run_cpu(brt_launch *L, char **data)
 	n = (j.total + j.chunk - 1) / j.chunk;
 	brt_records rec, *recp = &rec;
 	size_t nown = k->records ? owners_len(L) : 0;
-	if (nown && !(recp = calloc(1, sizeof rec + 2 * nown *
+	if (nown && !(recp = calloc(1, sizeof rec + BRT_OWNER_WORDS * nown *
 	    sizeof(int32_t)))) {
 		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to run "
 			"kernel (out of host memory)");
@@ -1050,7 +1024,8 @@ static void run_ocl(brt_launch *L)
 	cl_mem rec = NULL;
 	brt_recslot *slot = NULL;
 	size_t nown = k->records ? owners_len(L) : 0;
-	size_t recbytes = sizeof(brt_records) + 2 * nown * sizeof(int32_t);
+	size_t recbytes = sizeof(brt_records) + BRT_OWNER_WORDS * nown *
+		sizeof(int32_t);
 	if (!bad && nown)	/* this launch's records and write owners */
 		bad = brt_ocl_records_owners(d, recbytes, &wrec, &msg)
 			|| brt_ocl_setarg(ck, n++, sizeof wrec, &wrec, 1, &msg);
