@@ -48,7 +48,8 @@ FLOATS = ("float", "double")
 # runs those axes whole)
 AVOID = set()
 FEATURES = ("narrow", "double", "rank34", "multiout", "iter", "struct", "group", "domain",
-            "struct2", "gather34", "group2d", "domaininst", "iter34", "chain", "supdate")
+            "struct2", "gather34", "group2d", "domaininst", "iter34", "chain", "supdate",
+            "effects")
 
 
 # --------------------------------------------------------------------------
@@ -150,6 +151,7 @@ class Gen:
         self.subs = subs                # callable subkernels
         self.arrays = arrays if arrays is not None else []
         self.shared = []                # list of (name, T, size, bound, den)
+        self.mult = 1                   # times a statement here may run
         self.lines = []
         self.ind = 1
 
@@ -195,7 +197,7 @@ class Gen:
         r = self.r
         cands = []
         for v in self.vars:
-            if v.t.base != t.base:
+            if v.t.base != t.base or v.kind == "ctr":
                 continue
             if t.base == "float" and exact and not v.ex:
                 continue
@@ -365,9 +367,9 @@ class Gen:
         """a call of a subkernel returning t; or of one returning t's
         scalar type in more components (its first components) or in one
         (the first component of a constructor)"""
-        subs = [s for s in self.subs if s["ret"] == t]
+        subs = [s for s in self.subs if s["ret"] == t and not s.get("out")]
         if not subs:
-            subs = [s for s in self.subs if s["ret"].base == t.base and
+            subs = [s for s in self.subs if not s.get("out") and s["ret"].base == t.base and
                     (s["ret"].n > t.n or s["ret"].n == 1)]
             if not subs:
                 return None
@@ -824,6 +826,8 @@ class Gen:
     def stmt(self, depth, outs, in_cond=False):
         r = self.r
         k = r.choice(["decl", "decl", "decl", "if", "for", "assign", "swz", "array", "while"])
+        if self.has("effects") and r.random() < 0.4:
+            return self.effect(depth)
         if k == "decl" or (k in ("assign", "swz") and not [v for v in self.vars if v.kind in ("local", "out")]):
             t = self.rand_type()
             ex = not (t.base == "float" and self.inexact_ok and r.random() < 0.3)
@@ -835,17 +839,7 @@ class Gen:
             self.vars.append(Var(name, t, e.b, e.d, e.ex))
             return
         if k == "array":
-            t = T(r.choice(["int", "float", "uint"]), r.choice([1, 1, 4]))
-            name = self.fresh("arr")
-            self.emit("%s %s[4];" % (t.name, name))
-            es = []
-            for j in range(4):
-                e = self.gen(t, depth - 1, exact=True)
-                if t.base == "float":
-                    e = self.bound_float(e, 1000, 4)
-                es.append(e)
-                self.emit("%s[%d] = %s;" % (name, j, e.c))
-            self.arrays.append((name, t, max(e.b for e in es), max(e.d for e in es)))
+            self.new_array(depth)
             return
         if k == "assign":
             v = r.choice([v for v in self.vars if v.kind in ("local", "out")])
@@ -904,8 +898,11 @@ class Gen:
             n = r.choice([1, 2, 3, 5])
             self.emit("%s %s = %s;" % (t.name, acc, vlit(t, r.choice([0, 1, 3]))))
             self.emit("int %s;" % iv)
+            step = ""
+            if self.has("effects") and r.random() < 0.3:
+                step = ", " + self.step(self.ctr(), n)
             if k == "for":
-                self.emit("for (%s = 0; %s < %d; %s++) {" % (iv, iv, n, iv))
+                self.emit("for (%s = 0; %s < %d; %s++%s) {" % (iv, iv, n, iv, step))
             else:
                 self.emit("%s = 0;" % iv)
                 self.emit("while (%s < %d) {" % (iv, n))
@@ -916,6 +913,7 @@ class Gen:
             self.vars.append(Var(iv, T("int"), n, kind="loop"))
             accv = Var(acc, t, 1000 if t.base != "uint" else 2 ** 32, 16 if t.base == "float" else 1, kind="acc")
             self.vars.append(accv)
+            self.mult *= n
             if r.random() < 0.5:
                 self.stmt(depth - 1, outs, True)
             e = self.gen(t, depth, exact=True)
@@ -931,6 +929,7 @@ class Gen:
                 self.emit("if (%s) break;" % self.cond(1))
             elif r.random() < 0.2:
                 self.emit("if (%s) continue;" % self.cond(1))
+            self.mult //= n
             del self.vars[nv:]
             del self.arrays[na:]
             self.ind -= 1
@@ -938,6 +937,200 @@ class Gen:
             self.vars.append(Var(acc, t, accv.b, accv.d, True))
             return
         return self.stmt(depth, outs, in_cond)
+
+    def new_array(self, depth, t=None):
+        """a local array of 4 (of T, else of a random type), every element
+        set"""
+        r = self.r
+        if t is None:
+            t = T(r.choice(["int", "float", "uint"]), r.choice([1, 1, 4]))
+        name = self.fresh("arr")
+        self.emit("%s %s[4];" % (t.name, name))
+        es = []
+        for j in range(4):
+            e = self.gen(t, depth - 1, exact=True)
+            if t.base == "float":
+                e = self.bound_float(e, 1000, 4)
+            es.append(e)
+            self.emit("%s[%d] = %s;" % (name, j, e.c))
+        self.arrays.append((name, t, max(e.b for e in es), max(e.d for e in es)))
+
+    # ---- side effects (feature "effects"): an int counter stepped inside
+    # indices and expressions. No generated expression reads a counter
+    # (leaf skips kind "ctr"), so a statement that steps one touches it
+    # once between sequence points; its value reaches the outputs only
+    # through a copy (fold).
+    def ctr(self):
+        cs = [v for v in self.vars if v.kind == "ctr"]
+        if cs and self.r.random() < 0.8:
+            return self.r.choice(cs)
+        v0 = self.r.choice([-3, 0, 1, 2, 5])
+        name = self.fresh("ct")
+        self.emit("int %s = %s;" % (name, ilit(v0, "int")))
+        v = Var(name, T("int"), abs(v0), kind="ctr")
+        self.vars.append(v)
+        return v
+
+    def step(self, c, times=1):
+        """c++, ++c, c-- or --c, run up to TIMES times a run of this
+        statement"""
+        c.b += self.mult * times
+        f = self.r.choice(["%s++", "++%s", "%s--", "--%s"])
+        return f % c.name
+
+    def fold(self, c):
+        name = self.fresh("v")
+        self.emit("int %s = %s;" % (name, c.name))
+        self.vars.append(Var(name, T("int"), c.b))
+
+    def set_array(self, i, b, d):
+        name, at, ab, ad = self.arrays[i]
+        self.arrays[i] = (name, at, max(ab, b), max(ad, d))
+
+    def effect(self, depth):
+        r = self.r
+        c = self.ctr()
+        k = r.choice(["aop", "aop", "aop", "incval", "comma", "ternary", "shortc",
+                      "asgval", "gather", "fold", "outcall", "outcall"])
+        outs = [s for s in self.subs if s.get("out")]
+        if k == "outcall" and not outs:
+            k = "aop"
+        arrs = [i for i, a in enumerate(self.arrays) if a[1].base in ("int", "uint", "float")]
+        if k in ("aop", "incval") and not arrs:
+            self.new_array(depth)
+            arrs = [len(self.arrays) - 1]
+        if k == "gather" and not [g for g in self.gathers if len(g[2]) <= 2]:
+            k = "ternary"
+        if k == "aop":
+            i = r.choice(arrs)
+            name, at, ab, ad = self.arrays[i]
+            idx = "%s[(%s) & 3]" % (name, self.step(c))
+            if at.n > 1 and r.random() < 0.5:
+                # some components of a vector element (v.zw += ...)
+                comps = "".join(r.sample(XYZW[:at.n], r.randint(1, at.n)))
+                idx += "." + comps
+                at = at.with_n(len(comps))
+            if at.base == "float":
+                e = self.bound_float(self.gen(at, depth, exact=True), 1000, 4)
+                op = "="
+                if (ab + e.b * self.mult) * max(ad, e.d) <= FEXACT and r.random() < 0.6:
+                    op = r.choice(["+=", "-="])
+                    self.set_array(i, ab + e.b * self.mult, e.d)
+                else:
+                    self.set_array(i, e.b, e.d)
+            elif at.base == "uint":
+                e = self.gen(at, depth)
+                op = r.choice(["=", "+=", "-=", "*=", "/=", "%=", "^=", "|=", "&=",
+                               "<<=", ">>="])
+                self.set_array(i, 2 ** 32, 1)
+            else:
+                op = r.choice(["=", "+=", "-=", "/=", "%=", "/=", "%="])
+                e = self.gen(at, depth)
+                if op in ("+=", "-="):
+                    e = self.bound_int(e, 1000)
+                    if ab + e.b * self.mult > SAFE // 2:
+                        op = "/="
+                    else:
+                        self.set_array(i, ab + e.b * self.mult, 1)
+                elif op == "=":
+                    self.set_array(i, e.b, 1)
+            self.emit("%s %s %s;" % (idx, op, e.c))
+        elif k == "incval":
+            ints = [i for i in arrs if self.arrays[i][1].base != "float"] or arrs
+            i = r.choice(ints)
+            name, at, ab, ad = self.arrays[i]
+            idx = "%s[(%s) & 3]" % (name, self.step(c))
+            f = r.choice(["%s++", "%s--", "++%s", "--%s"]) % idx
+            v = self.fresh("v")
+            self.set_array(i, ab + self.mult, ad)
+            self.emit("%s %s = %s;" % (at.name, v, f))
+            self.vars.append(Var(v, at, ab + self.mult, ad))
+        elif k == "comma":
+            t = self.rand_type(allow_inexact=False)
+            e = self.gen(t, depth, exact=True)
+            if t.base == "double":
+                e = self.bound_float(e, 2 ** 20, 16)
+            v = self.fresh("v")
+            self.emit("%s %s = (%s, %s);" % (t.name, v, self.step(c), e.c))
+            self.vars.append(Var(v, t, e.b, e.d, e.ex))
+        elif k == "ternary":
+            e = self.bound_int(self.gen(T("int"), depth - 1), 1000)
+            v = self.fresh("v")
+            a, b = self.step(c), self.step(c)
+            self.emit("int %s = (%s) ? (%s) + %s : %s;" % (v, self.cond(1), a, e.c, b))
+            self.vars.append(Var(v, T("int"), c.b + e.b))
+        elif k == "shortc":
+            v = self.fresh("v")
+            op = r.choice(["&&", "||"])
+            self.emit("int %s = (%s) %s ((%s & 1) != 0);" % (v, self.cond(1), op, self.step(c)))
+            self.vars.append(Var(v, T("int"), 1))
+        elif k == "asgval":
+            lv = [x for x in self.vars if x.kind == "local" and x.t.base == "int" and x.t.n == 1]
+            v = self.fresh("v")
+            if lv and r.random() < 0.5:
+                x = r.choice(lv)
+                e = self.bound_int(self.gen(T("int"), depth - 1), 1000)
+                op = "="
+                if x.b + e.b * self.mult <= SAFE // 2 and r.random() < 0.6:
+                    op = r.choice(["+=", "-="])
+                    b = x.b + e.b * self.mult
+                else:
+                    b = max(x.b, e.b)
+                self.emit("int %s = (%s %s %s) + (%s);" % (v, x.name, op, e.c, self.step(c)))
+                x.b = b
+                self.vars.append(Var(v, T("int"), b + c.b))
+            else:
+                e = self.bound_int(self.gen(T("int"), depth - 1), 1000)
+                self.emit("int %s = (%s = %s) + 1;" % (v, c.name, e.c))
+                c.b = max(c.b, e.b)
+                self.vars.append(Var(v, T("int"), e.b + 1))
+        elif k == "gather":
+            gs = [g for g in self.gathers if len(g[2]) <= 2]
+            gg = r.choice(gs)
+            name, gt, dims, gb, gd = gg[:5]
+            if len(dims) == 1:
+                idx = "[%s]" % self.step(c)
+            elif r.random() < 0.5:
+                idx = "[%s][%s]" % (self.step(c), self.gen(T("int"), 1).c)
+            else:
+                idx = "[int2(%s, 0)]" % self.step(c)
+            v = self.fresh("v")
+            self.emit("%s %s = %s%s%s;" % (gt.name, v, name, idx, gg[5] if len(gg) > 5 else ""))
+            self.vars.append(Var(v, gt, gb, gd))
+        elif k == "outcall":
+            # a subkernel's out argument, an array element whose index
+            # steps the counter: read in, written back, located once
+            sb = r.choice(outs)
+            ot = sb["out"][0]
+            ai = [i for i, a in enumerate(self.arrays) if a[1] == ot]
+            if not ai:
+                self.new_array(depth, ot)
+                ai = [len(self.arrays) - 1]
+            i = r.choice(ai)
+            name, at, ab, ad = self.arrays[i]
+            args = []
+            for p in sb["params"]:
+                if p[0] == "gather":
+                    gs = [g for g in self.gathers if g[1] == p[2] and len(g[2]) == len(p[3])
+                          and len(g) <= 5]
+                    if not gs:
+                        return
+                    args.append(r.choice(gs)[0])
+                    continue
+                pt, pb, pd = p[2], p[3], p[4]
+                e = self.gen(pt, depth - 1)
+                if pt.base == "int":
+                    e = self.bound_int(e, pb)
+                elif pt.base in FLOATS:
+                    e = self.bound_float(e, pb, pd)
+                args.append(e.c)
+            args.append("%s[(%s) & 3]" % (name, self.step(c)))
+            v = self.fresh("v")
+            self.emit("%s %s = %s(%s);" % (sb["ret"].name, v, sb["name"], ", ".join(args)))
+            self.vars.append(Var(v, sb["ret"], sb["b"], sb["d"], sb["ex"]))
+            self.set_array(i, sb["out"][1], sb["out"][2])
+        if k == "fold" or r.random() < 0.3:
+            self.fold(c)
 
 
 # --------------------------------------------------------------------------
@@ -1242,6 +1435,10 @@ class Program:
                 gt = T(r.choice(["int", "float"]), 1)
                 params.append(("gather", "gp", gt, (0,)))
                 gathers.append(("gp", gt, (0,), 100000 if gt.base == "int" else 1000, 4))
+            # effects: one out parameter, read in and written back
+            out = None
+            if g.has("effects") and r.random() < 0.5:
+                out = (T(r.choice(["int", "uint", "float"]), r.choice([1, 1, 4])), "po")
             g.begin(vars_, gathers, None, [], subs[:])
             for _ in range(r.randint(0, 3)):
                 g.stmt(2, [])
@@ -1250,16 +1447,35 @@ class Program:
                 e = g.bound_int(e, 2 ** 20)
             elif ret.base in FLOATS:
                 e = g.bound_float(e, 1000, 4)
-            body = g.lines + ["\treturn %s;" % e.c]
+            body = g.lines
+            if out:
+                ot = out[0]
+                oe = g.gen(ot, 2, exact=True)
+                if ot.base == "int":
+                    oe = g.bound_int(oe, 2 ** 20)
+                    body.append("\tpo = (po %% %s) + %s;" % (vlit(ot, 1000), oe.c))
+                    out = (ot, oe.b + 1000, 1)
+                elif ot.base == "float":
+                    oe = g.bound_float(oe, 1000, 4)
+                    body.append("\tpo = floor(clamp(po, %s, %s)) + %s;" % (
+                        vlit(ot, -1000.0), vlit(ot, 1000.0), oe.c))
+                    out = (ot, oe.b + 1000, oe.d)
+                else:
+                    body.append("\tpo = po * %s + %s;" % (vlit(ot, 3), oe.c))
+                    out = (ot, 2 ** 32, 1)
+            body = body + ["\treturn %s;" % e.c]
             ps = []
             for p in params:
                 if p[0] == "gather":
                     ps.append("%s %s[]" % (p[2].name, p[1]))
                 else:
                     ps.append("%s %s" % (p[2].name, p[1]))
+            if out:
+                ps.append("out %s po<>" % out[0].name)
             self.kernels.append("kernel %s %s(%s)\n{\n%s\n}\n" % (ret.name, name, ", ".join(ps), "\n".join(body)))
             # gathers of the subkernel must be 1-D; record their bound conservatively
-            subs.append({"name": name, "ret": ret, "params": params, "b": e.b, "d": e.d, "ex": True})
+            subs.append({"name": name, "ret": ret, "params": params, "b": e.b, "d": e.d, "ex": True,
+                         "out": out})
         return subs
 
     # -- map kernels
