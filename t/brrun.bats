@@ -277,6 +277,12 @@ B
 	expect "ca.br:48: kernel nth: index 5 outside the array t[2]; using the nearest element\n2"
 	both --checked ca.br grp a=iota i=[0,3,4,-1,1,2,3,9] r --shape a=8 --shape r=8
 	expect "ca.br:57: kernel grp: index -1 outside the shared array s[4]; using the nearest element\nca.br:57: kernel grp: index 4 outside the shared array s[4]; using the nearest element\nca.br:57: kernel grp: index 9 outside the shared array s[4]; using the nearest element\n0 3 3 0 5 6 7 7"
+	# reductions: a reduce variable onto a stream, a reduce function,
+	# whose body also folds partial results (n - 1 calls a target element)
+	both --checked ca.br rsum a=iota s --shape a=8 --shape s=2
+	expect "ca.br:64: kernel rsum: index 3 outside the array t[3]; using the nearest element\nca.br:64: kernel rsum: index 4 outside the array t[3]; using the nearest element\nca.br:64: kernel rsum: index 5 outside the array t[3]; using the nearest element\nca.br:64: kernel rsum: index 6 outside the array t[3]; using the nearest element\nca.br:64: kernel rsum: index 7 outside the array t[3]; using the nearest element\n5 22"
+	both --checked ca.br rmx a=iota k=2 r --shape a=8
+	expect "ca.br:72: kernel rmx: index 2 outside the array t[2]; using the nearest element\n7\nbrt: 6 --checked reports were the same as one printed before: each prints once"
 	# a report prints once a process: --bench runs the kernel four times
 	for be in cpu opencl; do
 		run brrun --backend $be --checked --bench 3 ca.br rd i=[4] r

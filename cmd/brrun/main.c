@@ -1041,8 +1041,7 @@ static int make_kernel(brrun *r)
 	   writes it drops (brt.h, brt_records); --checked, its accesses
 	   outside their array and the scatter writes that race, as brgen's
 	   gen_records and the descriptor's owners */
-	k->records = (scatter || r->o.checked) &&
-		r->sig.kclass != BRT_KERNEL_REDUCE;
+	k->records = scatter || r->o.checked;
 	k->owners = r->o.checked && scatter && k->records;
 	k->arg_names = r->names;
 	k->kclass = r->sig.kclass;

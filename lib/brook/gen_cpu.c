@@ -216,7 +216,7 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 			name, suffix, sizes.s);
 	if (gen_is_group(fn))
 		gen_group_size(g, fn, gs);
-	records = !ty_streq(cls, "reduce") && gen_records(g, fn);
+	records = gen_records(g, fn);
 	if (records) {
 		sb_printf(b, "static const char *const %s__names%s[] = {", name,
 			suffix);

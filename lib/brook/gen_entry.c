@@ -306,9 +306,8 @@ int gen_records(gen_ctx *g, const json_t *fn)
 
 	if (fi->records >= 0)
 		return fi->records;
-	/* --checked: any kernel but a reduction, whose code has no records
-	   (its context is brg_noctx), may index an array */
-	fi->records = checked && !ty_streq(gen_kclass(fn), "reduce");
+	/* --checked: any kernel may index an array */
+	fi->records = checked;
 	params = params_of(fn);
 	json_array_foreach(params, i, p)
 		if (is_role(p, "scatter"))
@@ -1746,6 +1745,21 @@ static void cpu_fold_packed(gen_ctx *g, strbuf *b, const json_t *fn,
 	sb_puts(b, "\t\t}\n\t\treturn;\n\t}\n");
 }
 
+/* A reduction's context: no position; under --checked the launch's
+ * records (brt.h, REDUCE), which every pass and combining step shares. */
+static void reduce_ctx(gen_ctx *g, gen_target t, strbuf *b,
+	const json_t *fn)
+{
+	if (!gen_records(g, fn)) {
+		sb_puts(b, "\tconst brg_ctx brg_cx = brg_noctx();\n");
+		return;
+	}
+	if (t != GEN_CL)
+		rec_param(g, t, b, fn);
+	sb_puts(b, "\tconst brg_ctx brg_cx = brg_withrec(brg_noctx(), "
+		"brg_rec);\n");
+}
+
 static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 	const json_t *fn)
 {
@@ -1803,6 +1817,7 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 			gen_type(g, t, b, gen_resolve(g, ast_get(p, "type")),
 				ast_str(p, "name"));
 		}
+		rec_param(g, t, b, fn);
 		sb_puts(b, ")\n{\n");
 		if (!gen_scalar(gen_resolve(g, el)))
 			sb_puts(b, "\t__local uchar *brg_tmp = (__local uchar *)"
@@ -1814,8 +1829,9 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 			"\tconst BRG_L brg_g = get_group_id(0);\n"
 			"\tBRG_L brg_o = brg_g, brg_c = 0;\n"
 			"\tconst BRG_L brg_l = get_local_id(0), brg_L = "
-			"get_local_size(0);\n\tint brg_k, brg_have = 0;\n"
-			"\tconst brg_ctx brg_cx = brg_noctx();\n\t");
+			"get_local_size(0);\n\tint brg_k, brg_have = 0;\n");
+		reduce_ctx(g, t, b, fn);
+		sb_puts(b, "\t");
 		gen_type(g, t, b, el, NULL);
 		sb_puts(b, " brg_acc, brg_x;\n");
 		if (op) {
@@ -1932,8 +1948,8 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 	gen_type(g, t, b, el, NULL);
 	sb_printf(b, " *)brg_c->data[%zu];\n", r_at);
 	cpu_unpack(g, b, fn, UNPACK_VALUES);
-	sb_puts(b, "\tconst brg_ctx brg_cx = brg_noctx();\n"
-		"\tBRG_L brg_d[4];\n\tint64_t brg_i;\n\tint brg_k;\n"
+	reduce_ctx(g, t, b, fn);
+	sb_puts(b, "\tBRG_L brg_d[4];\n\tint64_t brg_i;\n\tint brg_k;\n"
 		"\tfor (brg_k = 0; brg_k < 4; brg_k++)\n"
 		"\t\tbrg_d[brg_k] = brg_c->dims[brg_k];\n");
 	cpu_fold_packed(g, b, fn, el, op);
@@ -1953,8 +1969,9 @@ static void reduce_entry(gen_ctx *g, gen_target t, strbuf *b,
 	/* the combining rule (brt.h, combine_call): the same body on a
 	 * partial result, with the call's constant arguments */
 	sb_printf(b, "static void %s__combine(const brt_cpu_call *brg_c, "
-		"const void *brg_val, void *brg_accp)\n{\n\tconst brg_ctx "
-		"brg_cx = brg_noctx();\n\t", name);
+		"const void *brg_val, void *brg_accp)\n{\n", name);
+	reduce_ctx(g, t, b, fn);
+	sb_puts(b, "\t");
 	gen_type(g, t, b, el, NULL);
 	sb_puts(b, " brg_x;\n");
 	cpu_unpack(g, b, fn, UNPACK_VALUES);

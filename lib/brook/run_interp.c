@@ -3396,6 +3396,7 @@ void run_interp_combine(const brt_cpu_call *c, const void *val, void *acc)
 	f.th = &th;
 	brt_cpu_call call;
 	memset(&call, 0, sizeof call);
+	call.errors = c->errors;	/* --checked: the launch's records */
 	f.call = &call;
 	for (int i = 0; i < p->nparams; i++)
 		if (p->params[i].kind == BRT_ARG_VALUE && c->data && c->data[i])

@@ -415,8 +415,10 @@ typedef struct brt_kernel {
 					   called instead of combine and
 					   combine_data */
 	int records;			/* 1: the kernel takes a brt_records
-					   (see brt_records); MAP, SCATTER
-					   and GROUP kernels only */
+					   (see brt_records); a REDUCE
+					   kernel's passes and combining
+					   steps share one (brt_cpu_call.
+					   errors in combine_call) */
 	const char *const *arg_names;	/* per argument, its name in the
 					   .br, for messages; NULL: none */
 	const brt_site *sites;		/* the program's checked accesses */
@@ -477,7 +479,9 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  *   REDUCE:       __kernel void K__reduce(__global const T *in,
  *                     const brt_view vin, __global T *out, const long nout,
  *                     const long4 block, const long chunks,
- *                     __local T *tmp)
+ *                     __local T *tmp, VALUES)
+ *     VALUES: const T name for each VALUE argument in order, then, with
+ *     records set, __global brt_records *rec, which both launches share.
  *     Each work-group g of output element o folds its share of o's block
  *     (the block split in CHUNKS parts) into out[o * chunks + g % chunks].
  *     A second launch with chunks == 1 folds the partial results.

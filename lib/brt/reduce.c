@@ -17,6 +17,8 @@ typedef struct red {
 	int64_t nout, n;	/* output elements, elements per block */
 	size_t esize;
 	char **vals;		/* per argument: a VALUE's address, or NULL */
+	brt_records *rec;	/* records set (brt.h): the launch's, which
+				   every pass and combining step fills */
 } red;
 
 /* Spec 8: the target's rank and extents against the input's. */
@@ -67,6 +69,7 @@ static void combine(const red *R, const void *val, void *acc)
 		memset(&c, 0, sizeof c);
 		c.data = R->vals;
 		c.kernel_data = k->kernel_data;
+		c.errors = R->rec;
 		k->combine_call(&c, val, acc);
 	} else if (k->combine_data) {
 		k->combine_data(k->kernel_data, val, acc);
@@ -136,6 +139,7 @@ static void cpu_red_job(void *ctx, int64_t j)
 	c.data = data;
 	c.views = views;
 	c.kernel_data = k->kernel_data;
+	c.errors = R->rec;	/* shared: the kernel's code counts atomically */
 	int64_t end = (j + 1) * C->per_job;
 	if (end > C->nitems)
 		end = C->nitems;
@@ -263,6 +267,10 @@ static int red_pass(red *R, brt_clkernel *ck, const brt_buffer *in,
 		bad = brt_ocl_setvalue(ck, n++, k->args[i].type,
 			L->args[i].value, msg);
 	}
+	cl_mem rec;
+	if (!bad && k->records)	/* brt.h, REDUCE: after the VALUEs */
+		bad = brt_ocl_records(L->dev, &rec, msg)
+			|| brt_ocl_setarg(ck, n, sizeof rec, &rec, 1, msg);
 	if (bad) {
 		brt_ocl_waits_done(w);
 		return -1;
@@ -398,6 +406,9 @@ static void red_ocl(red *R)
 		if (red_pass(R, ck2, part, &vp, out, pb, 1, l2, NULL, &msg))
 			goto fail;
 	}
+	/* waits for the passes: the cost of checked accesses (brt.3) */
+	if (R->rec && brt_ocl_records_read(d, R->rec, &msg))
+		goto fail;
 	if (!direct && !sync) {
 		brt_region tr = R->dst->reg;
 		memset(tr.origin, 0, sizeof tr.origin);
@@ -488,9 +499,16 @@ void brt_reduce(brt_launch *L)
 	for (unsigned i = 0; i < k->nargs; i++)
 		if (k->args[i].kind == BRT_ARG_VALUE)
 			R.vals[i] = (char *)L->args[i].value;
+	brt_records rec;
+	if (k->records) {
+		memset(&rec, 0, sizeof rec);
+		R.rec = &rec;
+	}
 	if (L->dev->kind == BRT_DEV_OPENCL)
 		red_ocl(&R);
 	else
 		red_cpu(&R);
+	if (R.rec)
+		brt_records_report(L, R.rec);
 	free(R.vals);
 }
