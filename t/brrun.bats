@@ -296,6 +296,22 @@ B
 	[ "$status" = 0 ] && [ "$output" = "30" ]
 }
 
+@test "--checked reports elements of shared arrays read before any work-item of the group wrote them, the same on both backends" {
+	cp "$top_srcdir/t/gen/checked_shared.br" cs.br
+	# s[i] = s[i] + a: the read comes before the write
+	both --checked cs.br self a=[1,2,3,4] r
+	expect "cs.br:8: kernel self: element 0 of the shared array s[4] read before any work-item of its group wrote it; using 0\ncs.br:8: kernel self: element 1 of the shared array s[4] read before any work-item of its group wrote it; using 0\ncs.br:8: kernel self: element 2 of the shared array s[4] read before any work-item of its group wrote it; using 0\ncs.br:8: kernel self: element 3 of the shared array s[4] read before any work-item of its group wrote it; using 0\n1 2 3 4"
+	# ++ reads first; an out argument written before is no report
+	both --checked cs.br upd a=[1,2,3,4] r
+	expect "cs.br:18: kernel upd: element 1 of the shared array s[8] read before any work-item of its group wrote it; using 0\ncs.br:18: kernel upd: element 3 of the shared array s[8] read before any work-item of its group wrote it; using 0\ncs.br:18: kernel upd: element 5 of the shared array s[8] read before any work-item of its group wrote it; using 0\ncs.br:18: kernel upd: element 7 of the shared array s[8] read before any work-item of its group wrote it; using 0\n12 14 16 18"
+	# a component written marks the element; element 2 read twice
+	both --checked cs.br vec a=[1,2,3,4] r
+	expect "cs.br:31: kernel vec: element 2 of the shared array v[4] read before any work-item of its group wrote it; using 0\n4 0 2 1\nbrt: 1 --checked report was the same as one printed before: each prints once"
+	# each group starts unwritten: the second group reads it again
+	both --checked cs.br vec a=iota r --shape a=8
+	expect "cs.br:31: kernel vec: element 2 of the shared array v[4] read before any work-item of its group wrote it; using 0\n3 0 1 0 7 0 5 4\nbrt: 3 --checked reports were the same as one printed before: each prints once"
+}
+
 @test "an index with a side effect in a compound assignment or an out argument is evaluated once, as in C, on both backends" {
 	cp "$top_srcdir/t/gen/checked_array.br" ca.br
 	# t[i++] += a; t[i++] += 2; t[i]++;

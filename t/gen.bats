@@ -467,6 +467,15 @@ checked_goldens() {
 	! grep -q 'brt_site brg_sites' plain.c || false
 }
 
+@test "brgen --checked reports elements of shared arrays read before any work-item of the group wrote them, the same on both backends" {
+	checked_goldens checked_shared
+	# s[i] = s[i] + a reads the element before its own write marks it
+	grep -q 'brg_sf_s\[brg_si\] = 1;' checked_shared.c
+	# without --checked: shared memory as the device leaves it, no flags
+	brpp checked_shared.br | brparse | brcheck 2>/dev/null | brgen -o plain
+	! grep -q 'brg_sf_' plain.c || false
+}
+
 @test "brgen --checked reports scatter elements written by more than one instance, the same on both backends" {
 	checked_goldens scatter_race
 	# without --checked: no tags, no reports

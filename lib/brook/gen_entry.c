@@ -1077,6 +1077,68 @@ static void shared_decls(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 	}
 }
 
+/* --checked: the elements of shared variable V that have a flag each
+ * (a 1-D array of scalars or vectors, shared_checked); else 0. */
+static long long shared_flags(gen_ctx *g, const json_t *v)
+{
+	const json_t *ty = gen_resolve(g, ast_get(v, "type"));
+
+	if (!g->o || !g->o->checked || !ty_streq(ty_kind(ty), "array") ||
+			!json_is_object(ast_get(ty, "size")) ||
+			!ty_is_arith(gen_resolve(g, ast_get(ty, "of"))))
+		return 0;
+	return ast_int(ast_get(ty, "size"), "value");
+}
+
+/* --checked, a group kernel: its shared variables start at 0 in every
+ * group, as brrun's interpreter gives them, and each 1-D shared array of
+ * scalars or vectors has a flag an element, brg_sf_NAME, set where a
+ * work-item writes the element and tested where one reads it (gen_kcode.c,
+ * shared_mode). DECLS: the declarations (OpenCL: at the kernel's scope);
+ * else the zeroing, for the N work-items of the group on OpenCL. */
+static void shared_checked(gen_ctx *g, gen_target t, strbuf *b,
+	const json_t *fn, const char *ind, int decls, long n)
+{
+	size_t i, j;
+	json_t *it, *v;
+
+	if (!g->o || !g->o->checked)
+		return;
+	ast_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it) {
+		if (!ast_is(it, "decl"))
+			continue;
+		ast_array_foreach(ast_arr(it, "vars"), j, v) {
+			const char *name = ast_str(v, "name");
+			long long m;
+			if (!gen_has_qual(v, "shared"))
+				continue;
+			m = shared_flags(g, v);
+			if (t == GEN_CL && decls) {
+				if (m > 0)
+					sb_printf(b, "%s__local uchar brg_sf_%s"
+						"[%lld];\n", ind, name, m);
+			} else if (t == GEN_CL) {
+				sb_printf(b, "%sfor (brg_zi = brg_zl; brg_zi < "
+					"(int)sizeof(%s); brg_zi += %ld)\n%s\t"
+					"((__local uchar *)&%s)[brg_zi] = 0;\n",
+					ind, name, n, ind, name);
+				if (m > 0)
+					sb_printf(b, "%sfor (brg_zi = brg_zl; "
+						"brg_zi < %lld; brg_zi += %ld)\n"
+						"%s\tbrg_sf_%s[brg_zi] = 0;\n",
+						ind, m, n, ind, name);
+			} else {
+				sb_printf(b, "%smemset(&%s, 0, sizeof %s);\n",
+					ind, name, name);
+				if (m > 0)
+					sb_printf(b, "%sunsigned char brg_sf_%s"
+						"[%lld] = {0};\n%s(void)brg_sf_%s;"
+						"\n", ind, name, m, ind, name);
+			}
+		}
+	}
+}
+
 static void set_name(json_t *names, const json_t *decl, const char *fmt,
 	const char *name)
 {
@@ -1134,6 +1196,7 @@ static long shared_total(gen_ctx *g, const json_t *fn)
 			if (!(n = shared_bytes(g, ast_get(v, "type"))) ||
 					(sum += n) > (1L << 40))
 				return -1;
+			sum += shared_flags(g, v);
 		}
 	}
 	return sum;
@@ -1251,6 +1314,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 			gs[2]);
 		cl_map_head(g, b, fn, attr, "");
 		shared_decls(g, t, b, fn, "\t", NULL);
+		shared_checked(g, t, b, fn, "\t", 1, n);
 		sb_printf(b,
 			"\tconst BRG_L brg_x = get_global_id(0), "
 			"brg_y = get_global_id(1), brg_z = get_global_id(2);\n"
@@ -1263,6 +1327,15 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 			"\tconst int4 brg_ing = (int4)((int)get_local_id(0), "
 			"(int)get_local_id(1), (int)get_local_id(2), 0);\n",
 			gen_records(g, fn) ? "brg_rec" : "0");
+		if (g->o && g->o->checked) {
+			sb_printf(b, "\t{\n\t\tconst int brg_zl = (int)("
+				"get_local_id(0) + %ld * (get_local_id(1) + %ld "
+				"* get_local_id(2)));\n\t\tint brg_zi;\n",
+				gs[0], gs[1]);
+			shared_checked(g, t, b, fn, "\t\t", 0, n);
+			sb_puts(b, "\t\t(void)brg_zi;\n\t}\n"
+				"\tbarrier(CLK_LOCAL_MEM_FENCE);\n");
+		}
 		json_array_foreach(params, i, p) {
 			if (!is_role(p, "in"))
 				continue;
@@ -1285,6 +1358,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 			"CLK_GLOBAL_MEM_FENCE);\n");
 		sb_puts(b, lvs ? "}\n#undef BRG_LV\n\n" : "}\n\n");
 		json_decref(f.names);
+		json_decref(f.smode);
 		return;
 	}
 	sb_printf(b, "static void %s__cpu(const brt_cpu_call *brg_c, "
@@ -1303,6 +1377,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		gs[0], gs[1], gs[2]);
 	f.soa = gen_soa_plan(g, fn);
 	shared_decls(g, t, b, fn, "\t\t", f.soa);
+	shared_checked(g, t, b, fn, "\t\t", 0, n);
 	sb_printf(b, "\t\tint brg_act[%ld];\n\t\tBRG_L brg_ti[%ld];\n"
 		"\t\tint brg_t;\n", n, n);
 	if (f.ret_flag)
@@ -1367,6 +1442,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	gen_gplan_free(f.gplan);
 	json_decref(f.soa);
 	json_decref(f.names);
+	json_decref(f.smode);
 }
 
 /* ---- reductions ---------------------------------------------------------- */

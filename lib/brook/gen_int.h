@@ -144,6 +144,11 @@ typedef struct gen_fn {
 	int sh_keepf;		/* ... which keeps the float's own steps */
 	const json_t *skip;	/* a statement that copy leaves out: the
 				   float counter's step */
+	json_t *smode;		/* --checked, a group kernel: "%p" of the
+				   index node of a 1-D shared array's
+				   element -> how the statement uses it
+				   (gen_kcode.c, shared_mode); built at
+				   the first such index */
 	struct gen_gplan *gplan; /* a group kernel on the CPU: its uniform
 				   loops (gen_group.c), else NULL */
 	const char *tmask;	/* ... the test of a thread that runs a phase */

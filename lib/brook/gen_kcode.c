@@ -931,6 +931,118 @@ void gen_sites_table(gen_ctx *g, strbuf *b)
 	sb_puts(b, "};\n\n");
 }
 
+/* ---- --checked: shared elements read before their group wrote them --- */
+
+static const json_t *callee(gen_fn *f, const json_t *e);
+static int writes_arg(const json_t *p);
+
+/* How a statement uses the element of a 1-D shared array that an index
+ * node names (gen_fn.smode): read; written by = inside an expression,
+ * marked written when its index is computed; read and written (op=, ++,
+ * --, an out argument), tested, then marked; written by an expression
+ * statement's =, marked after the statement, once its right side's reads
+ * (of the element too) have run, as the interpreter orders them. */
+enum { SM_READ, SM_WRITE, SM_RMW, SM_LATE };
+
+/* The index node of the element of a 1-D shared array of scalars or
+ * vectors that lvalue E names (through parentheses and swizzles), or
+ * NULL. */
+static const json_t *shared_elem(gen_fn *f, const json_t *e)
+{
+	const json_t *base, *d, *ty;
+
+	e = strip(e);
+	while (ast_is(e, "member"))
+		e = strip(ast_get(e, "e"));
+	if (!ast_is(e, "index"))
+		return NULL;
+	base = strip(ast_get(e, "a"));
+	if (!ast_is(base, "id") || !(d = gen_decl(f->g, base)) ||
+			!ast_is(d, "var") || !gen_has_qual(d, "shared"))
+		return NULL;
+	ty = gen_resolve(f->g, ety(base));
+	if (!ty_streq(ty_kind(ty), "array") ||
+			!json_is_object(ast_get(ty, "size")))
+		return NULL;
+	return ty_is_arith(gen_resolve(f->g, ast_get(ty, "of"))) ? e : NULL;
+}
+
+static void smode_put(json_t *m, const json_t *e, int mode, int keep)
+{
+	char k[32];
+
+	snprintf(k, sizeof k, "%p", (const void *)e);
+	if (!keep || !json_object_get(m, k))
+		json_object_set_new(m, k, json_integer(mode));
+}
+
+static void smode_walk(gen_fn *f, json_t *m, const json_t *n)
+{
+	const json_t *el, *v, *x;
+	const char *key;
+	size_t i;
+
+	if (json_is_array(n)) {
+		json_array_foreach(n, i, v)
+			smode_walk(f, m, v);
+		return;
+	}
+	if (!json_is_object(n))
+		return;
+	x = strip(ast_get(n, "e"));
+	if (ast_is(n, "expr") && ast_is(x, "assign") &&
+			ty_streq(ast_str(x, "op"), "=") &&
+			(el = shared_elem(f, ast_get(x, "l"))))
+		smode_put(m, el, SM_LATE, 0);
+	if (ast_is(n, "assign") && (el = shared_elem(f, ast_get(n, "l"))))
+		smode_put(m, el, ty_streq(ast_str(n, "op"), "=") ? SM_WRITE :
+			SM_RMW, 1);
+	if (((ast_is(n, "unop") && ast_str(n, "op")[0] ==
+			ast_str(n, "op")[1]) || ast_is(n, "postfix")) &&
+			(el = shared_elem(f, x)))
+		smode_put(m, el, SM_RMW, 0);
+	if (ast_is(n, "call") && callee(f, n)) {
+		json_t *params = ast_arr(ast_get(callee(f, n), "type"),
+			"params"), *p;
+		json_array_foreach(params, i, p)
+			if (writes_arg(p) && (el = shared_elem(f,
+					json_array_get(ast_arr(n, "args"), i))))
+				smode_put(m, el, SM_RMW, 0);
+	}
+	json_object_foreach((json_t *)n, key, v)
+		if (strcmp(key, "ty") && strcmp(key, "type"))
+			smode_walk(f, m, v);
+}
+
+/* How the statements use the shared element index node E names (SM_*),
+ * or -1 where it is none that --checked follows. */
+static int shared_mode(gen_fn *f, const json_t *e)
+{
+	char k[32];
+
+	if (!f->group || shared_elem(f, e) != e)
+		return -1;
+	if (!f->smode) {
+		f->smode = json_object();
+		smode_walk(f, f->smode, ast_get(f->fn, "body"));
+	}
+	snprintf(k, sizeof k, "%p", (const void *)e);
+	return (int)json_integer_value(json_object_get(f->smode, k));
+}
+
+/* An expression statement whose = writes a shared element that --checked
+ * marks after it (SM_LATE): the element's flag array, else NULL. */
+static const char *late_write(gen_fn *f, const json_t *s)
+{
+	const json_t *x = strip(ast_get(s, "e")), *el;
+
+	if (!f->g->o || !f->g->o->checked || !ast_is(s, "expr") ||
+			!ast_is(x, "assign") || !(el = shared_elem(f,
+			ast_get(x, "l"))) || shared_mode(f, el) != SM_LATE)
+		return NULL;
+	return ast_str(strip(ast_get(el, "a")), "name");
+}
+
 /* --checked: index E->i of a C array or a shared array, E an index node
  * (the access of one dimension: t[i][j] has two), printed as a call of a
  * helper of its own (brg_aidx_N) that records an index outside the
@@ -944,7 +1056,7 @@ static void checked_aidx(gen_fn *f, strbuf *b, const json_t *e)
 	const json_t *a = strip(ast_get(e, "a")), *base = a, *ty, *d;
 	const char *L = long_name(g, t), *name = "?";
 	long long n, ext[4] = {0, 0, 0, 0};
-	int dim = 1, rank = 0, kind = BRT_SITE_ARRAY, site;
+	int dim = 1, rank = 0, kind = BRT_SITE_ARRAY, site, mode;
 	char fname[64];
 
 	ty = gen_resolve(g, ety(a));
@@ -972,18 +1084,39 @@ static void checked_aidx(gen_fn *f, strbuf *b, const json_t *e)
 		rank++;
 	}
 	site = site_index(f, ast_get(e, "i"), name, kind);
+	mode = kind == BRT_SITE_SHARED ? shared_mode(f, e) : -1;
 	snprintf(fname, sizeof fname, "brg_aidx%s_%d", i32_sfx(g, t), site);
-	if (gen_need(g, t, fname))
-		sb_printf(&g->help[t], "%s%s %s(BRG_REC *r, %s i)\n{\n"
+	if (gen_need(g, t, fname)) {
+		strbuf *h = &g->help[t];
+		sb_printf(h, "%s%s %s(BRG_REC *r, ", fnq(t), L, fname);
+		if (mode >= 0)
+			sb_puts(h, t == GEN_CL ? "__local uchar *fl, " :
+				"unsigned char *fl, ");
+		sb_printf(h, "%s i)\n{\n"
 			"\tif (i < 0 || i >= %lld) {\n"
 			"\t\tbrg_record%s(r, %d, i, %d, %d, 0, %lld, %lld, "
 			"%lld, %lld);\n"
-			"\t\ti = i < 0 ? 0 : %lld;\n\t}\n\treturn i;\n}\n",
-			fnq(t), L, fname, L, n, i32_sfx(g, t), site, dim, rank,
-			ext[0], ext[1], ext[2], ext[3], n - 1);
+			"\t\ti = i < 0 ? 0 : %lld;\n\t}\n", L, n, i32_sfx(g, t),
+			site, dim, rank, ext[0], ext[1], ext[2], ext[3], n - 1);
+		/* a read of an element no work-item of the group wrote
+		   (brt.h, BRT_SITE_UNSET) */
+		if (mode == SM_READ || mode == SM_RMW)
+			sb_printf(h, "\tif (!fl[i])\n\t\tbrg_record%s(r, %d, i, "
+				"0, 0, 0, %lld, 0, 0, 0);\n", i32_sfx(g, t),
+				site_index(f, e, name, BRT_SITE_UNSET), n);
+		if (mode == SM_WRITE || mode == SM_RMW)
+			sb_puts(h, "\tfl[i] = 1;\n");
+		else if (mode == SM_LATE)	/* marked by the statement */
+			sb_puts(h, "\t(void)fl;\n");
+		sb_puts(h, "\treturn i;\n}\n");
+	}
+	if (mode == SM_LATE)
+		sb_puts(b, "(brg_si = ");
 	sb_printf(b, "%s(brg_cx.rec, ", gen_kept(g, fname));
+	if (mode >= 0)
+		sb_printf(b, "brg_sf_%s, ", name);
 	idx_scalar(f, b, ast_get(e, "i"));
-	sb_putc(b, ')');
+	sb_puts(b, mode == SM_LATE ? "))" : ")");
 }
 
 /* --checked: an index function for one access, which records coordinates
@@ -3532,6 +3665,26 @@ static void kstmt(gen_fn *f, strbuf *b, const json_t *s)
 	}
 	if (ty_streq(k, "directive"))
 		return;	/* a #pragma in a kernel: brcheck's W-kernel-pragma */
+	if (late_write(f, s)) {
+		/* --checked: the element is marked written after the
+		   statement (shared_mode) */
+		gen_indent(b, f->depth);
+		sb_printf(b, "{\n");
+		gen_indent(b, f->depth + 1);
+		sb_printf(b, "%s brg_si;\n", long_name(f->g, f->t));
+		f->depth++;
+		gen_indent(b, f->depth);
+		f->discard = strip(ast_get(s, "e"));
+		gen_kexpr(f, b, ast_get(s, "e"));
+		f->discard = NULL;
+		sb_puts(b, ";\n");
+		gen_indent(b, f->depth);
+		sb_printf(b, "brg_sf_%s[brg_si] = 1;\n", late_write(f, s));
+		f->depth--;
+		gen_indent(b, f->depth);
+		sb_puts(b, "}\n");
+		return;
+	}
 	gen_indent(b, f->depth);
 	if (ty_streq(k, "expr")) {
 		const json_t *u = f->shadow ? sh_update(f, s, f->shadow) : NULL;

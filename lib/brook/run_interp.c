@@ -255,6 +255,10 @@ typedef struct racc {
 				   plus one; 0: none */
 	int asite[BRT_MAX_RANK]; /* ACC_SLOT, ACC_SHARED, checked: the site
 				   of each index, plus one; 0: none */
+	int usite;		/* ACC_SHARED, checked, a 1-D array of
+				   scalars or vectors: the site of a read
+				   before the group wrote the element
+				   (BRT_SITE_UNSET), plus one; 0: none */
 } racc;
 
 struct rnode {
@@ -368,6 +372,8 @@ struct rframe {
 	int64_t lin;		/* its linear index */
 	int64_t local[4];	/* group kernels: instanceInGroup */
 	rval *shared;
+	uint8_t *sflags;	/* --checked: per shared slot, 1 once a
+				   work-item of the group wrote it */
 	struct rthread *th;
 };
 
@@ -914,17 +920,30 @@ typedef struct rloc {
 	char *mem;
 	brt_type bt;
 	int oor;
+	uint8_t *flag;		/* --checked, a shared element (racc.usite):
+				   its written flag, else NULL */
+	rframe *f;
 } rloc;
 
 static void acc_at(const racc *a, rframe *f, int store, rloc *l)
 {
 	l->s = acc_locate(a, f, &l->mem, &l->bt, &l->oor, store);
+	l->flag = a->usite && f->sflags && l->s ? f->sflags + (l->s -
+		f->shared) : NULL;
+	l->f = f;
 }
 
 /* Reads the value at L, components selected. */
 static void loc_load(const racc *a, const rloc *l, rval *o)
 {
 	rval v;
+	if (l->flag && !__atomic_load_n(l->flag, __ATOMIC_RELAXED) &&
+	    l->f->call->errors) {
+		/* a shared element no work-item wrote (BRT_SITE_UNSET) */
+		int64_t idx[4] = {l->s - l->f->shared - a->base, 0, 0, 0};
+		int64_t dims[4] = {a->dims[0], 0, 0, 0};
+		rec_put(l->f->call->errors, a->usite, idx, dims);
+	}
 	if (l->s)
 		v = *l->s;
 	else if (l->mem)
@@ -965,6 +984,8 @@ static void loc_store(const racc *a, const rloc *l, const rval *v)
 		*l->s = cur;
 	else
 		store_mem(l->mem, l->bt, a->elty, &cur);
+	if (l->flag)
+		__atomic_store_n(l->flag, 1, __ATOMIC_RELAXED);
 }
 
 /* Reads the value an access names, components selected. */
@@ -1631,6 +1652,11 @@ static racc *cacc(cctx *c, const json_t *e)
 			a->asite[a->nidx] = add_site(c, ast_get(e, "i"),
 				a->name, a->kind == ACC_SHARED ?
 				BRT_SITE_SHARED : BRT_SITE_ARRAY);
+		/* as brgen's shared_mode: 1-D shared arrays of scalars or
+		   vectors */
+		if (a->kind == ACC_SHARED && c->p->checked && a->name &&
+		    a->ndims == 1 && !a->st)
+			a->usite = add_site(c, e, a->name, BRT_SITE_UNSET);
 		if (i->ty.n > 1) {
 			/* spec 4.2: a vector index, .x the column */
 			if (a->kind != ACC_ARG || a->nidx > 0) {
@@ -3280,6 +3306,8 @@ static void run_group(const run_prog *p, const brt_cpu_call *c, int64_t g)
 	size_t n = (size_t)gs[0] * gs[1] * gs[2];
 	ritem *items = xcalloc(n, sizeof *items);
 	rval *shared = xcalloc((size_t)p->shared_slots + 1, sizeof *shared);
+	uint8_t *sflags = p->checked ? xcalloc((size_t)p->shared_slots + 1,
+		1) : NULL;
 	rgroup grp;
 	pthread_mutex_init(&grp.m, NULL);
 	pthread_cond_init(&grp.cv, NULL);
@@ -3295,6 +3323,7 @@ static void run_group(const run_prog *p, const brt_cpu_call *c, int64_t g)
 		it->f.call = c;
 		it->f.th = &it->th;
 		it->f.shared = shared;
+		it->f.sflags = sflags;
 		int64_t lc[4] = {(int64_t)(t % gs[0]),
 			(int64_t)(t / gs[0] % gs[1]),
 			(int64_t)(t / gs[0] / gs[1]), 0};
@@ -3336,6 +3365,7 @@ static void run_group(const run_prog *p, const brt_cpu_call *c, int64_t g)
 	pthread_cond_destroy(&grp.cv);
 	pthread_mutex_destroy(&grp.m);
 	free(shared);
+	free(sflags);
 	free(items);
 }
 

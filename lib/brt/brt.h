@@ -323,7 +323,11 @@ enum brt_site_kind {
 	BRT_SITE_GATHER = 0,	/* a gather read: clamped */
 	BRT_SITE_SCATTER = 1,	/* a scatter write: dropped */
 	BRT_SITE_ARRAY = 2,	/* a C array's index: clamped */
-	BRT_SITE_SHARED = 3	/* a shared array's index: clamped */
+	BRT_SITE_SHARED = 3,	/* a shared array's index: clamped */
+	BRT_SITE_UNSET = 4	/* a read of a 1-D shared array's element
+				   that no work-item of the group wrote
+				   before: the record's idx[0] is the
+				   index, dims[0] the extent */
 };
 typedef struct brt_site {
 	const char *file;	/* the .br file */

@@ -482,7 +482,9 @@ static void print_array(brt_str *m, const char *name, const int64_t d[4])
  * "FILE:LINE: kernel K: gather index (x, y, z, w) outside the array A of
  * X x Y x Z x W; reading the nearest element", or for a C array's index
  * "FILE:LINE: kernel K: index 5 outside the array t[4]; using the
- * nearest element" (brt.h, brt_site). */
+ * nearest element", or for a shared element no work-item wrote
+ * "FILE:LINE: kernel K: element 2 of the shared array s[4] read before
+ * any work-item of its group wrote it; using 0" (brt.h, brt_site). */
 static void report_site(const brt_kernel *k, const brt_record *r)
 {
 	const brt_site *s = r->site >= 0 && (unsigned)r->site < k->nsites
@@ -502,6 +504,11 @@ static void report_site(const brt_kernel *k, const brt_record *r)
 			brt_str_printf(&m, " in its dimension %lld",
 				(long long)r->idx[1]);
 		brt_str_printf(&m, "; using the nearest element");
+	} else if (kind == BRT_SITE_UNSET) {
+		brt_str_printf(&m, "element %lld of the shared array %s[%lld] "
+			"read before any work-item of its group wrote it; "
+			"using 0", (long long)r->idx[0], s->array,
+			(long long)r->dims[0]);
 	} else {
 		brt_str_printf(&m, "%s index (%lld, %lld, %lld, %lld) outside "
 			"the array ", kind == BRT_SITE_SCATTER ? "scatter" :

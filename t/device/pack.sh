@@ -28,7 +28,7 @@ for f in "$top"/t/run/*.br; do
 done
 # brgen --checked programs whose reports have a golden (t/gen.bats)
 mkdir -p "$dest/checked"
-for n in scatter_race checked_array; do
+for n in scatter_race checked_array checked_shared; do
 	cp "$top/t/gen/$n.br" "$dest/checked/"
 	(cd "$dest/checked" && brpp $n.br | brparse | brcheck 2>/dev/null |
 		brgen --checked -o $n && cc $cflags $n.c -o $n $libs &&
@@ -41,7 +41,8 @@ done
 # values race write them to s.txt)
 mkdir -p "$dest/brrun-checked"
 cp "$top/t/brrun/checked.br" "$top/t/gen/scatter_race.br" \
-	"$top/t/gen/checked_array.br" "$dest/brrun-checked/"
+	"$top/t/gen/checked_array.br" "$top/t/gen/checked_shared.br" \
+	"$dest/brrun-checked/"
 i=0
 while IFS= read -r args; do
 	i=$((i + 1))
