@@ -384,6 +384,14 @@ class Gen:
                      max([e.b] + [x.b for x in rest]), max([e.d] + [x.d for x in rest]),
                      e.ex and all(x.ex for x in rest))
         s = self.r.choice(subs)
+        args = self.sub_args(s, depth)
+        if args is None:
+            return None
+        return E("%s(%s)" % (s["name"], ", ".join(args)), t, s["b"], s["d"], s["ex"])
+
+    def sub_args(self, s, depth):
+        """the arguments of a call of subkernel S but its out parameter,
+        or None where no gather fits"""
         args = []
         for p in s["params"]:
             if p[0] == "gather":
@@ -401,7 +409,7 @@ class Gen:
             elif pt.base in FLOATS:
                 e = self.bound_float(e, pb, pd)
             args.append(e.c)
-        return E("%s(%s)" % (s["name"], ", ".join(args)), t, s["b"], s["d"], s["ex"])
+        return args
 
     def gen_int(self, t, depth):
         r = self.r
@@ -1108,22 +1116,9 @@ class Gen:
                 ai = [len(self.arrays) - 1]
             i = r.choice(ai)
             name, at, ab, ad = self.arrays[i]
-            args = []
-            for p in sb["params"]:
-                if p[0] == "gather":
-                    gs = [g for g in self.gathers if g[1] == p[2] and len(g[2]) == len(p[3])
-                          and len(g) <= 5]
-                    if not gs:
-                        return
-                    args.append(r.choice(gs)[0])
-                    continue
-                pt, pb, pd = p[2], p[3], p[4]
-                e = self.gen(pt, depth - 1)
-                if pt.base == "int":
-                    e = self.bound_int(e, pb)
-                elif pt.base in FLOATS:
-                    e = self.bound_float(e, pb, pd)
-                args.append(e.c)
+            args = self.sub_args(sb, depth)
+            if args is None:
+                return
             args.append("%s[(%s) & 3]" % (name, self.step(c)))
             v = self.fresh("v")
             self.emit("%s %s = %s(%s);" % (sb["ret"].name, v, sb["name"], ", ".join(args)))
