@@ -997,9 +997,9 @@ static void smode_walk(gen_fn *f, json_t *m, const json_t *n)
 	if (ast_is(n, "assign") && (el = shared_elem(f, ast_get(n, "l"))))
 		smode_put(m, el, ty_streq(ast_str(n, "op"), "=") ? SM_WRITE :
 			SM_RMW, 1);
-	if (((ast_is(n, "unop") && ast_str(n, "op")[0] ==
-			ast_str(n, "op")[1]) || ast_is(n, "postfix")) &&
-			(el = shared_elem(f, x)))
+	if (((ast_is(n, "unop") && (ty_streq(ast_str(n, "op"), "++") ||
+			ty_streq(ast_str(n, "op"), "--"))) ||
+			ast_is(n, "postfix")) && (el = shared_elem(f, x)))
 		smode_put(m, el, SM_RMW, 0);
 	if (ast_is(n, "call") && callee(f, n)) {
 		json_t *params = ast_arr(ast_get(callee(f, n), "type"),
