@@ -1051,6 +1051,19 @@ static void soa_decl(gen_ctx *g, gen_target t, strbuf *b, const json_t *v,
 	sb_free(&dims);
 }
 
+/* --checked: the elements of shared variable V that have a flag each
+ * (a 1-D array of scalars or vectors, shared_checked); else 0. */
+static long long shared_flags(gen_ctx *g, const json_t *v)
+{
+	const json_t *ty = gen_resolve(g, ast_get(v, "type"));
+
+	if (!g->o || !g->o->checked || !ty_streq(ty_kind(ty), "array") ||
+			!json_is_object(ast_get(ty, "size")) ||
+			!ty_is_arith(gen_resolve(g, ast_get(ty, "of"))))
+		return 0;
+	return ast_int(ast_get(ty, "size"), "value");
+}
+
 /* Shared arrays (guide 1.17.2): top-level "shared" declarations; those of
  * SOA by components. */
 static void shared_decls(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
@@ -1058,6 +1071,7 @@ static void shared_decls(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 {
 	size_t i, j;
 	json_t *it, *v;
+	long long m;
 
 	ast_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it) {
 		if (!ast_is(it, "decl"))
@@ -1073,31 +1087,23 @@ static void shared_decls(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 			gen_type(g, t, b, ast_get(v, "type"), ast_str(v,
 				"name"));
 			sb_puts(b, ";\n");
+			/* --checked: its flags beside it (shared_checked) */
+			if (t == GEN_CL && (m = shared_flags(g, v)))
+				sb_printf(b, "%s__local uchar brg_sf_%s[%lld];\n",
+					ind, ast_str(v, "name"), m);
 		}
 	}
-}
-
-/* --checked: the elements of shared variable V that have a flag each
- * (a 1-D array of scalars or vectors, shared_checked); else 0. */
-static long long shared_flags(gen_ctx *g, const json_t *v)
-{
-	const json_t *ty = gen_resolve(g, ast_get(v, "type"));
-
-	if (!g->o || !g->o->checked || !ty_streq(ty_kind(ty), "array") ||
-			!json_is_object(ast_get(ty, "size")) ||
-			!ty_is_arith(gen_resolve(g, ast_get(ty, "of"))))
-		return 0;
-	return ast_int(ast_get(ty, "size"), "value");
 }
 
 /* --checked, a group kernel: its shared variables start at 0 in every
  * group, as brrun's interpreter gives them, and each 1-D shared array of
  * scalars or vectors has a flag an element, brg_sf_NAME, set where a
  * work-item writes the element and tested where one reads it (gen_kcode.c,
- * shared_mode). DECLS: the declarations (OpenCL: at the kernel's scope);
- * else the zeroing, for the N work-items of the group on OpenCL. */
+ * shared_mode): the zeroing, shared among the N work-items of the group
+ * on OpenCL (whose flags shared_decls declares), and on the CPU the
+ * flags' declarations. */
 static void shared_checked(gen_ctx *g, gen_target t, strbuf *b,
-	const json_t *fn, const char *ind, int decls, long n)
+	const json_t *fn, const char *ind, long n)
 {
 	size_t i, j;
 	json_t *it, *v;
@@ -1113,11 +1119,7 @@ static void shared_checked(gen_ctx *g, gen_target t, strbuf *b,
 			if (!gen_has_qual(v, "shared"))
 				continue;
 			m = shared_flags(g, v);
-			if (t == GEN_CL && decls) {
-				if (m > 0)
-					sb_printf(b, "%s__local uchar brg_sf_%s"
-						"[%lld];\n", ind, name, m);
-			} else if (t == GEN_CL) {
+			if (t == GEN_CL) {
 				sb_printf(b, "%sfor (brg_zi = brg_zl; brg_zi < "
 					"(int)sizeof(%s); brg_zi += %ld)\n%s\t"
 					"((__local uchar *)&%s)[brg_zi] = 0;\n",
@@ -1314,7 +1316,6 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 			gs[2]);
 		cl_map_head(g, b, fn, attr, "");
 		shared_decls(g, t, b, fn, "\t", NULL);
-		shared_checked(g, t, b, fn, "\t", 1, n);
 		sb_printf(b,
 			"\tconst BRG_L brg_x = get_global_id(0), "
 			"brg_y = get_global_id(1), brg_z = get_global_id(2);\n"
@@ -1332,7 +1333,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 				"get_local_id(0) + %ld * (get_local_id(1) + %ld "
 				"* get_local_id(2)));\n\t\tint brg_zi;\n",
 				gs[0], gs[1]);
-			shared_checked(g, t, b, fn, "\t\t", 0, n);
+			shared_checked(g, t, b, fn, "\t\t", n);
 			sb_puts(b, "\t\t(void)brg_zi;\n\t}\n"
 				"\tbarrier(CLK_LOCAL_MEM_FENCE);\n");
 		}
@@ -1377,7 +1378,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		gs[0], gs[1], gs[2]);
 	f.soa = gen_soa_plan(g, fn);
 	shared_decls(g, t, b, fn, "\t\t", f.soa);
-	shared_checked(g, t, b, fn, "\t\t", 0, n);
+	shared_checked(g, t, b, fn, "\t\t", n);
 	sb_printf(b, "\t\tint brg_act[%ld];\n\t\tBRG_L brg_ti[%ld];\n"
 		"\t\tint brg_t;\n", n, n);
 	if (f.ret_flag)
