@@ -458,6 +458,22 @@ int gen_is_group(const json_t *fn)
 	return ty_streq(gen_kclass(fn), "group");
 }
 
+json_t *gen_shared_next(gen_shared *s)
+{
+	for (; s->i < json_array_size(s->items); s->i++, s->j = 0) {
+		const json_t *it = json_array_get(s->items, s->i);
+		const json_t *vars = ast_arr(it, "vars");
+		if (!ast_is(it, "decl"))
+			continue;
+		while (s->j < json_array_size(vars)) {
+			json_t *v = json_array_get(vars, s->j++);
+			if (gen_has_qual(v, "shared"))
+				return v;
+		}
+	}
+	return NULL;
+}
+
 /* Which parameter indexof node N names, into SET. */
 static void indexof_site(gen_ctx *g, const json_t *n, json_t *set)
 {

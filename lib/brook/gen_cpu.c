@@ -263,14 +263,10 @@ static void descriptor(gen_ctx *g, strbuf *b, const json_t *fn, int variant)
 		sb_printf(b, "\t.gather_size = %s__sizes%s,\n", name, suffix);
 	sb_free(&sizes);
 	if (gen_is_group(fn)) {
-		size_t j, k;
-		json_t *it, *v;
+		json_t *v;
 		size_t bytes = 0;
-		ast_array_foreach(ast_arr(ast_get(fn, "body"), "items"), j, it)
-			ast_array_foreach(ast_arr(it, "vars"), k, v)
-				if (gen_has_qual(v, "shared"))
-					bytes += gen_size(g, ast_get(v, "type"),
-						NULL);
+		gen_shared_foreach(ast_get(fn, "body"), s, v)
+			bytes += gen_size(g, ast_get(v, "type"), NULL);
 		sb_printf(b, "\t.shared_bytes = %zu,\n", bytes);
 	}
 	sb_puts(b, "\t.src_file = \"");

@@ -1069,29 +1069,21 @@ static long long shared_flags(gen_ctx *g, const json_t *v)
 static void shared_decls(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 	const char *ind, const json_t *soa)
 {
-	size_t i, j;
-	json_t *it, *v;
+	json_t *v;
 	long long m;
 
-	ast_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it) {
-		if (!ast_is(it, "decl"))
+	gen_shared_foreach(ast_get(fn, "body"), s, v) {
+		if (gen_soa_is(soa, v)) {
+			soa_decl(g, t, b, v, ind);
 			continue;
-		ast_array_foreach(ast_arr(it, "vars"), j, v) {
-			if (!gen_has_qual(v, "shared"))
-				continue;
-			if (gen_soa_is(soa, v)) {
-				soa_decl(g, t, b, v, ind);
-				continue;
-			}
-			sb_printf(b, "%s%s", ind, t == GEN_CL ? "__local " : "");
-			gen_type(g, t, b, ast_get(v, "type"), ast_str(v,
-				"name"));
-			sb_puts(b, ";\n");
-			/* --checked: its flags beside it (shared_checked) */
-			if (t == GEN_CL && (m = shared_flags(g, v)))
-				sb_printf(b, "%s__local uchar brg_sf_%s[%lld];\n",
-					ind, ast_str(v, "name"), m);
 		}
+		sb_printf(b, "%s%s", ind, t == GEN_CL ? "__local " : "");
+		gen_type(g, t, b, ast_get(v, "type"), ast_str(v, "name"));
+		sb_puts(b, ";\n");
+		/* --checked: its flags beside it (shared_checked) */
+		if (t == GEN_CL && (m = shared_flags(g, v)))
+			sb_printf(b, "%s__local uchar brg_sf_%s[%lld];\n", ind,
+				ast_str(v, "name"), m);
 	}
 }
 
@@ -1105,38 +1097,30 @@ static void shared_decls(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn,
 static void shared_checked(gen_ctx *g, gen_target t, strbuf *b,
 	const json_t *fn, const char *ind, long n)
 {
-	size_t i, j;
-	json_t *it, *v;
+	json_t *v;
 
 	if (!g->o || !g->o->checked)
 		return;
-	ast_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it) {
-		if (!ast_is(it, "decl"))
-			continue;
-		ast_array_foreach(ast_arr(it, "vars"), j, v) {
-			const char *name = ast_str(v, "name");
-			long long m;
-			if (!gen_has_qual(v, "shared"))
-				continue;
-			m = shared_flags(g, v);
-			if (t == GEN_CL) {
+	gen_shared_foreach(ast_get(fn, "body"), s, v) {
+		const char *name = ast_str(v, "name");
+		long long m = shared_flags(g, v);
+		if (t == GEN_CL) {
+			sb_printf(b, "%sfor (brg_zi = brg_zl; brg_zi < "
+				"(int)sizeof(%s); brg_zi += %ld)\n%s\t"
+				"((__local uchar *)&%s)[brg_zi] = 0;\n",
+				ind, name, n, ind, name);
+			if (m > 0)
 				sb_printf(b, "%sfor (brg_zi = brg_zl; brg_zi < "
-					"(int)sizeof(%s); brg_zi += %ld)\n%s\t"
-					"((__local uchar *)&%s)[brg_zi] = 0;\n",
-					ind, name, n, ind, name);
-				if (m > 0)
-					sb_printf(b, "%sfor (brg_zi = brg_zl; "
-						"brg_zi < %lld; brg_zi += %ld)\n"
-						"%s\tbrg_sf_%s[brg_zi] = 0;\n",
-						ind, m, n, ind, name);
-			} else {
-				sb_printf(b, "%smemset(&%s, 0, sizeof %s);\n",
-					ind, name, name);
-				if (m > 0)
-					sb_printf(b, "%sunsigned char brg_sf_%s"
-						"[%lld] = {0};\n%s(void)brg_sf_%s;"
-						"\n", ind, name, m, ind, name);
-			}
+					"%lld; brg_zi += %ld)\n%s\tbrg_sf_%s"
+					"[brg_zi] = 0;\n", ind, m, n, ind,
+					name);
+		} else {
+			sb_printf(b, "%smemset(&%s, 0, sizeof %s);\n", ind,
+				name, name);
+			if (m > 0)
+				sb_printf(b, "%sunsigned char brg_sf_%s[%lld] = "
+					"{0};\n%s(void)brg_sf_%s;\n", ind,
+					name, m, ind, name);
 		}
 	}
 }
@@ -1185,21 +1169,14 @@ static long shared_bytes(gen_ctx *g, const json_t *t)
  * where one has no size shared_bytes knows. */
 static long shared_total(gen_ctx *g, const json_t *fn)
 {
-	size_t i, j;
-	json_t *it, *v;
+	json_t *v;
 	long sum = 0, n;
 
-	ast_array_foreach(ast_arr(ast_get(fn, "body"), "items"), i, it) {
-		if (!ast_is(it, "decl"))
-			continue;
-		ast_array_foreach(ast_arr(it, "vars"), j, v) {
-			if (!gen_has_qual(v, "shared"))
-				continue;
-			if (!(n = shared_bytes(g, ast_get(v, "type"))) ||
-					(sum += n) > (1L << 40))
-				return -1;
-			sum += shared_flags(g, v);
-		}
+	gen_shared_foreach(ast_get(fn, "body"), s, v) {
+		if (!(n = shared_bytes(g, ast_get(v, "type"))) ||
+				(sum += n) > (1L << 40))
+			return -1;
+		sum += shared_flags(g, v);
 	}
 	return sum;
 }

@@ -1567,29 +1567,22 @@ static void soa_walk(gen_ctx *g, const json_t *n, json_t *ok)
 json_t *gen_soa_plan(gen_ctx *g, const json_t *fn)
 {
 	const json_t *body = ast_get(fn, "body");
-	json_t *ok, *set = NULL, *it, *v;
-	size_t i, j;
+	json_t *ok, *set = NULL, *v;
 
 	if (g->o && g->o->checked)
 		return NULL;
 	ok = json_object();
 	soa_walk(g, body, ok);
-	ast_array_foreach(ast_arr(body, "items"), i, it) {
-		if (!ast_is(it, "decl"))
+	gen_shared_foreach(body, s, v) {
+		char k[32];
+		json_t *c;
+		id_key(k, v);
+		c = json_object_get(ok, k);
+		if (!c || json_integer_value(c) != refs(g, body, v))
 			continue;
-		ast_array_foreach(ast_arr(it, "vars"), j, v) {
-			char k[32];
-			json_t *c;
-			if (!gen_has_qual(v, "shared"))
-				continue;
-			id_key(k, v);
-			c = json_object_get(ok, k);
-			if (!c || json_integer_value(c) != refs(g, body, v))
-				continue;
-			if (!set)
-				set = json_object();
-			json_object_set_new(set, k, json_true());
-		}
+		if (!set)
+			set = json_object();
+		json_object_set_new(set, k, json_true());
 	}
 	json_decref(ok);
 	return set;

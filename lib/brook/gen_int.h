@@ -256,6 +256,18 @@ extern const char gen_index_helpers[];
 extern const char gen_record_helpers[];
 /* Host layout loads for OpenCL structs. */
 int gen_is_group(const json_t *fn);
+/* The shared variables of a group kernel's BODY, its top-level "shared"
+ * declarations (guide 1.17.2), in order:
+ *	gen_shared_foreach(body, s, v) { ... }
+ * with S the cursor's name and V a json_t * set to each. */
+typedef struct {
+	const json_t *items;
+	size_t i, j;
+} gen_shared;
+json_t *gen_shared_next(gen_shared *s);
+#define gen_shared_foreach(body, s, v) \
+	for (gen_shared s = { ast_arr((body), "items"), 0, 0 }; \
+		((v) = gen_shared_next(&s)) != NULL; )
 int gen_is_sync_loop(const json_t *s);
 int gen_is_sync_stmt(const json_t *s);
 void gen_group_split(gen_fn *f, strbuf *b, const json_t *body,
