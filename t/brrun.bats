@@ -1525,6 +1525,91 @@ BR
 	expect '102 103 104 105 0 0'
 }
 
+# sub N NAME: a subkernel NAME of N float parameters, returning their
+# sum, and a kernel k calling it with a + 0 ... a + N-1.
+sub_params() {
+	local i ps="" body="" as=""
+	for ((i = 0; i < $1; i++)); do
+		ps+="${ps:+, }float p$i"; body+="${body:+ + }p$i"
+		as+="${as:+, }a + ${i}.0f"
+	done
+	printf 'kernel float %s(%s) { return %s; }\n' "$2" "$ps" "$body"
+	printf 'kernel void k(float a<>, out float o<>) { o = %s(%s); }\n' \
+		"$2" "$as"
+}
+
+# chain N: subkernels f0 ... fN-1, each calling the one before, and a
+# kernel k calling fN-1: N calls nested.
+chain() {
+	local i
+	echo 'kernel float f0(float x) { return x + 1.0f; }'
+	for ((i = 1; i < $1; i++)); do
+		echo "kernel float f$i(float x) { return f$((i - 1))(x) + 1.0f; }"
+	done
+	echo "kernel void k(float a<>, out float o<>) { o = f$(($1 - 1))(a); }"
+}
+
+@test "the interpreter calls subkernels of up to 64 parameters, nested up to 64 deep; past either, E-run-interp at the call" {
+	sub_params 64 f > p64.br
+	both p64.br k a=[1,2]
+	expect '2080 2144'
+	sub_params 65 f > p65.br
+	fails_with 1 "p65.br:2:47: error: the interpreter calls a subkernel of up to 64 parameters [E-run-interp]" \
+		--backend cpu p65.br k a=[1,2]
+	run brrun --backend opencl p65.br k a=[1,2]
+	[ "$status" -eq 0 ] && [ "$output" = '2145 2210' ]
+	chain 64 > c64.br
+	both c64.br k a=[1,2]
+	expect '65 66'
+	# k's call of f64 is the 65th nested
+	chain 65 > c65.br
+	fails_with 1 "c65.br:66:47: error: the interpreter nests subkernel calls up to 64 deep [E-run-interp]" \
+		--backend cpu c65.br k a=[1,2]
+	run brrun --backend opencl c65.br k a=[1,2]
+	[ "$status" -eq 0 ] && [ "$output" = '66 67' ]
+}
+
+@test "the interpreter sizes a thread's frames from the kernel's calls: large locals nested, and in a work-group's work-items" {
+	# 18,000 floats in three nested frames, a frame within the
+	# arguments of a call, and a work-item's subkernel of 2,000
+	cat > loc.br <<'BR'
+kernel float big(float x) { float t[6000]; int i; for (i = 0; i < 6000; i++) t[i] = x + (float)i; return t[5999]; }
+kernel float big2(float x) { float t[6000]; t[5999] = x; return big(t[5999]) + t[5999]; }
+kernel float big3(float x) { float t[6000]; t[0] = x; return big2(t[0]) + t[0]; }
+kernel float add(float x, float y) { float t[3000]; t[2999] = x + y; return t[2999]; }
+kernel void k(float a<>, out float o<>) { o = big3(a); }
+kernel void k2(float a<>, out float o<>) { o = add(a, add(a, big(a))); }
+kernel float mid(float x) { float t[2000]; int i; for (i = 0; i < 2000; i++) t[i] = x * (float)i; return t[1999]; }
+Attribute[GroupSize(2, 1, 1)]
+kernel void g(float a<>, out float c[]) { shared float s[2]; int i = instance().x; s[1 * instanceInGroup().x + 0] = a; syncGroup(); c[i] = mid(s[0]) + s[1]; }
+BR
+	both loc.br k a=[1,2]
+	expect '6002 6005'
+	both loc.br k2 a=[1,2]
+	expect '6002 6005'
+	both loc.br g a=iota c --shape a=4
+	expect '1 1 4001 4001'
+}
+
+@test "the interpreter's limits of locals: 65,536 values an array, a thread's frames, a work-group's, each E-run-interp" {
+	cat > big.br <<'BR'
+kernel float huge(float x) { float t[70000]; t[0] = x; return t[0]; }
+kernel void k(float a<>, out float o<>) { o = huge(a); }
+kernel float part(float x) { float t[40000]; t[0] = x; return t[0]; }
+kernel float twice(float x) { float t[40000]; t[0] = part(x); return t[0]; }
+kernel void k2(float a<>, out float o<>) { o = twice(a); }
+kernel float some(float x) { float t[20000]; t[0] = x; return t[0]; }
+Attribute[GroupSize(256, 1, 1)]
+kernel void g(float a<>, out float c[]) { c[instance().x] = some(a); }
+BR
+	fails_with 1 "big.br:1:36: error: local array 't' too large: the interpreter holds up to 65536 elements an array [E-run-interp]" \
+		--backend cpu big.br k a=[1,2]
+	fails_with 1 "big.br:4:1: error: the locals of 'twice' and of the calls in it take more than the interpreter's 65536 values [E-run-interp]" \
+		--backend cpu big.br k2 a=[1,2]
+	fails_with 1 "big.br:7:11: error: the locals of a work-group of 'g' and of the calls in it take more than the interpreter's 4194304 values [E-run-interp]" \
+		--backend cpu big.br g a=iota c --shape a=256
+}
+
 @test "every kernel of the tree gives the same output and reports on both backends (fuzz/kernelsweep.py)" {
 	command -v python3 >/dev/null || skip "no python3"
 	run python3 "$top_srcdir/fuzz/kernelsweep.py" --build "$top_builddir"

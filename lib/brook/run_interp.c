@@ -26,9 +26,11 @@
 #define INTERP_ID "E-run-interp"
 #define PI 3.14159265358979323846
 #define MAX_NEST 400		/* expression and statement nesting */
-#define STACK_SLOTS 16384	/* frame slots per thread */
+#define RUN_MAX_VALUES 65536	/* frame slots of a thread or work-item,
+				   a kernel's and its calls' together */
 #define RUN_MAX_PARAMS 64	/* parameters of a subkernel that is called */
-#define GROUP_SLOTS 1024	/* the same for a work-item */
+#define RUN_MAX_CALLS 64	/* subkernel calls nested in one another */
+#define RUN_GROUP_VALUES (1 << 22)	/* the frames of a work-group */
 
 /* ---- values --------------------------------------------------------- */
 
@@ -298,6 +300,9 @@ enum { X_NORMAL, X_BREAK, X_CONTINUE, X_RETURN };
 struct rfunc {
 	const json_t *node;
 	int nslots;
+	int need;		/* slots of its frame and of the most the
+				   calls in it stack above the frame */
+	int calls;		/* calls nested in it, at most (0: none) */
 	int nparams;
 	int *pslot;		/* per parameter: its slot */
 	rtype *ptype;
@@ -395,6 +400,9 @@ typedef struct cctx {
 	int depth;		/* in the function being compiled */
 	int too_deep;		/* said so: once is enough */
 	int loops;		/* enclosing loops and switches */
+	int site_need;		/* the most the calls compiled so far in the
+				   function (or argument list) stack above it */
+	int site_calls;		/* and their nesting */
 } cctx;
 
 static void *carena(run_prog *p, size_t n)
@@ -470,6 +478,8 @@ static rnode *new_node(cctx *c, reval_fn *ev, rtype ty)
 static rnode *cexpr(cctx *c, const json_t *e);
 static rstmt *cstmt(cctx *c, const json_t *s);
 static rfunc *cfunc(cctx *c, const json_t *f);
+static rnode *csubargs(cctx *c, rfunc *fn, const json_t *fdecl,
+	json_t *args, rtype ty);
 
 /* ---- evaluation of expressions -------------------------------------- */
 
@@ -1454,8 +1464,10 @@ static void ev_call(const rnode *n, rframe *f, rval *o)
 	rthread *th = f->th;
 	rloc outs[RUN_MAX_PARAMS];	/* out arguments, located once */
 	memset(o, 0, sizeof *o);
-	if (th->sp + fn->nslots > th->cap || th->depth > 64) {
-		call_fail(f, "subkernel calls nested too deeply, or their locals too large");
+	if (th->sp + fn->nslots > th->cap || th->depth >= RUN_MAX_CALLS) {
+		/* not reached: the frames' sizes and the calls' nesting are
+		 * known when the kernel is compiled (csubcall) */
+		call_fail(f, "subkernel calls nested deeper than compiled");
 		return;
 	}
 	rframe g = *f;
@@ -1843,6 +1855,30 @@ static rnode *csubcall(cctx *c, const json_t *e, const json_t *fdecl,
 			"parameters", RUN_MAX_PARAMS);
 		return NULL;
 	}
+	/* the callee's frame is reserved before its arguments are
+	 * evaluated (ev_call): a call in one stacks above it */
+	int outer_need = c->site_need, outer_calls = c->site_calls;
+	c->site_need = c->site_calls = 0;
+	rnode *n = csubargs(c, fn, fdecl, args, ty);
+	int need = fn->nslots + (c->site_need > fn->need - fn->nslots ?
+		c->site_need : fn->need - fn->nslots);
+	int calls = 1 + (c->site_calls > fn->calls ? c->site_calls :
+		fn->calls);
+	c->site_need = need > outer_need ? need : outer_need;
+	c->site_calls = calls > outer_calls ? calls : outer_calls;
+	if (n && calls > RUN_MAX_CALLS) {
+		cfail(c, e, "the interpreter nests subkernel calls up to %d "
+			"deep", RUN_MAX_CALLS);
+		return NULL;
+	}
+	return n;
+}
+
+/* csubcall's node and its arguments. */
+static rnode *csubargs(cctx *c, rfunc *fn, const json_t *fdecl,
+	json_t *args, rtype ty)
+{
+	size_t na = json_array_size(args);
 	rnode *n = new_node(c, ev_call, ty);
 	n->fn = fn;
 	n->nargs = (int)na;
@@ -2433,18 +2469,20 @@ static int declare_var(cctx *c, const json_t *var, int *slot, int *nslots,
 	int64_t n = 1;
 	while (strcmp(ast_str(t, "t"), "array") == 0) {
 		long long sz;
-		if (a->ndims == BRT_MAX_RANK ||
-			run_const_int(ast_get(t, "size"), &sz, NULL, NULL) != 0 ||
-			sz <= 0 ||
-			sz > STACK_SLOTS)
+		if (a->ndims == BRT_MAX_RANK)
+			return cfail(c, var, "the interpreter runs local "
+				"arrays of up to %d dimensions ('%s')",
+				BRT_MAX_RANK, ast_str(var, "name"));
+		if (run_const_int(ast_get(t, "size"), &sz, NULL, NULL) != 0 ||
+			sz <= 0)
 			return cfail(c, var, "the interpreter needs a constant "
 				"size for the local array '%s'",
 				ast_str(var, "name"));
+		if (sz > RUN_MAX_VALUES || (n *= sz) > RUN_MAX_VALUES)
+			return cfail(c, var, "local array '%s' too large: the "
+				"interpreter holds up to %d elements an array",
+				ast_str(var, "name"), RUN_MAX_VALUES);
 		a->dims[a->ndims++] = sz;
-		n *= sz;
-		if (n > STACK_SLOTS / 2)
-			return cfail(c, var, "local array '%s' too large",
-				ast_str(var, "name"));
 		t = ast_get(t, "of");
 	}
 	const json_t *sty = struct_type(c, t);
@@ -2806,9 +2844,11 @@ static rfunc *cfunc(cctx *c, const json_t *fnode)
 		c->p->funcs[id] = fn;
 	rfunc *outer = c->fn;
 	int outer_loops = c->loops, outer_depth = c->depth;
+	int outer_need = c->site_need, outer_calls = c->site_calls;
 	c->fn = fn;
 	c->loops = 0;
 	c->depth = 0;	/* a subkernel nests from its own body, not its call */
+	c->site_need = c->site_calls = 0;
 	json_t *params = ast_arr(ast_get(fnode, "type"), "params");
 	fn->nparams = (int)json_array_size(params);
 	fn->pslot = carena(c->p, ((size_t)fn->nparams + 1) * sizeof(int));
@@ -2841,9 +2881,20 @@ static rfunc *cfunc(cctx *c, const json_t *fnode)
 	}
 	if (ok)
 		fn->body = cstmt(c, ast_get(fnode, "body"));
+	fn->need = fn->nslots + c->site_need;
+	fn->calls = c->site_calls;
+	if (fn->body && (c->site_need > RUN_MAX_VALUES ||
+		fn->need > RUN_MAX_VALUES)) {
+		cfail(c, fnode, "the locals of '%s' and of the calls in it "
+			"take more than the interpreter's %d values",
+			ast_str(fnode, "name"), RUN_MAX_VALUES);
+		fn->body = NULL;
+	}
 	c->fn = outer;
 	c->loops = outer_loops;
 	c->depth = outer_depth;
+	c->site_need = outer_need;
+	c->site_calls = outer_calls;
 	fn->compiling = 0;
 	return ok && fn->body ? fn : NULL;
 }
@@ -2946,6 +2997,14 @@ run_prog *run_interp_compile(const json_t *doc, const run_sig *sig,
 	c.d = d;
 	c.p = p;
 	p->main = cfunc(&c, sig->func);
+	if (p->main && sig->kclass == BRT_KERNEL_GROUP &&
+		(int64_t)sig->group[0] * sig->group[1] * sig->group[2] *
+		p->main->need > RUN_GROUP_VALUES) {
+		cfail(&c, sig->func, "the locals of a work-group of '%s' and "
+			"of the calls in it take more than the interpreter's %d "
+			"values", ast_str(sig->func, "name"), RUN_GROUP_VALUES);
+		p->main = NULL;
+	}
 	if (!p->main) {
 		run_interp_free(p);
 		return NULL;
@@ -3162,7 +3221,7 @@ static void thread_init(rthread *th, const run_prog *p, int cap)
 {
 	memset(th, 0, sizeof *th);
 	th->prog = p;
-	th->cap = cap > p->main->nslots ? cap : p->main->nslots;
+	th->cap = cap;
 	th->stack = xcalloc((size_t)th->cap, sizeof *th->stack);
 	th->sp = p->main->nslots;
 }
@@ -3317,7 +3376,7 @@ static void run_group(const run_prog *p, const brt_cpu_call *c, int64_t g)
 	size_t started = 0;
 	for (size_t t = 0; t < n; t++) {
 		ritem *it = &items[t];
-		thread_init(&it->th, p, p->main->nslots + GROUP_SLOTS);
+		thread_init(&it->th, p, p->main->need);
 		it->th.group = &grp;
 		it->f.slots = it->th.stack;
 		it->f.call = c;
@@ -3379,7 +3438,7 @@ void run_interp_cpu(const brt_cpu_call *c, int64_t begin, int64_t end,
 		return;
 	}
 	rthread th;
-	thread_init(&th, p, STACK_SLOTS);
+	thread_init(&th, p, p->main->need);
 	rframe f;
 	memset(&f, 0, sizeof f);
 	f.slots = th.stack;
@@ -3419,7 +3478,7 @@ void run_interp_combine(const brt_cpu_call *c, const void *val, void *acc)
 	if (p->in_arg < 0)
 		return;
 	rthread th;
-	thread_init(&th, p, STACK_SLOTS);
+	thread_init(&th, p, p->main->need);
 	rframe f;
 	memset(&f, 0, sizeof f);
 	f.slots = th.stack;
