@@ -476,6 +476,51 @@ checked_goldens() {
 	! grep -q 'brg_sf_' plain.c || false
 }
 
+@test "a --checked report line prints once a process, for the first 65,536 distinct lines; past them every line prints" {
+	cat > many.br <<'BR'
+#include <stdio.h>
+
+kernel void g(float i<>, float t[], float off, out float o<>)
+{
+	o = t[i + off];
+}
+
+int main(void)
+{
+	float idx[16], t[4] = { 1.0f, 2.0f, 3.0f, 4.0f }, r[16];
+	int k;
+
+	for (k = 0; k < 16; k++)
+		idx[k] = (float)(4 + k);
+	{
+		float si<16>, st<4>, so<16>;
+		streamRead(si, idx);
+		streamRead(st, t);
+		/* 16 lines a launch, each index its own: 4,096 launches
+		   fill the 65,536; the first launch again before and after */
+		g(si, st, 0.0f, so);
+		for (k = 0; k < 4096; k++)
+			g(si, st, (float)(16 * k), so);
+		g(si, st, 0.0f, so);
+		streamWrite(so, r);
+	}
+	printf("%g %g\n", r[0], r[15]);
+	return 0;
+}
+BR
+	brpp many.br | brparse | brcheck 2>/dev/null | brgen --checked -o many
+	$BROOK_CC $BROOK_CFLAGS many.c -o many $BROOK_LIBS
+	BRT_RUNTIME=cpu ./many > out 2> err
+	[ "$(cat out)" = "4 4" ]
+	# the first launch's 16 lines print once, then after the other
+	# 65,520 distinct ones fill the set they print again
+	[ "$(grep -c 'outside the array t' err)" -eq 65552 ]
+	[ "$(grep -c 'gather index (4, 0, 0, 0) outside' err)" -eq 2 ]
+	[ "$(grep -c 'gather index (65539, 0, 0, 0) outside' err)" -eq 1 ]
+	[ "$(tail -n 1 err)" = "brt: 16 --checked reports were the same as one printed before: each prints once" ]
+	[ "$(wc -l < err)" -eq 65553 ]
+}
+
 @test "brgen --checked reports scatter elements written by more than one instance, the same on both backends" {
 	checked_goldens scatter_race
 	# without --checked: no tags, no reports
