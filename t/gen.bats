@@ -963,6 +963,24 @@ brgen_both() {
 	brgen_both one.ast --fast-math
 }
 
+@test "without --checked no program of the tree carries --checked's sites, index helpers or shared flags (a scatter's records stay: brgen(1))" {
+	local n=0 c=0
+	for src in "$top_srcdir"/t/run/*.br "$top_srcdir"/t/gen/*.br \
+			"$top_srcdir"/examples/*.br "$top_srcdir"/bench/br/*.br; do
+		brpp "$src" | brparse | brcheck > one.ast 2>/dev/null || continue
+		brgen -o plain one.ast 2>/dev/null || continue
+		brgen --checked -o checked one.ast
+		if grep -E 'brg_sites|brg_aidx|brg_sf_|brg_vsite|\bbrg_zi\b' plain.c; then
+			echo "in the plain code of $src" >&2
+			return 1
+		fi
+		grep -q 'brg_sites' checked.c && c=$((c + 1))
+		n=$((n + 1))
+	done
+	# it ran: 114 programs, 55 of whose checked code has sites
+	[ "$n" -gt 100 ] && [ "$c" -gt 40 ]
+}
+
 @test "brgen -j takes 1 or 2" {
 	run brgen -j 3 -o out sum.ast
 	[ "$status" -eq 2 ]
