@@ -49,7 +49,7 @@ FLOATS = ("float", "double")
 AVOID = set()
 FEATURES = ("narrow", "double", "rank34", "multiout", "iter", "struct", "group", "domain",
             "struct2", "gather34", "group2d", "domaininst", "iter34", "chain", "supdate",
-            "effects")
+            "effects", "swizzles")
 
 
 # --------------------------------------------------------------------------
@@ -224,6 +224,12 @@ class Gen:
         if k == "var":
             v = r.choice(cands)
             c = v.name
+            if v.t.n > 1 and self.has("swizzles") and r.random() < 0.3:
+                # a swizzle of a swizzle: (v.wzx).yx, v.xy.yyx
+                inner = "".join(r.choice(XYZW[:v.t.n]) for _ in range(r.randint(2, 4)))
+                outer = "".join(r.choice(XYZW[:len(inner)]) for _ in range(t.n))
+                form = "(%s.%s).%s" if r.random() < 0.5 else "%s.%s.%s"
+                return E(form % (v.name, inner, outer), t, v.b, v.d, v.ex)
             if v.t.n > 1 and (t.n != v.t.n or r.random() < 0.3):
                 c += "." + "".join(r.choice(XYZW[:v.t.n]) for _ in range(t.n))
             elif v.t.n == 1 and t.n > 1:
@@ -877,7 +883,10 @@ class Gen:
             e = self.gen(v.t.with_n(len(comps)), depth, exact=ex)
             if v.t.base == "double":
                 e = self.bound_float(e, 2 ** 20, 16)
-            self.emit("%s.%s = %s;" % (v.name, "".join(comps), e.c))
+            target = "%s.%s" % (v.name, "".join(comps))
+            if self.has("swizzles") and r.random() < 0.5:
+                target = self.nested_target(v.name, v.t.n, comps)
+            self.emit("%s = %s;" % (target, e.c))
             self.assign_to(v, e, True)
             return
         if k == "if" and depth > 0:
@@ -963,6 +972,18 @@ class Gen:
             self.emit("%s[%d] = %s;" % (name, j, e.c))
         self.arrays.append((name, t, max(e.b for e in es), max(e.d for e in es)))
 
+    def nested_target(self, base, n, comps):
+        """components COMPS (distinct letters) of BASE, a vector of N, as
+        a swizzle of a swizzle that writes them: v.zx as v.xzy.yx or
+        (v.zwx).zx (feature "swizzles")"""
+        r = self.r
+        rest = [c for c in XYZW[:n] if c not in comps]
+        inner = list(comps) + r.sample(rest, r.randint(0, len(rest)))
+        r.shuffle(inner)
+        outer = "".join(XYZW[inner.index(c)] for c in comps)
+        form = "(%s.%s).%s" if r.random() < 0.5 else "%s.%s.%s"
+        return form % (base, "".join(inner), outer)
+
     # ---- side effects (feature "effects"): an int counter stepped inside
     # indices and expressions. No generated expression reads a counter
     # (leaf skips kind "ctr"), so a statement that steps one touches it
@@ -1016,7 +1037,10 @@ class Gen:
             if at.n > 1 and r.random() < 0.5:
                 # some components of a vector element (v.zw += ...)
                 comps = "".join(r.sample(XYZW[:at.n], r.randint(1, at.n)))
-                idx += "." + comps
+                if self.has("swizzles") and r.random() < 0.5:
+                    idx = self.nested_target(idx, at.n, comps)
+                else:
+                    idx += "." + comps
                 at = at.with_n(len(comps))
             if at.base == "float":
                 e = self.bound_float(self.gen(at, depth, exact=True), 1000, 4)

@@ -110,6 +110,7 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "a scatter array's element updated: op=, ++, --, a subkernel's out argument; outside the array dropped" { run_program scatter_update; }
 @test "a group kernel's shared element or variable as a subkernel's out argument (local memory on a CPU OpenCL device)" { run_program group_sub_out; }
 @test "++ and -- on a swizzle of several components, as a statement and a for step" { run_program incdec_swizzle; }
+@test "spec 6.3.4: a swizzle of a swizzle read and written (v.zw.x = a: the CPU's C assigned to a call)" { run_program swizzle_nested; }
 @test "guide 1.17.7: a loop with syncGroup() inside another, braced or its body alone" { run_program group_nested_loop; }
 @test "spec 4.1.2-4.1.3: double min/max, partial reductions of <100,200>" { run_program spec_reduce; }
 @test "spec 2, 4.1.2: reductions of structs; a reduce function reading a constant" { run_program reduce_more; }

@@ -156,6 +156,40 @@ static json_t *anon_tag(const json_t *n, const json_t *at)
 	return json_object_get(n, "tag");
 }
 
+/* Swizzle member N over member E (through parentheses), itself a
+ * swizzle: N made one swizzle of the vector under E (v.zw.x: v.z), which
+ * C, where brgen writes the CPU's swizzles of several components as
+ * calls, could not assign to. Returns what N's "e" is now. */
+static json_t *swizzle_fold(json_t *n, json_t *e)
+{
+	json_t *sw = ast_arr(n, "swizzle"), *in = e;
+	char name[8];
+
+	while (ast_is(in, "paren"))
+		in = ast_get(in, "e");
+	if (!ast_is(in, "member") || !json_array_size(ast_arr(in, "swizzle"))
+			|| json_array_size(sw) > 4)
+		return e;
+	json_t *isw = ast_arr(in, "swizzle"), *fold = json_array();
+	size_t i;
+	for (i = 0; i < json_array_size(sw); i++) {
+		json_t *c = json_array_get(isw, (size_t)json_integer_value(
+			json_array_get(sw, i)));
+		if (!json_is_integer(c)) {	/* not checked: as it is */
+			json_decref(fold);
+			return e;
+		}
+		json_array_append(fold, c);
+		name[i] = "xyzw"[json_integer_value(c) & 3];
+	}
+	name[i] = 0;
+	e = ast_get(in, "e");
+	json_object_set(n, "e", e);	/* IN and its parentheses go */
+	json_object_set_new(n, "swizzle", fold);
+	json_object_set_new(n, "name", json_string(name));
+	return swizzle_fold(n, e);
+}
+
 /* Records every node with an "id" (brcheck numbers declarations) and the
  * struct and union tags defined with their fields, a node before the
  * nodes inside it, and collects into S the sites of WANT (the sites of
@@ -170,9 +204,9 @@ static void index_node(gen_ctx *g, const json_t *n, gen_sites *s,
 {
 	if (json_is_object(n)) {
 		json_t *id = NULL, *kind = NULL, *tag = NULL, *at = NULL;
-		json_t *kids[16];
+		json_t *kids[16], *swz = NULL;
 		unsigned char kwant[16];
-		size_t nkids = 0, i;
+		size_t nkids = 0, i, ekid = 16;
 		int fields = 0, more = 0;
 		for (void *it = json_object_iter((json_t *)n); it;
 				it = json_object_iter_next((json_t *)n, it)) {
@@ -198,6 +232,14 @@ static void index_node(gen_ctx *g, const json_t *n, gen_sites *s,
 				break;
 			case 'k': if (key[1] == '\0') kind = v; break;
 			case 'f': fields |= ty_streq(key, "fields"); break;
+			case 'e':
+				if (key[1] == '\0')
+					ekid = nkids;
+				break;
+			case 's':
+				if (ty_streq(key, "swizzle"))
+					swz = v;
+				break;
 			case 't':
 				if (key[1] == 'a' && key[2] == 'g' &&
 						key[3] == '\0')
@@ -214,6 +256,8 @@ static void index_node(gen_ctx *g, const json_t *n, gen_sites *s,
 				more = 1;
 			}
 		}
+		if (swz && ekid < nkids && ast_is(n, "member"))
+			kids[ekid] = swizzle_fold((json_t *)n, kids[ekid]);
 		if (fields && !json_string_length(tag))
 			tag = anon_tag(n, at);
 		if (fields && json_string_length(tag))
