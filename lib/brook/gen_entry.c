@@ -1051,17 +1051,18 @@ static void soa_decl(gen_ctx *g, gen_target t, strbuf *b, const json_t *v,
 	sb_free(&dims);
 }
 
-/* --checked: the elements of shared variable V that have a flag each
- * (a 1-D array of scalars or vectors, shared_checked); else 0. */
+/* --checked: the flags of shared variable V, one a component of an
+ * element of a 1-D array of scalars or vectors (shared_checked); else
+ * 0. */
 static long long shared_flags(gen_ctx *g, const json_t *v)
 {
-	const json_t *ty = gen_resolve(g, ast_get(v, "type"));
+	const json_t *ty = gen_resolve(g, ast_get(v, "type")), *el;
 
 	if (!g->o || !g->o->checked || !ty_streq(ty_kind(ty), "array") ||
 			!json_is_object(ast_get(ty, "size")) ||
-			!ty_is_arith(gen_resolve(g, ast_get(ty, "of"))))
+			!ty_is_arith(el = gen_resolve(g, ast_get(ty, "of"))))
 		return 0;
-	return ast_int(ast_get(ty, "size"), "value");
+	return ast_int(ast_get(ty, "size"), "value") * ty_ncomp(el);
 }
 
 /* Shared arrays (guide 1.17.2): top-level "shared" declarations; those of

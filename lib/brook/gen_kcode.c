@@ -976,6 +976,20 @@ static void smode_put(json_t *m, const json_t *e, int mode, int keep)
 		json_object_set_new(m, k, json_integer(mode));
 }
 
+/* The components of a vector that swizzle E selects, as bits 1 << c; 0
+ * where E is no swizzle. A swizzle of a swizzle is one by now (gen.c,
+ * swizzle_fold). */
+static int swizzle_mask(const json_t *e)
+{
+	const json_t *sw = ast_arr(strip(e), "swizzle");
+	size_t i;
+	int mask = 0;
+
+	for (i = 0; i < json_array_size(sw) && i < 4; i++)
+		mask |= 1 << (json_integer_value(json_array_get(sw, i)) & 3);
+	return mask;
+}
+
 static void smode_walk(gen_fn *f, json_t *m, const json_t *n)
 {
 	const json_t *el, *v, *x;
@@ -989,6 +1003,14 @@ static void smode_walk(gen_fn *f, json_t *m, const json_t *n)
 	}
 	if (!json_is_object(n))
 		return;
+	/* the components its swizzle names (one: gen.c, swizzle_fold) */
+	if (ast_is(n, "member") && (el = shared_elem(f, n))) {
+		char k[40];
+		snprintf(k, sizeof k, "%p.c", (const void *)el);
+		if (!json_object_get(m, k))
+			json_object_set_new(m, k, json_integer(
+				swizzle_mask(n)));
+	}
 	x = strip(ast_get(n, "e"));
 	if (ast_is(n, "expr") && ast_is(x, "assign") &&
 			ty_streq(ast_str(x, "op"), "=") &&
@@ -1030,9 +1052,46 @@ static int shared_mode(gen_fn *f, const json_t *e)
 	return (int)json_integer_value(json_object_get(f->smode, k));
 }
 
+/* The components that the access of shared element E (an index node
+ * shared_mode follows) reads or writes, as bits 1 << c, and in *NC the
+ * number of its element's: a flag each (brg_sf_NAME[i * NC + c]). */
+static int shared_comps(gen_fn *f, const json_t *e, int *nc)
+{
+	char k[40];
+	const json_t *ty = gen_resolve(f->g, ety(strip(ast_get(e, "a"))));
+	int mask;
+
+	*nc = ty_ncomp(gen_resolve(f->g, ast_get(ty, "of")));
+	if (*nc < 1 || *nc > 4)
+		*nc = 1;
+	snprintf(k, sizeof k, "%p.c", (const void *)e);
+	mask = (int)json_integer_value(json_object_get(f->smode, k));
+	return mask ? mask : (1 << *nc) - 1;
+}
+
+/* The flags of the components MASK of element I, NC flags an element, in
+ * array FL: "FL[I * NC + c]" each, SEP between them. */
+static void shared_flag_list(strbuf *b, const char *fl, const char *i,
+	int nc, int mask, const char *sep)
+{
+	int c, first = 1;
+
+	for (c = 0; c < nc; c++) {
+		if (!(mask & (1 << c)))
+			continue;
+		sb_printf(b, "%s%s[", first ? "" : sep, fl);
+		if (nc == 1)
+			sb_puts(b, i);
+		else
+			sb_printf(b, "%s * %d + %d", i, nc, c);
+		sb_puts(b, "]");
+		first = 0;
+	}
+}
+
 /* An expression statement whose = writes a shared element that --checked
- * marks after it (SM_LATE): the element's flag array, else NULL. */
-static const char *late_write(gen_fn *f, const json_t *s)
+ * marks after it (SM_LATE): the element's index node, else NULL. */
+static const json_t *late_write(gen_fn *f, const json_t *s)
 {
 	const json_t *x = strip(ast_get(s, "e")), *el;
 
@@ -1040,7 +1099,7 @@ static const char *late_write(gen_fn *f, const json_t *s)
 			!ast_is(x, "assign") || !(el = shared_elem(f,
 			ast_get(x, "l"))) || shared_mode(f, el) != SM_LATE)
 		return NULL;
-	return ast_str(strip(ast_get(el, "a")), "name");
+	return el;
 }
 
 /* --checked: index E->i of a C array or a shared array, E an index node
@@ -1098,15 +1157,30 @@ static void checked_aidx(gen_fn *f, strbuf *b, const json_t *e)
 			"%lld, %lld);\n"
 			"\t\ti = i < 0 ? 0 : %lld;\n\t}\n", L, n, i32_sfx(g, t),
 			site, dim, rank, ext[0], ext[1], ext[2], ext[3], n - 1);
-		/* a read of an element no work-item of the group wrote
-		   (brt.h, BRT_SITE_UNSET) */
-		if (mode == SM_READ || mode == SM_RMW)
+		/* a read of a component no work-item of the group wrote
+		   (brt.h, BRT_SITE_UNSET): a flag a component */
+		int nc, mask = mode >= 0 ? shared_comps(f, e, &nc) : 0;
+		if ((mode == SM_READ || mode == SM_RMW) && nc == 1)
 			sb_printf(h, "\tif (!fl[i])\n\t\tbrg_record%s(r, %d, i, "
 				"0, 0, 0, %lld, 0, 0, 0);\n", i32_sfx(g, t),
 				site_index(f, e, name, BRT_SITE_UNSET), n);
-		if (mode == SM_WRITE || mode == SM_RMW)
-			sb_puts(h, "\tfl[i] = 1;\n");
-		else if (mode == SM_LATE)	/* marked by the statement */
+		else if (mode == SM_READ || mode == SM_RMW) {
+			/* the components read that are unwritten, a bit
+			   each (brt.h) */
+			sb_puts(h, "\tint u = 0");
+			for (int c = 0; c < nc; c++)
+				if (mask & (1 << c))
+					sb_printf(h, " | (fl[i * %d + %d] ? 0 : %d)",
+						nc, c, 1 << c);
+			sb_printf(h, ";\n\tif (u)\n\t\tbrg_record%s(r, %d, i, "
+				"u, 0, 0, %lld, %d, 0, 0);\n", i32_sfx(g, t),
+				site_index(f, e, name, BRT_SITE_UNSET), n, nc);
+		}
+		if (mode == SM_WRITE || mode == SM_RMW) {
+			sb_puts(h, "\t");
+			shared_flag_list(h, "fl", "i", nc, mask, " = ");
+			sb_puts(h, " = 1;\n");
+		} else if (mode == SM_LATE)	/* marked by the statement */
 			sb_puts(h, "\t(void)fl;\n");
 		sb_puts(h, "\treturn i;\n}\n");
 	}
@@ -3679,7 +3753,13 @@ static void kstmt(gen_fn *f, strbuf *b, const json_t *s)
 		f->discard = NULL;
 		sb_puts(b, ";\n");
 		gen_indent(b, f->depth);
-		sb_printf(b, "brg_sf_%s[brg_si] = 1;\n", late_write(f, s));
+		const json_t *el = late_write(f, s);
+		int nc, mask = shared_comps(f, el, &nc);
+		char fl[300];
+		snprintf(fl, sizeof fl, "brg_sf_%s", ast_str(strip(ast_get(el,
+			"a")), "name"));
+		shared_flag_list(b, fl, "brg_si", nc, mask, " = ");
+		sb_puts(b, " = 1;\n");
 		f->depth--;
 		gen_indent(b, f->depth);
 		sb_puts(b, "}\n");

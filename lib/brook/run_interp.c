@@ -377,8 +377,9 @@ struct rframe {
 	int64_t lin;		/* its linear index */
 	int64_t local[4];	/* group kernels: instanceInGroup */
 	rval *shared;
-	uint8_t *sflags;	/* --checked: per shared slot, 1 once a
-				   work-item of the group wrote it */
+	uint8_t *sflags;	/* --checked: four per shared slot, one a
+				   component, 1 once a work-item of the
+				   group wrote it */
 	struct rthread *th;
 };
 
@@ -931,27 +932,43 @@ typedef struct rloc {
 	brt_type bt;
 	int oor;
 	uint8_t *flag;		/* --checked, a shared element (racc.usite):
-				   its written flag, else NULL */
+				   its components' written flags, else NULL */
 	rframe *f;
 } rloc;
 
 static void acc_at(const racc *a, rframe *f, int store, rloc *l)
 {
 	l->s = acc_locate(a, f, &l->mem, &l->bt, &l->oor, store);
-	l->flag = a->usite && f->sflags && l->s ? f->sflags + (l->s -
+	l->flag = a->usite && f->sflags && l->s ? f->sflags + 4 * (l->s -
 		f->shared) : NULL;
 	l->f = f;
+}
+
+/* The components of L that access A reads and no work-item wrote
+ * (--checked), a bit each (1 << c); 0 where it wrote them all. */
+static int loc_unwritten(const racc *a, const rloc *l)
+{
+	int n = a->nsw ? a->nsw : a->elty.n > 0 ? a->elty.n : 1, u = 0;
+	for (int i = 0; i < n && i < 4; i++) {
+		int c = a->nsw ? a->sw[i] : i;
+		if (!__atomic_load_n(l->flag + c, __ATOMIC_RELAXED))
+			u |= 1 << c;
+	}
+	return u;
 }
 
 /* Reads the value at L, components selected. */
 static void loc_load(const racc *a, const rloc *l, rval *o)
 {
 	rval v;
-	if (l->flag && !__atomic_load_n(l->flag, __ATOMIC_RELAXED) &&
-	    l->f->call->errors) {
-		/* a shared element no work-item wrote (BRT_SITE_UNSET) */
-		int64_t idx[4] = {l->s - l->f->shared - a->base, 0, 0, 0};
-		int64_t dims[4] = {a->dims[0], 0, 0, 0};
+	int u = l->flag && l->f->call->errors ? loc_unwritten(a, l) : 0;
+	if (u) {
+		/* a shared element no work-item wrote (BRT_SITE_UNSET): of a
+		   vector, the components */
+		int vec = a->elty.n > 1;
+		int64_t idx[4] = {l->s - l->f->shared - a->base, vec ? u : 0,
+			0, 0};
+		int64_t dims[4] = {a->dims[0], vec ? a->elty.n : 0, 0, 0};
 		rec_put(l->f->call->errors, a->usite, idx, dims);
 	}
 	if (l->s)
@@ -994,8 +1011,10 @@ static void loc_store(const racc *a, const rloc *l, const rval *v)
 		*l->s = cur;
 	else
 		store_mem(l->mem, l->bt, a->elty, &cur);
-	if (l->flag)
-		__atomic_store_n(l->flag, 1, __ATOMIC_RELAXED);
+	int n = a->nsw ? a->nsw : a->elty.n > 0 ? a->elty.n : 1;
+	for (int i = 0; l->flag && i < n && i < 4; i++)
+		__atomic_store_n(l->flag + (a->nsw ? a->sw[i] : i), 1,
+			__ATOMIC_RELAXED);
 }
 
 /* Reads the value an access names, components selected. */
@@ -3366,7 +3385,7 @@ static void run_group(const run_prog *p, const brt_cpu_call *c, int64_t g)
 	ritem *items = xcalloc(n, sizeof *items);
 	rval *shared = xcalloc((size_t)p->shared_slots + 1, sizeof *shared);
 	uint8_t *sflags = p->checked ? xcalloc((size_t)p->shared_slots + 1,
-		1) : NULL;
+		4) : NULL;
 	rgroup grp;
 	pthread_mutex_init(&grp.m, NULL);
 	pthread_cond_init(&grp.cv, NULL);

@@ -327,7 +327,10 @@ enum brt_site_kind {
 	BRT_SITE_UNSET = 4	/* a read of a 1-D shared array's element
 				   that no work-item of the group wrote
 				   before: the record's idx[0] is the
-				   index, dims[0] the extent */
+				   index, dims[0] the extent; for a
+				   vector element dims[1] its components
+				   and idx[1] those read unwritten, bit c
+				   for component c (0 and 0: a scalar) */
 };
 typedef struct brt_site {
 	const char *file;	/* the .br file */

@@ -505,6 +505,16 @@ static void report_site(const brt_kernel *k, const brt_record *r)
 				(long long)r->idx[1]);
 		brt_str_printf(&m, "; using the nearest element");
 	} else if (kind == BRT_SITE_UNSET) {
+		/* some components of a vector: named, in order */
+		int64_t nc = r->dims[1], set = r->idx[1];
+		if (nc > 1 && nc <= 4 && set > 0 && set < ((int64_t)1 << nc) - 1) {
+			int many = set & (set - 1);
+			brt_str_printf(&m, "component%s .", many ? "s" : "");
+			for (int c = 0; c < nc; c++)
+				if (set & ((int64_t)1 << c))
+					brt_str_printf(&m, "%c", "xyzw"[c]);
+			brt_str_printf(&m, " of ");
+		}
 		brt_str_printf(&m, "element %lld of the shared array %s[%lld] "
 			"read before any work-item of its group wrote it; "
 			"using 0", (long long)r->idx[0], s->array,
@@ -592,8 +602,9 @@ void brt_records_report(brt_launch *L, const brt_records *r)
 		report_site(k, &sorted[i]);
 	if (r->count > BRT_NRECORDS) {
 		brt_str m = {0};
-		brt_str_printf(&m, "kernel %s: %d more accesses outside their "
-			"array", k->name, r->count - BRT_NRECORDS);
+		/* of any kind: outside an array, a shared element unset */
+		brt_str_printf(&m, "kernel %s: %d more --checked reports not "
+			"printed", k->name, r->count - BRT_NRECORDS);
 		report_line(m.p);
 		brt_str_free(&m);
 	}
