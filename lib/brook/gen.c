@@ -237,8 +237,12 @@ static void index_node(gen_ctx *g, const json_t *n, gen_sites *s,
 					ekid = nkids;
 				break;
 			case 's':
-				if (ty_streq(key, "swizzle"))
+				if (ty_streq(key, "swizzle")) {
+					/* numbers only; swizzle_fold may
+					   replace it */
 					swz = v;
+					continue;
+				}
 				break;
 			case 't':
 				if (key[1] == 'a' && key[2] == 'g' &&
