@@ -978,7 +978,8 @@ class Gen:
         (v.zwx).zx (feature "swizzles")"""
         r = self.r
         rest = [c for c in XYZW[:n] if c not in comps]
-        inner = list(comps) + r.sample(rest, r.randint(0, len(rest)))
+        # two components at least: a swizzle of one is a scalar
+        inner = list(comps) + r.sample(rest, r.randint(max(0, 2 - len(comps)), len(rest)))
         r.shuffle(inner)
         outer = "".join(XYZW[inner.index(c)] for c in comps)
         form = "(%s.%s).%s" if r.random() < 0.5 else "%s.%s.%s"
