@@ -1605,6 +1605,9 @@ kernel void k2(float a<>, out float o<>) { o = twice(a); }
 kernel float some(float x) { float t[20000]; t[0] = x; return t[0]; }
 Attribute[GroupSize(256, 1, 1)]
 kernel void g(float a<>, out float c[]) { c[instance().x] = some(a); }
+typedef struct S { float4 a; float4 b; float4 c; } S;
+kernel void ks(float a<>, out float o<>) { S t[30000]; t[0].a.x = a; o = t[0].a.x; }
+kernel void k3(float a<>, out float o<>) { float t[40000]; float u[40000]; t[0] = a; u[0] = a; o = t[0] + u[0]; }
 BR
 	fails_with 1 "big.br:1:36: error: local array 't' too large: the interpreter holds up to 65536 elements an array [E-run-interp]" \
 		--backend cpu big.br k a=[1,2]
@@ -1612,6 +1615,11 @@ BR
 		--backend cpu big.br k2 a=[1,2]
 	fails_with 1 "big.br:7:11: error: the locals of a work-group of 'g' and of the calls in it take more than the interpreter's 4194304 values [E-run-interp]" \
 		--backend cpu big.br g a=iota c --shape a=256
+	# 30,000 structs of three values; two arrays of 40,000
+	fails_with 1 "big.br:10:46: error: the locals of 'ks' take more than the interpreter's 65536 values with 't' [E-run-interp]" \
+		--backend cpu big.br ks a=[1,2]
+	fails_with 1 "big.br:11:66: error: the locals of 'k3' take more than the interpreter's 65536 values with 'u' [E-run-interp]" \
+		--backend cpu big.br k3 a=[1,2]
 }
 
 @test "every kernel of the tree gives the same output and reports on both backends (fuzz/kernelsweep.py)" {

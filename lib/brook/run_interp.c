@@ -2524,6 +2524,12 @@ static int declare_var(cctx *c, const json_t *var, int *slot, int *nslots,
 		if (json_string_value(q) && strcmp(json_string_value(q),
 			"shared") == 0)
 			shared = 1;
+	if (n > RUN_MAX_VALUES || n + (shared ? c->p->shared_slots :
+		c->fn->nslots) > RUN_MAX_VALUES)
+		return cfail(c, var, "the %s of '%s' take more than the "
+			"interpreter's %d values with '%s'", shared ? "shared "
+			"variables" : "locals", ast_str(c->fn->node, "name"),
+			RUN_MAX_VALUES, ast_str(var, "name"));
 	if (shared) {
 		a->kind = ACC_SHARED;
 		a->base = c->p->shared_slots;
