@@ -1070,16 +1070,16 @@ static int shared_comps(gen_fn *f, const json_t *e, int *nc)
 }
 
 /* The flags of the components MASK of element I, NC flags an element, in
- * array FL: "FL[I * NC + c]" each, SEP between them. */
-static void shared_flag_list(strbuf *b, const char *fl, const char *i,
-	int nc, int mask, const char *sep)
+ * array PRE FL: "PREFL[I * NC + c]" each, SEP between them. */
+static void shared_flag_list(strbuf *b, const char *pre, const char *fl,
+	const char *i, int nc, int mask, const char *sep)
 {
 	int c, first = 1;
 
 	for (c = 0; c < nc; c++) {
 		if (!(mask & (1 << c)))
 			continue;
-		sb_printf(b, "%s%s[", first ? "" : sep, fl);
+		sb_printf(b, "%s%s%s[", first ? "" : sep, pre, fl);
 		if (nc == 1)
 			sb_puts(b, i);
 		else
@@ -1178,7 +1178,7 @@ static void checked_aidx(gen_fn *f, strbuf *b, const json_t *e)
 		}
 		if (mode == SM_WRITE || mode == SM_RMW) {
 			sb_puts(h, "\t");
-			shared_flag_list(h, "fl", "i", nc, mask, " = ");
+			shared_flag_list(h, "", "fl", "i", nc, mask, " = ");
 			sb_puts(h, " = 1;\n");
 		} else if (mode == SM_LATE)	/* marked by the statement */
 			sb_puts(h, "\t(void)fl;\n");
@@ -3755,10 +3755,8 @@ static void kstmt(gen_fn *f, strbuf *b, const json_t *s)
 		gen_indent(b, f->depth);
 		const json_t *el = late_write(f, s);
 		int nc, mask = shared_comps(f, el, &nc);
-		char fl[300];
-		snprintf(fl, sizeof fl, "brg_sf_%s", ast_str(strip(ast_get(el,
-			"a")), "name"));
-		shared_flag_list(b, fl, "brg_si", nc, mask, " = ");
+		shared_flag_list(b, "brg_sf_", ast_str(strip(ast_get(el, "a")),
+			"name"), "brg_si", nc, mask, " = ");
 		sb_puts(b, " = 1;\n");
 		f->depth--;
 		gen_indent(b, f->depth);

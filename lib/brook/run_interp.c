@@ -944,16 +944,25 @@ static void acc_at(const racc *a, rframe *f, int store, rloc *l)
 	l->f = f;
 }
 
+/* The components of its element that access A names, a bit each
+ * (1 << c): its swizzle's, else all. */
+static int acc_comps(const racc *a)
+{
+	int n = a->nsw ? a->nsw : a->elty.n > 0 ? a->elty.n : 1, m = 0;
+	for (int i = 0; i < n && i < 4; i++)
+		m |= 1 << (a->nsw ? a->sw[i] : i);
+	return m;
+}
+
 /* The components of L that access A reads and no work-item wrote
  * (--checked), a bit each (1 << c); 0 where it wrote them all. */
 static int loc_unwritten(const racc *a, const rloc *l)
 {
-	int n = a->nsw ? a->nsw : a->elty.n > 0 ? a->elty.n : 1, u = 0;
-	for (int i = 0; i < n && i < 4; i++) {
-		int c = a->nsw ? a->sw[i] : i;
-		if (!__atomic_load_n(l->flag + c, __ATOMIC_RELAXED))
+	int m = acc_comps(a), u = 0;
+	for (int c = 0; c < 4; c++)
+		if ((m & (1 << c)) && !__atomic_load_n(l->flag + c,
+			__ATOMIC_RELAXED))
 			u |= 1 << c;
-	}
 	return u;
 }
 
@@ -1011,10 +1020,10 @@ static void loc_store(const racc *a, const rloc *l, const rval *v)
 		*l->s = cur;
 	else
 		store_mem(l->mem, l->bt, a->elty, &cur);
-	int n = a->nsw ? a->nsw : a->elty.n > 0 ? a->elty.n : 1;
-	for (int i = 0; l->flag && i < n && i < 4; i++)
-		__atomic_store_n(l->flag + (a->nsw ? a->sw[i] : i), 1,
-			__ATOMIC_RELAXED);
+	int m = l->flag ? acc_comps(a) : 0;
+	for (int c = 0; c < 4; c++)
+		if (m & (1 << c))
+			__atomic_store_n(l->flag + c, 1, __ATOMIC_RELAXED);
 }
 
 /* Reads the value an access names, components selected. */
@@ -2908,8 +2917,7 @@ static rfunc *cfunc(cctx *c, const json_t *fnode)
 		fn->body = cstmt(c, ast_get(fnode, "body"));
 	fn->need = fn->nslots + c->site_need;
 	fn->calls = c->site_calls;
-	if (fn->body && (c->site_need > RUN_MAX_VALUES ||
-		fn->need > RUN_MAX_VALUES)) {
+	if (fn->body && fn->need > RUN_MAX_VALUES) {
 		cfail(c, fnode, "the locals of '%s' and of the calls in it "
 			"take more than the interpreter's %d values",
 			ast_str(fnode, "name"), RUN_MAX_VALUES);
