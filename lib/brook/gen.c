@@ -84,33 +84,51 @@ static void late_report(gen_ctx *g, int report)
 }
 
 /* What the walk of index_node collects besides the index: the indexof
- * nodes of function bodies (and the declaration each lies in) and the
- * calls in the bodies of functions that are not kernels, in the order a
- * walk of each body alone would meet them. */
-enum { SITE_INDEXOF = 1, SITE_CALL = 2 };
+ * nodes of function bodies, the subkernel calls of function bodies (and
+ * the declaration each lies in) and the calls in the bodies of functions
+ * that are not kernels, in the order a walk of each body alone would
+ * meet them. */
+enum { SITE_INDEXOF = 1, SITE_CALL = 2, SITE_SUB = 4 };
 
 typedef struct {
-	const json_t **idx;	/* indexof nodes */
-	size_t *idxdecl;	/* the position in "decls" of each */
-	size_t nidx, capidx;
+	const json_t **n;	/* the nodes */
+	size_t *decl;		/* the position in "decls" of each */
+	size_t count, cap;
+} gen_sitelist;
+
+typedef struct {
+	gen_sitelist idx;	/* indexof nodes */
+	gen_sitelist sub;	/* subkernel calls */
 	const json_t **calls;
 	size_t ncalls, capcalls;
 	size_t decl;		/* the declaration being walked */
 } gen_sites;
 
+static void sitelist_add(gen_sitelist *l, const json_t *n, size_t decl)
+{
+	if (l->count == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 64;
+		l->n = xrealloc(l->n, l->cap * sizeof *l->n);
+		l->decl = xrealloc(l->decl, l->cap * sizeof *l->decl);
+	}
+	l->n[l->count] = n;
+	l->decl[l->count++] = decl;
+}
+
+static void sitelist_free(gen_sitelist *l)
+{
+	free(l->n);
+	free(l->decl);
+}
+
 static void sites_add(gen_sites *s, const json_t *n, const char *kind,
 	unsigned want)
 {
-	if ((want & SITE_INDEXOF) && ty_streq(kind, "indexof")) {
-		if (s->nidx == s->capidx) {
-			s->capidx = s->capidx ? 2 * s->capidx : 64;
-			s->idx = xrealloc(s->idx, s->capidx * sizeof *s->idx);
-			s->idxdecl = xrealloc(s->idxdecl,
-				s->capidx * sizeof *s->idxdecl);
-		}
-		s->idx[s->nidx] = n;
-		s->idxdecl[s->nidx++] = s->decl;
-	}
+	if ((want & SITE_INDEXOF) && ty_streq(kind, "indexof"))
+		sitelist_add(&s->idx, n, s->decl);
+	if ((want & SITE_SUB) && ty_streq(kind, "call") &&
+			ty_streq(ast_str(n, "callee"), "sub"))
+		sitelist_add(&s->sub, n, s->decl);
 	if ((want & SITE_CALL) && ty_streq(kind, "call")) {
 		if (s->ncalls == s->capcalls) {
 			s->capcalls = s->capcalls ? 2 * s->capcalls : 64;
@@ -533,67 +551,52 @@ static void indexof_site(gen_ctx *g, const json_t *n, json_t *set)
 		json_object_set_new(set, ast_str(p, "name"), json_true());
 }
 
-/* Adds to SET the parameters of a function that its subkernel calls in N
- * pass where the callee names its parameter in indexof(): the callee's
+/* Adds to SET the parameters of a function that its subkernel call N
+ * passes where the callee names its parameter in indexof(): the callee's
  * index of a resized input is the caller's (brgen passes it), not the
  * output position. 1 when SET grew. */
-static int indexof_walk(gen_ctx *g, const json_t *n, json_t *set, int depth)
+static int indexof_call(gen_ctx *g, const json_t *n, json_t *set)
 {
+	const json_t *fn = gen_decl(g, ast_get(n, "fn"));
+	json_t *callee = json_object_get(g->idxof, ast_str(fn, "name"));
+	json_t *params = ast_arr(ast_get(fn, "type"), "params"), *q;
+	size_t i;
 	int grew = 0;
 
-	if (depth > 100000)
+	if (!json_object_size(callee))
 		return 0;
-	if (json_is_array(n)) {
-		size_t i;
-		json_t *v;
-		json_array_foreach(n, i, v)
-			grew |= indexof_walk(g, v, set, depth + 1);
-		return grew;
-	}
-	if (!json_is_object(n))
-		return 0;
-	if (ast_is(n, "call") && ty_streq(ast_str(n, "callee"), "sub")) {
-		const json_t *fn = gen_decl(g, ast_get(n, "fn"));
-		json_t *callee = json_object_get(g->idxof, ast_str(fn, "name"));
-		json_t *params = ast_arr(ast_get(fn, "type"), "params"), *q;
-		size_t i;
-		json_array_foreach(params, i, q) {
-			const json_t *a = json_array_get(ast_arr(n, "args"), i);
-			while (ast_is(a, "paren"))
-				a = ast_get(a, "e");
-			const json_t *p = gen_decl(g, a);
-			if (json_object_get(callee, ast_str(q, "name")) && p &&
-					ast_is(p, "param") && !json_object_get(
-					set, ast_str(p, "name"))) {
-				json_object_set_new(set, ast_str(p, "name"),
-					json_true());
-				grew = 1;
-			}
+	json_array_foreach(params, i, q) {
+		const json_t *a = json_array_get(ast_arr(n, "args"), i);
+		while (ast_is(a, "paren"))
+			a = ast_get(a, "e");
+		const json_t *p = gen_decl(g, a);
+		if (json_object_get(callee, ast_str(q, "name")) && p &&
+				ast_is(p, "param") && !json_object_get(set,
+				ast_str(p, "name"))) {
+			json_object_set_new(set, ast_str(p, "name"),
+				json_true());
+			grew = 1;
 		}
 	}
-	const char *key;
-	json_t *v;
-	json_object_foreach((json_t *)n, key, v)
-		if (json_is_object(v) || json_is_array(v))
-			grew |= indexof_walk(g, v, set, depth + 1);
 	return grew;
 }
 
-/* g->idxof through subkernel calls, until no set grows (a chain of
- * subkernels is at most as long as there are functions). */
-static void indexof_through_calls(gen_ctx *g)
+/* g->idxof through the subkernel calls SUB of function bodies, until no
+ * set grows (a chain of subkernels is at most as long as there are
+ * functions). */
+static void indexof_through_calls(gen_ctx *g, const gen_sitelist *sub)
 {
-	size_t i, n = json_array_size(ast_arr(g->doc, "decls"));
-	json_t *d;
+	size_t n = json_array_size(ast_arr(g->doc, "decls"));
 
 	for (size_t round = 0; round <= n; round++) {
 		int grew = 0;
-		ast_array_foreach(ast_arr(g->doc, "decls"), i, d) {
+		for (size_t i = 0; i < sub->count; i++) {
+			const json_t *d = json_array_get(ast_arr(g->doc,
+				"decls"), sub->decl[i]);
 			json_t *set = json_object_get(g->idxof,
 				ast_str(d, "name"));
-			if (ast_is(d, "func") && set)
-				grew |= indexof_walk(g, ast_get(d, "body"), set,
-					0);
+			if (set)
+				grew |= indexof_call(g, sub->n[i], set);
 		}
 		if (!grew)
 			break;
@@ -1033,7 +1036,8 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 	ast_array_foreach(ast_arr(doc, "decls"), i, n) {
 		unsigned body = 0;
 		if (ast_is(n, "func"))
-			body = SITE_INDEXOF | (gen_is_kernel(n) ? 0 : SITE_CALL);
+			body = SITE_INDEXOF | SITE_SUB |
+				(gen_is_kernel(n) ? 0 : SITE_CALL);
 		sites.decl = i;
 		index_node(&g, n, &sites, 0, body);
 	}
@@ -1045,18 +1049,19 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 				!json_is_null(ast_get(n, "body"))) {
 			json_t *set = json_object();
 			char k[32];
-			for (; s < sites.nidx && sites.idxdecl[s] <= i; s++)
-				if (sites.idxdecl[s] == i)
-					indexof_site(&g, sites.idx[s], set);
+			for (; s < sites.idx.count && sites.idx.decl[s] <= i;
+					s++)
+				if (sites.idx.decl[s] == i)
+					indexof_site(&g, sites.idx.n[s], set);
 			snprintf(k, sizeof k, "%s", ast_str(n, "name"));
 			json_object_set_new(g.idxof, k, set);
 		}
 	}
-	indexof_through_calls(&g);
+	indexof_through_calls(&g, &sites.sub);
 	for (s = 0; s < sites.ncalls; s++)
 		gen_ops_site(&g, sites.calls[s]);
-	free(sites.idx);
-	free(sites.idxdecl);
+	sitelist_free(&sites.idx);
+	sitelist_free(&sites.sub);
 	free(sites.calls);
 
 	if ((c_out || h_out) && !g.nerrors && !(o && o->checked) &&
