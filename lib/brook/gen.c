@@ -911,6 +911,10 @@ typedef struct cl_job {
 	strbuf cl;
 	gen_pieces *pieces;	/* NULL: the OpenCL program alone */
 	int ran;
+	int with_rows;		/* make ROWS too */
+	strbuf rows;		/* CL as the C file holds it
+				   (gen_c_cl_rows) */
+	int rows_made;
 } cl_job;
 
 static void *cl_thread(void *p)
@@ -924,6 +928,12 @@ static void *cl_thread(void *p)
 	/* after errors the host's files are not made */
 	if (j->pieces && !j->g.nerrors)
 		print_pieces(&j->g, j->pieces);
+	/* the C file's copy of the program here too, where the first
+	   thread would make it after both */
+	if (j->with_rows && !j->g.nerrors) {
+		gen_c_cl_rows(&j->rows, j->cl.s ? j->cl.s : "");
+		j->rows_made = 1;
+	}
 	return NULL;
 }
 
@@ -1068,6 +1078,7 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 			(o && o->jobs ? o->jobs : processors()) > 1) {
 		/* --checked numbers the accesses of both targets in one
 		 * table (g.sites): one thread */
+		job.with_rows = c_out != NULL;
 		print_both(&g, &job, &gh);
 		if (!job.g.nerrors && cl_out)
 			sb_puts(cl_out, job.cl.s ? job.cl.s : "");
@@ -1079,12 +1090,14 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 			gh = gen_host_body(&g);
 	}
 	if (gh)
-		gen_host_files(gh, c_out, h_out, job.cl.s ? job.cl.s : "");
+		gen_host_files(gh, c_out, h_out, job.cl.s ? job.cl.s : "",
+			job.rows_made ? &job.rows : NULL);
 	nerrors = job.g.nerrors + g.nerrors;
 	if (o && o->sites)
 		*o->sites = nerrors ? NULL : json_incref(g.sites);
 
 	sb_free(&job.cl);
+	sb_free(&job.rows);
 	if (job.g.doc)
 		ctx_own_free(&job.g);
 	ctx_own_free(&g);

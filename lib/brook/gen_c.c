@@ -752,8 +752,8 @@ enum { CL_ROW = 4000 };
 /* S as the initializer of brg_cl_source: rows of CL_ROW characters, one
  * literal a line. Each character is one of the array's: bytes past
  * ASCII as octal escapes, and ?? as ?\? (no trigraph: a file name in a
- * comment), so that a row can end anywhere. */
-static void c_string(strbuf *out, const char *s)
+ * comment), so that a row can end anywhere. (gen_int.h) */
+void gen_c_cl_rows(strbuf *out, const char *s)
 {
 	size_t n = 0;	/* characters in this row */
 	int q = 0;	/* the last character of this literal was ? */
@@ -821,7 +821,8 @@ static void c_unterminated(strbuf *out, const char *push_pop)
 
 /* The OpenCL program CL, as brg_cl_source and brg_program of the file
  * FILE */
-static void c_program(strbuf *out, const char *file, const char *cl)
+static void c_program(strbuf *out, const char *file, const char *cl,
+	const strbuf *rows_made)
 {
 	size_t n = strlen(cl), rows = n ? (n + CL_ROW - 1) / CL_ROW : 1;
 
@@ -829,7 +830,10 @@ static void c_program(strbuf *out, const char *file, const char *cl)
 	c_unterminated(out, "push");
 	sb_printf(out, "static const char brg_cl_source[%zu][%d] = ", rows,
 		(int)CL_ROW);
-	c_string(out, cl);
+	if (rows_made)
+		sb_putn(out, rows_made->s, rows_made->len);
+	else
+		gen_c_cl_rows(out, cl);
 	sb_puts(out, ";\n");
 	c_unterminated(out, "pop");
 	/* unused in a file without kernels; the text is the bytes of the
@@ -946,7 +950,7 @@ gen_host *gen_host_body(gen_ctx *g)
 }
 
 void gen_host_files(gen_host *gh, strbuf *c_out, strbuf *h_out,
-	const char *cl)
+	const char *cl, const strbuf *rows)
 {
 	host_ctx *hc = &gh->hc;
 	gen_ctx *g = hc->g;
@@ -962,7 +966,7 @@ void gen_host_files(gen_host *gh, strbuf *c_out, strbuf *h_out,
 		gen_cpu_prelude(g, c_out);
 		if (g->help[GEN_CPU].s)
 			sb_puts(c_out, g->help[GEN_CPU].s);
-		c_program(c_out, file ? file : "", cl);
+		c_program(c_out, file ? file : "", cl, rows);
 		gen_sites_table(g, c_out);
 		sb_puts(c_out, domain_helpers);
 		if (hc->temps)

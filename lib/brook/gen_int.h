@@ -338,11 +338,16 @@ void gen_cpu_prelude(gen_ctx *g, strbuf *b);
 /* The host files in two steps: the declarations of the program, with the
  * CPU code of its kernels, which need not wait for the OpenCL program;
  * then the files, with it (CL), in C_OUT and H_OUT (either may be NULL).
- * gen_host_files frees GH; gen_host_free frees one not used. */
+ * ROWS: CL as gen_c_cl_rows writes it, made already (by the thread that
+ * made CL), or NULL. gen_host_files frees GH; gen_host_free frees one not
+ * used. */
 typedef struct gen_host gen_host;
 gen_host *gen_host_body(gen_ctx *g);
 void gen_host_files(gen_host *gh, strbuf *c_out, strbuf *h_out,
-	const char *cl);
+	const char *cl, const strbuf *rows);
+/* The OpenCL program CL as the initializer of brg_cl_source, a C string
+ * a row, to OUT. */
+void gen_c_cl_rows(strbuf *out, const char *cl);
 void gen_host_free(gen_host *gh);
 
 /* Iteration over the top-level kernel functions (with a body). */
