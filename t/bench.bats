@@ -188,6 +188,28 @@ build_c() {
 	[ "$(grep -cx startup "$work/runs")" -eq 10 ]
 }
 
+@test "run.sh: a ratio past 4 clips the chart's bars at 4 and is named" {
+	mkdir "$work/bin"
+	# stand-ins: the Brook saxpy 1 ms, plain C's 5 ms (ratio 5.0); the
+	# Brook sum 1 ms, plain C's 2 ms (2.0, not clipped)
+	for p in brook-saxpy brook-sum bench-c; do
+		cat >"$work/bin/$p" <<-EOF
+		#!/bin/sh
+		c=\${1:-x}; impl=c; ms=2
+		[ "$p" = bench-c ] || { c=\$(echo $p | sed 's/^brook-//'); impl=brook; ms=1; }
+		[ "$p\$c" = bench-csaxpy ] && ms=5
+		echo "case=\$c size=8 impl=\$impl backend=cpu device=\"-\" runs=1 median_ms=\$ms min_ms=\$ms gbs=0 gflops=0 ok=1"
+		EOF
+		chmod +x "$work/bin/$p"
+	done
+	run "$bench/run.sh" --bin "$work/bin" --only saxpy,sum --no-opencl
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"chart: bars clipped at 4: CPU saxpy/8 5.0"$'\n'* ]]
+	run "$bench/run.sh" --bin "$work/bin" --only sum --no-opencl
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"clipped"* ]]
+}
+
 @test "run.sh --profile gpu: rowsum once a run and 16 times a run" {
 	mkdir "$work/bin"
 	"$bench/run.sh" --profile gpu --bin "$work/bin" --only rowsum --no-cpu > /dev/null
