@@ -16,10 +16,11 @@
 
 /* A == B for B a short name (a type, kind, role, storage class or
  * built-in), the test brgen and astprint make everywhere: the first
- * letter rules out most others before a call. */
+ * letter rules out most others before a call. A NULL (ty_scalar and
+ * gen_scalar of a type that is no scalar) equals nothing. */
 static inline int ty_streq(const char *a, const char *b)
 {
-	return a[0] == b[0] && strcmp(a, b) == 0;
+	return a && b && a[0] == b[0] && strcmp(a, b) == 0;
 }
 
 /* The kind of type T: its "t" string ("float4", "stream", "ptr"), or ""
