@@ -200,16 +200,18 @@ done
 awk -v host="$host" -v date="$(date -u +%Y-%m-%dT%H:%MZ)" \
 	-v csv="$out/results-$host.csv" -v dat="$out/ratios.dat" \
 	-f "$here/report.awk" "$raw" | tee "$out/table.md"
-# a ratio past 4 (the CPU backend's chain reached 160) flattens every
-# other bar: the chart clips the bars at 4 then, and names those it clips
-clip=$(awk '!/^#/ { for (i = 2; i <= 3; i++) if ($i != "-" && $i + 0 > 4) {
-	printf "%s%s %s %.1f", sep, (i == 2 ? "OpenCL" : "CPU"), $1, $i
-	sep = ", " } }' "$out/ratios.dat" 2>/dev/null)
+# a ratio past CAP (the CPU backend's chain reached 160) flattens every
+# other bar: the chart clips the bars at CAP then, and names those it clips
+cap=4
+clip=$(awk -v cap=$cap '!/^#/ { for (i = 2; i <= 3; i++)
+	if ($i != "-" && $i + 0 > cap) {
+		printf "%s%s %s %.1f", sep, (i == 2 ? "OpenCL" : "CPU"), $1, $i
+		sep = ", " } }' "$out/ratios.dat" 2>/dev/null)
 ymax=
 if [ -n "$clip" ]; then
-	ymax="ymax='4'; "
-	echo "chart: bars clipped at 4: $clip"
-	clip="; clipped at 4: $clip"
+	ymax="ymax='$cap'; "
+	echo "chart: bars clipped at $cap: $clip"
+	clip="; clipped at $cap: $clip"
 fi
 if command -v gnuplot >/dev/null 2>&1 && [ -s "$out/ratios.dat" ]; then
 	gnuplot -e "dat='$out/ratios.dat'; png='$out/ratios.png'; ${ymax}title='brook: generated code against hand-written ($host, $profile$clip)'" \

@@ -99,8 +99,7 @@ typedef struct {
 typedef struct {
 	gen_sitelist idx;	/* indexof nodes */
 	gen_sitelist sub;	/* subkernel calls */
-	const json_t **calls;
-	size_t ncalls, capcalls;
+	gen_sitelist calls;	/* calls in functions that are not kernels */
 	size_t decl;		/* the declaration being walked */
 } gen_sites;
 
@@ -129,14 +128,8 @@ static void sites_add(gen_sites *s, const json_t *n, const char *kind,
 	if ((want & SITE_SUB) && ty_streq(kind, "call") &&
 			ty_streq(ast_str(n, "callee"), "sub"))
 		sitelist_add(&s->sub, n, s->decl);
-	if ((want & SITE_CALL) && ty_streq(kind, "call")) {
-		if (s->ncalls == s->capcalls) {
-			s->capcalls = s->capcalls ? 2 * s->capcalls : 64;
-			s->calls = xrealloc(s->calls,
-				s->capcalls * sizeof *s->calls);
-		}
-		s->calls[s->ncalls++] = n;
-	}
+	if ((want & SITE_CALL) && ty_streq(kind, "call"))
+		sitelist_add(&s->calls, n, s->decl);
 }
 
 /* Which sites the walk still looks for under member KEY of a node where
@@ -586,13 +579,13 @@ static int indexof_call(gen_ctx *g, const json_t *n, json_t *set)
  * functions). */
 static void indexof_through_calls(gen_ctx *g, const gen_sitelist *sub)
 {
-	size_t n = json_array_size(ast_arr(g->doc, "decls"));
+	const json_t *decls = ast_arr(g->doc, "decls");
+	size_t n = json_array_size(decls);
 
 	for (size_t round = 0; round <= n; round++) {
 		int grew = 0;
 		for (size_t i = 0; i < sub->count; i++) {
-			const json_t *d = json_array_get(ast_arr(g->doc,
-				"decls"), sub->decl[i]);
+			const json_t *d = json_array_get(decls, sub->decl[i]);
 			json_t *set = json_object_get(g->idxof,
 				ast_str(d, "name"));
 			if (set)
@@ -913,8 +906,7 @@ typedef struct cl_job {
 	int ran;
 	int with_rows;		/* make ROWS too */
 	strbuf rows;		/* CL as the C file holds it
-				   (gen_c_cl_rows) */
-	int rows_made;
+				   (gen_c_cl_rows), once made */
 } cl_job;
 
 static void *cl_thread(void *p)
@@ -930,10 +922,8 @@ static void *cl_thread(void *p)
 		print_pieces(&j->g, j->pieces);
 	/* the C file's copy of the program here too, where the first
 	   thread would make it after both */
-	if (j->with_rows && !j->g.nerrors) {
+	if (j->with_rows && !j->g.nerrors)
 		gen_c_cl_rows(&j->rows, j->cl.s ? j->cl.s : "");
-		j->rows_made = 1;
-	}
 	return NULL;
 }
 
@@ -1068,11 +1058,11 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 		}
 	}
 	indexof_through_calls(&g, &sites.sub);
-	for (s = 0; s < sites.ncalls; s++)
-		gen_ops_site(&g, sites.calls[s]);
+	for (s = 0; s < sites.calls.count; s++)
+		gen_ops_site(&g, sites.calls.n[s]);
 	sitelist_free(&sites.idx);
 	sitelist_free(&sites.sub);
-	free(sites.calls);
+	sitelist_free(&sites.calls);
 
 	if ((c_out || h_out) && !g.nerrors && !(o && o->checked) &&
 			(o && o->jobs ? o->jobs : processors()) > 1) {
@@ -1091,7 +1081,7 @@ int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 	}
 	if (gh)
 		gen_host_files(gh, c_out, h_out, job.cl.s ? job.cl.s : "",
-			job.rows_made ? &job.rows : NULL);
+			job.rows.len ? &job.rows : NULL);
 	nerrors = job.g.nerrors + g.nerrors;
 	if (o && o->sites)
 		*o->sites = nerrors ? NULL : json_incref(g.sites);
