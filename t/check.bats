@@ -69,7 +69,21 @@ check_case() {
 	brcheck -o "$BATS_TEST_TMPDIR/v.ast" t/check/vector_ctor.br
 	grep -q '"swizzle":\[0,1\]' "$BATS_TEST_TMPDIR/v.ast"
 	grep -q '"callee":"sub"' "$BATS_TEST_TMPDIR/v.ast"
-	grep -q '"sub":true' "$BATS_TEST_TMPDIR/v.ast"
+	# "subs": the definitions kernel code calls (multiply), by id
+	run python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+f = [n for n in d["decls"] if n.get("name") == "multiply"][0]
+print(d["subs"] == [f["id"]], "sub" in f, list(d)[-3:])' "$BATS_TEST_TMPDIR/v.ast"
+	[ "$output" = "True False ['options', 'subs', 'digest']" ]
+	# an earlier brcheck's "sub": true on the definition: checked again,
+	# the same document as now
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+[n for n in d["decls"] if n.get("name") == "multiply"][0]["sub"] = True
+del d["subs"], d["digest"]
+json.dump(d, open(sys.argv[2], "w"))' "$BATS_TEST_TMPDIR/v.ast" "$BATS_TEST_TMPDIR/old.ast"
+	brcheck "$BATS_TEST_TMPDIR/old.ast" | cmp - "$BATS_TEST_TMPDIR/v.ast"
+	grep -q '"subs":\[\]' <(brcheck -o - t/check/sum_2d.br)
 	brcheck -o "$BATS_TEST_TMPDIR/s.ast" t/check/spec_kernels.br
 	grep -q '"class":"reduce"' "$BATS_TEST_TMPDIR/s.ast"
 	grep -q '"reduce_op":"+="' "$BATS_TEST_TMPDIR/s.ast"

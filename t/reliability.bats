@@ -372,7 +372,7 @@ deep_ast() {
 @test "brcheck seals its AST with a digest; brgen checks again one that is edited, reformatted or unsealed" {
 	brpp "$R/sum.br" | brparse | brcheck > ok.ast
 	# the last member, as brast(5) defines it
-	[[ "$(tail -c 31 ok.ast)" =~ \}\,\"digest\":\"[0-9a-f]{16}\"\}$ ]]
+	[[ "$(tail -c 31 ok.ast)" =~ \]\,\"digest\":\"[0-9a-f]{16}\"\}$ ]]
 	mkdir ok plain spaced
 	brgen -o ok/sum ok.ast
 	# unsealed, reformatted: checked again, accepted, the same output
@@ -553,7 +553,7 @@ big_asts() {
 	brcheck big.ast -o big.chk
 	brcheck < big.ast | cat | cmp - big.chk
 	# a document, then the digest of all of it before the digest
-	[[ "$(tail -c 31 big.chk)" =~ \}\,\"digest\":\"[0-9a-f]{16}\"\}$ ]]
+	[[ "$(tail -c 31 big.chk)" =~ \]\,\"digest\":\"[0-9a-f]{16}\"\}$ ]]
 	mkdir g
 	brcheck < big.ast | brgen -o g/big --checked 2>err
 	[ ! -s err ]
@@ -596,6 +596,33 @@ big_asts() {
 	run brparse bad.i -o whole.ast
 	[ "$status" -eq 1 ]
 	[ ! -f whole.ast ]
+}
+
+@test "brcheck writes the checked AST while it checks: the file's text; after an error, a part that brgen refuses" {
+	local n=0
+	for f in "$top_srcdir"/t/check/*.br "$top_srcdir"/t/gen/*.br \
+			"$top_srcdir"/t/run/*.br "$top_srcdir"/examples/*.br; do
+		brpp "$f" 2>/dev/null | brparse > one.ast 2>/dev/null || continue
+		rm -f one.chk
+		brcheck one.ast -o one.chk 2>/dev/null || continue
+		brcheck < one.ast 2>/dev/null | cat | cmp - one.chk
+		n=$((n + 1))
+	done
+	[ "$n" -gt 120 ]
+	# an error in the last declaration, after the first pieces went out
+	"$top_srcdir/bench/gen-big.sh" > big.br
+	{ cat big.br; echo 'kernel void late(float a<>, out float b<>) { b = c; }'; } > bad.br
+	brpp bad.br | brparse > bad.ast
+	run --separate-stderr sh -c 'brcheck < bad.ast > part.chk'
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"[E-undefined]" ]]
+	[ "$(wc -c < part.chk)" -ge 262144 ]
+	[ "$(tail -n 1 part.chk)" = "#brook failed" ]
+	run --separate-stderr sh -c 'brcheck < bad.ast | brgen -o x'
+	[ "$status" -eq 1 ] && [ ! -e x.c ] && [ ! -e x.h ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	run --separate-stderr brcheck bad.ast -o whole.chk
+	[ "$status" -eq 1 ] && [ -z "$output" ] && [ ! -e whole.chk ]
 }
 
 # piped CMD: runs the four tools in a pipe, as the README shows them,

@@ -197,6 +197,54 @@ static json_t *load(const brcheck_args *a, const char *path, diag_ctx *d,
 	return doc;
 }
 
+/* Sending the checked AST to standard output while it is checked. */
+typedef struct sending {
+	json_t *doc;
+	const diag_ctx *d;
+	int errors;		/* d's errors before the check */
+	int stopped;		/* an error came: nothing more is sent */
+	brast_sender *out;
+} sending;
+
+static void send_decl(void *arg, const json_t *decl)
+{
+	sending *s = arg;
+
+	if (s->stopped)
+		return;
+	if (s->d->nerrors > s->errors) {
+		brast_send_drop(s->out);
+		s->out = NULL;
+		s->stopped = 1;
+		return;
+	}
+	if (!s->out)
+		s->out = brast_send_begin(s->doc);
+	brast_send_decl(s->out, decl);
+}
+
+/* check_doc, the document going to standard output as each declaration
+ * is checked (brast(5), IN A PIPE). After an error nothing more is sent:
+ * what was stays a part, which main() ends as failed output. */
+static int check_send(json_t *doc, const check_options *co, diag_ctx *d,
+	char *errbuf, size_t errlen)
+{
+	sending s = { doc, d, d->nerrors, 0, NULL };
+	int st = check_doc_each(doc, co, d, send_decl, &s);
+
+	if (st != 0) {
+		brast_send_drop(s.out);
+		return st;
+	}
+	if (!s.out)
+		s.out = brast_send_begin(doc);
+	if (brast_send_end(s.out, doc, errbuf, errlen) != 0) {
+		diag_report(d, DIAG_ERROR, NULL, 0, 0, "E-io", "%s", errbuf);
+		return 2;
+	}
+	return 0;
+}
+
 static int run(const brcheck_args *a, diag_ctx *d)
 {
 	int status = 0;
@@ -218,8 +266,12 @@ static int run(const brcheck_args *a, diag_ctx *d)
 	for (int i = 0; i < a->nfiles; i++) {
 		int st = 0;
 		json_t *doc = load(a, a->files[i], d, &st);
-		if (doc)
+		if (doc && emit && (!a->out || strcmp(a->out, "-") == 0)) {
+			st = check_send(doc, &a->co, d, errbuf, sizeof errbuf);
+			doc = NULL;
+		} else if (doc) {
 			st = check_doc(doc, &a->co, d);
+		}
 		if (doc && emit && st == 0) {
 			/* brast(5), sealed */
 			if (brast_write(a->out ? a->out : "-", doc, 1, errbuf,

@@ -289,13 +289,14 @@ void ast_write_string(struct strbuf *b, const char *s, size_t n);
  * ast_write_json_fd gives of the whole: ast_send_begin writes into B
  * (emptied first) the members of HEAD, then "decls":[; ast_send_elem each
  * element, sending the text on to FD in pieces between elements;
- * ast_send_end closes both and returns the bytes of B sent, the rest
+ * ast_send_end closes the array, writes the members of TAIL (may be NULL)
+ * and closes the document, and returns the bytes of B sent, the rest
  * being the caller's to write (as ast_write_json_fd), with *ERR the errno
  * of a failed write (else 0). ast_send_drop ends it without more text. */
 typedef struct ast_sender ast_sender;
 ast_sender *ast_send_begin(struct strbuf *b, int fd, const json_t *head);
 void ast_send_elem(ast_sender *s, const json_t *v);
-size_t ast_send_end(ast_sender *s, int *err);
+size_t ast_send_end(ast_sender *s, const json_t *tail, int *err);
 void ast_send_drop(ast_sender *s);
 
 /* Every jansson value made between ast_arena_begin() and ast_arena_end()

@@ -370,9 +370,15 @@ void ast_send_elem(ast_sender *s, const json_t *v)
 	put_member(&s->w, v);
 }
 
-size_t ast_send_end(ast_sender *s, int *err)
+size_t ast_send_end(ast_sender *s, const json_t *tail, int *err)
 {
 	put_char(s->w.b, ']');
+	for (void *it = json_object_iter((json_t *)tail); it;
+			it = json_object_iter_next((json_t *)tail, it)) {
+		put_key(s->w.b, ',', json_object_iter_key(it),
+			json_object_iter_key_len(it));
+		put_member(&s->w, json_object_iter_value(it));
+	}
 	put_char(s->w.b, '}');
 	size_t sent = writer_end(&s->w, err);
 	free(s);

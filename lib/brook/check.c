@@ -80,7 +80,40 @@ static void check_refs(chk_ctx *c, json_t *ids, json_t *refs)
 	}
 }
 
+static int id_cmp(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The document's "subs": the ids of the definitions that kernel code
+ * calls, ascending. A document member, not one of each definition: the
+ * calls come after the definition (E-callee-no-definition), which
+ * brcheck has sent on by then (check_doc_each). */
+static json_t *subs(const chk_ctx *c)
+{
+	long long *ids = xmalloc((c->nfns + 1) * sizeof *ids);
+	size_t n = 0;
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < c->nfns; i++)
+		if (c->fns[i].sub && c->fns[i].def)
+			ids[n++] = chk_node_id(c->fns[i].def);
+	qsort(ids, n, sizeof *ids, id_cmp);
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(ids[i]));
+	free(ids);
+	return a;
+}
+
 int check_doc(json_t *doc, const check_options *o, diag_ctx *d)
+{
+	return check_doc_each(doc, o, d, NULL, NULL);
+}
+
+int check_doc_each(json_t *doc, const check_options *o, diag_ctx *d,
+	check_each_fn *each, void *arg)
 {
 	chk_ctx c;
 	memset(&c, 0, sizeof c);
@@ -125,6 +158,13 @@ int check_doc(json_t *doc, const check_options *o, diag_ctx *d)
 		if (ast_is(n, "func") && *ast_str(n, "name"))
 			chk_classify(&c, chk_fn_find(&c, ast_str(n, "name")), n);
 
+	/* the document's own members as they stay, before EACH sees the
+	   first declaration: all but "subs", which comes last */
+	json_object_set_new(doc, "stage", json_string("checked"));
+	json_object_set_new(doc, "options", json_pack("{s:b, s:b, s:b, s:i}",
+		"a", o->a != 0, "c", o->c != 0, "portable", o->portable != 0,
+		"wlevel", o->wlevel));
+	json_object_del(doc, "subs");
 	chk_push_scope(&c);
 	json_array_foreach(decls, i, n) {
 		c.cur = n;
@@ -137,14 +177,13 @@ int check_doc(json_t *doc, const check_options *o, diag_ctx *d)
 		}
 		else if (!ast_is(n, "directive"))
 			chk_bad(&c, n, "\"%s\" is not a declaration node", ast_kind(n));
+		if (each)
+			each(arg, n);
 	}
 	chk_pop_scope(&c);
 	chk_post_checks(&c);
+	json_object_set_new(doc, "subs", subs(&c));
 
-	json_object_set_new(doc, "stage", json_string("checked"));
-	json_object_set_new(doc, "options", json_pack("{s:b, s:b, s:b, s:i}",
-		"a", o->a != 0, "c", o->c != 0, "portable", o->portable != 0,
-		"wlevel", o->wlevel));
 	chk_table_free(&c.names);
 	chk_table_free(&c.tags);
 	free(c.fns);

@@ -784,7 +784,7 @@ void chk_func_decl(chk_ctx *c, json_t *f)
 	c->kern = 0;
 }
 
-/* ---- after the pass: recursion, group intrinsics, "sub" ----------------- */
+/* ---- after the pass: recursion, group intrinsics ------------------------ */
 
 static int edge_cmp(const void *a, const void *b)
 {
@@ -845,8 +845,6 @@ void chk_post_checks(chk_ctx *c)
 	recursion(c);
 	for (size_t i = 0; i < c->nfns; i++) {
 		chk_fn *fn = &c->fns[i];
-		if (fn->sub && fn->def)
-			json_object_set_new_nocheck(fn->def, "sub", json_true());
 		if (fn->group_use && !fn->sub)
 			chk_err(c, fn->group_use, ty_streq(fn->group_what, "syncGroup") ?
 				"E-sync-pixel" : "E-iig-pixel", "Illegal to use %s() for "

@@ -949,7 +949,7 @@ json_t *parse_send(const char *text, size_t len, const char *name,
 			"are not those of the parse");
 		*status = 2;
 	} else {
-		size_t sent = ast_send_end(s, &e);
+		size_t sent = ast_send_end(s, NULL, &e);
 		if (send_rest(&b, sent, fd, e, err, errlen) != 0)
 			*status = 2;
 		doc = head;
@@ -1096,6 +1096,72 @@ int brast_write(const char *path, const json_t *doc, int sealed, char *err,
 	int r = send_rest(&b, sent, 1, e, err, errlen);
 	sb_free(&b);
 	return r;
+}
+
+/* ---- a sealed document sent while it is checked ------------------------ */
+struct brast_sender {
+	strbuf b;
+	ast_sender *s;
+};
+
+/* DOC's members before "decls" (HEAD) or after it (TAIL), in order. */
+static json_t *doc_part(const json_t *doc, int tail)
+{
+	json_t *part = json_object();
+	int after = 0;
+
+	for (void *it = json_object_iter((json_t *)doc); it;
+			it = json_object_iter_next((json_t *)doc, it)) {
+		const char *k = json_object_iter_key(it);
+		if (strcmp(k, "decls") == 0)
+			after = 1;
+		else if (after == tail)
+			json_object_set_nocheck(part, k,
+				json_object_iter_value(it));
+	}
+	return part;
+}
+
+brast_sender *brast_send_begin(const json_t *doc)
+{
+	brast_sender *o = xcalloc(1, sizeof *o);
+	json_t *head = doc_part(doc, 0);
+
+	util_pipe_grow(1);
+	o->s = ast_send_begin(&o->b, 1, head);
+	json_decref(head);
+	return o;
+}
+
+void brast_send_decl(brast_sender *o, const json_t *decl)
+{
+	ast_send_elem(o->s, decl);
+}
+
+int brast_send_end(brast_sender *o, const json_t *doc, char *err,
+	size_t errlen)
+{
+	json_t *tail = doc_part(doc, 1);
+	int e = 0;
+	size_t sent = ast_send_end(o->s, tail, &e);
+
+	json_decref(tail);
+	/* the closing brace is never sent: the digest takes its place */
+	if (sent < o->b.len)
+		seal(&o->b);
+	int r = send_rest(&o->b, sent, 1, e, err, errlen);
+	sb_free(&o->b);
+	free(o);
+	return r;
+}
+
+void brast_send_drop(brast_sender *o)
+{
+	if (!o)
+		return;
+	ast_send_drop(o->s);
+	sb_free(&o->b);
+	free(o);
 }
 
 int brast_sealed(const char *text, size_t len)

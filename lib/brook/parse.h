@@ -70,6 +70,20 @@ char *brast_dump_sealed(const json_t *doc);
 int brast_write(const char *path, const json_t *doc, int sealed, char *err,
 	size_t errlen);
 
+/* brast_write's sealed text of DOC to standard output, written while the
+ * elements of its "decls" are checked: brast_send_begin writes the
+ * members before "decls" (DOC's own, which do not change after), each
+ * brast_send_decl one element, sending the text on in pieces; and
+ * brast_send_end the members after "decls" and the digest, and returns 0
+ * or -1 with a message in ERR. brast_send_drop stops without more text
+ * (the caller ends the output as failed). */
+typedef struct brast_sender brast_sender;
+brast_sender *brast_send_begin(const json_t *doc);
+void brast_send_decl(brast_sender *o, const json_t *decl);
+int brast_send_end(brast_sender *o, const json_t *doc, char *err,
+	size_t errlen);
+void brast_send_drop(brast_sender *o);
+
 /* True when TEXT ends with a "digest" member (trailing white space
  * allowed) that is the digest of the bytes before it: the text is, byte
  * for byte, what brast_dump_sealed wrote. */
