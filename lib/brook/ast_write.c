@@ -161,10 +161,14 @@ typedef struct {
 } writer;
 
 /* ast_write_json_fd sends the text on in pieces of this many bytes: a
- * quarter of the pipe util_pipe_grow asks for, so that the reader has the
- * next piece while it reads one, and few enough that the two processes
- * seldom wait for each other (each wait is a sleep and a wakeup). */
-enum { AST_WRITE_PIECE = 256 << 10 };
+ * sixteenth of the pipe util_pipe_grow asks for, so that the reader has
+ * the next pieces while it reads one. The reader reads the last piece
+ * after the writer is done, on the pipeline's critical path: 64 KiB
+ * gained 2.4-2.6 ms on bench/gen-big.sh's program over 256 KiB, and
+ * pieces of 16 and 32 KiB no more (bench/RESULTS.md, 2026-11-29). A
+ * reader naps rather than sleeping in read() (ast.c, wait_for_text), so
+ * more pieces cost no more wakeups. */
+enum { AST_WRITE_PIECE = 64 << 10 };
 
 /* The new text of B to the writer's FD once there is a piece of it. */
 static void send_piece(writer *w)
