@@ -266,7 +266,9 @@ static int run(const brcheck_args *a, diag_ctx *d)
 	for (int i = 0; i < a->nfiles; i++) {
 		int st = 0;
 		json_t *doc = load(a, a->files[i], d, &st);
-		if (doc && emit && (!a->out || strcmp(a->out, "-") == 0)) {
+		/* a terminal gets the whole or nothing, as a file does */
+		if (doc && emit && (!a->out || strcmp(a->out, "-") == 0) &&
+				!isatty(1)) {
 			st = check_send(doc, &a->co, d, errbuf, sizeof errbuf);
 			doc = NULL;
 		} else if (doc) {

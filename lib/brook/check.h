@@ -16,10 +16,11 @@ typedef struct check_options {
 } check_options;
 
 /* Checks DOC (a brast document) and annotates it in place: "id", "ref",
- * "ty", "swizzle", "callee", "class", "role", "reduce_op"; the
- * document's "options" and "subs"; sets "stage" to "checked". Diagnostics go to D. Returns 0 when the
- * program has no errors, 1 when it has, 2 when DOC is not a well-formed
- * AST (reported through D; DOC may be left partly annotated). */
+ * "ty", "swizzle", "callee", "class", "role", "reduce_op"; the document's
+ * "options" and "subs"; sets "stage" to "checked". Diagnostics go to D.
+ * Returns 0 when the program has no errors, 1 when it has, 2 when DOC is
+ * not a well-formed AST (reported through D; DOC may be left partly
+ * annotated). */
 int check_doc(json_t *doc, const check_options *o, diag_ctx *d);
 
 /* check_doc, calling EACH (when not NULL) with ARG and each element of
