@@ -165,9 +165,8 @@ typedef struct {
  * the next pieces while it reads one. The reader reads the last piece
  * after the writer is done, on the pipeline's critical path: 64 KiB
  * gained 2.4-2.6 ms on bench/gen-big.sh's program over 256 KiB, and
- * pieces of 16 and 32 KiB no more (bench/RESULTS.md, 2026-11-29). A
- * reader naps rather than sleeping in read() (ast.c, wait_for_text), so
- * more pieces cost no more wakeups. */
+ * pieces of 16 and 32 KiB no more (bench/RESULTS.md, 2026-11-29): the
+ * extra write() calls of smaller pieces are in those times. */
 enum { AST_WRITE_PIECE = 64 << 10 };
 
 /* The new text of B to the writer's FD once there is a piece of it. */
