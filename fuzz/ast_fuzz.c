@@ -46,10 +46,51 @@ static void same_as_jansson(const char *text, size_t size)
 	json_decref(slow);
 }
 
+/* The code gen_program writes for a checked document WHOLE, made anew
+ * from the text (the generator changes the tree), and the code
+ * gen_program_prepared writes for DOC with the index PREP made while it
+ * was read, as brgen does: the same, or the same failure. */
+static void same_prepared(const char *text, size_t size, json_t *doc,
+	gen_prep *prep)
+{
+	json_t *whole = ast_read_json(text, size);
+	if (!whole || !doc || strcmp(ast_str(whole, "stage"), "checked") != 0)
+	{
+		json_decref(whole);
+		return;
+	}
+	diag_ctx d1, d2;
+	fuzz_diag_init(&d1, "ast_fuzz");
+	fuzz_diag_init(&d2, "ast_fuzz");
+	gen_options go = { 0 };
+	go.checked = 1;
+	go.prefix = "fuzz";
+	strbuf c1 = { 0 }, h1 = { 0 }, cl1 = { 0 };
+	strbuf c2 = { 0 }, h2 = { 0 }, cl2 = { 0 };
+	int r1 = gen_program(whole, &go, &c1, &h1, &cl1, &d1);
+	int r2 = gen_program_prepared(doc, prep, &go, &c2, &h2, &cl2, &d2);
+	if (r1 != r2 || d1.nerrors != d2.nerrors || c1.len != c2.len ||
+			h1.len != h2.len || cl1.len != cl2.len ||
+			(c1.len && memcmp(c1.s, c2.s, c1.len)) ||
+			(h1.len && memcmp(h1.s, h2.s, h1.len)) ||
+			(cl1.len && memcmp(cl1.s, cl2.s, cl1.len)))
+		abort();
+	sb_free(&c1);
+	sb_free(&h1);
+	sb_free(&cl1);
+	sb_free(&c2);
+	sb_free(&h2);
+	sb_free(&cl2);
+	diag_finish(&d1);
+	diag_finish(&d2);
+	json_decref(whole);
+}
+
 /* ast_read_fd, reading the text as it arrives, builds the tree
  * ast_read_json builds of the whole, or none where it builds none,
  * wherever the reads cut the text: here a few bytes at a time, through a
- * pipe (an input that fits in one). */
+ * pipe (an input that fits in one). brgen's index made meanwhile
+ * (gen_prep) gives the code of the index made after. */
 static void same_when_streamed(const char *text, size_t size)
 {
 	static const size_t limits[] = { 1, 7, 64 };
@@ -66,14 +107,19 @@ static void same_when_streamed(const char *text, size_t size)
 		close(fd[1]);
 		strbuf got = {0};
 		json_t *doc;
+		gen_prep *prep = gen_prep_new();
 		ast_read_fd_limit(limits[i]);
-		if (ast_read_fd(fd[0], &got, &doc) != 0)
+		if (ast_read_fd_each(fd[0], &got, &doc, gen_prep_decl, prep)
+				!= 0)
 			abort();
 		ast_read_fd_limit(0);
 		close(fd[0]);
 		if (got.len != size || (size && memcmp(got.s, text, size)))
 			abort();
 		same_tree(doc, whole);
+		if (i == 0)
+			same_prepared(text, size, doc, prep);
+		gen_prep_free(prep);
 		json_decref(doc);
 		sb_free(&got);
 	}

@@ -163,6 +163,7 @@ int main(int argc, char **argv)
 	json_t *doc;
 	strbuf text = {0}, c = {0}, h = {0}, cl = {0};
 	int status = 0, i, nout = 0, sealed;
+	gen_prep *prep;
 
 	memset(&o, 0, sizeof o);
 	diag_init(&d, "brgen");
@@ -189,9 +190,13 @@ int main(int argc, char **argv)
 		}
 	}
 	ast_arena_begin();
-	if (brast_read(o.input, &text, &doc, &d, err, sizeof err) != 0) {
+	/* each declaration indexed as it arrives (gen.h) */
+	prep = gen_prep_new();
+	if (brast_read_each(o.input, &text, &doc, &d, err, sizeof err,
+			gen_prep_decl, prep) != 0) {
 		fprintf(stderr, "brgen: error: %s\n", err);
 		sb_free(&text);
+		gen_prep_free(prep);
 		ast_arena_end();
 		return 2;
 	}
@@ -200,16 +205,23 @@ int main(int argc, char **argv)
 		/* 1 for the output of a tool that failed, as for errors */
 		status = util_failed_text(text.s, text.len) ? 1 : 2;
 		sb_free(&text);
+		gen_prep_free(prep);
 		diag_finish(&d);
 		ast_arena_end();
 		return status;
 	}
 	sb_free(&text);
-	if (strcmp(ast_str(doc, "stage"), "checked") == 0 && !sealed)
+	if (strcmp(ast_str(doc, "stage"), "checked") == 0 && !sealed) {
+		/* checked again: its annotations are made anew */
+		gen_prep_free(prep);
+		prep = NULL;
 		status = recheck(doc, &d);
-	if (!status && gen_program(doc, &o.gen, o.opencl_only ? NULL : &c,
-			o.opencl_only ? NULL : &h, &cl, &d) != 0)
+	}
+	if (!status && gen_program_prepared(doc, prep, &o.gen,
+			o.opencl_only ? NULL : &c, o.opencl_only ? NULL : &h,
+			&cl, &d) != 0)
 		status = 1;
+	gen_prep_free(prep);
 	if (!status && o.opencl_only) {
 		fwrite(cl.s ? cl.s : "", 1, cl.len, stdout);
 		if (fflush(stdout) != 0)

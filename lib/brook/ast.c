@@ -670,6 +670,8 @@ typedef struct ast_stream {
 	strbuf *buf;		/* the text so far */
 	int eof;
 	int err;		/* errno of a failed read, else 0 */
+	ast_each_fn *each;	/* called for each element of "decls" */
+	void *arg;
 } ast_stream;
 
 /* Waiting for the next text of a pipe. Its writer wakes a reader asleep in
@@ -850,8 +852,13 @@ static json_t *stream_doc(ast_stream *s)
 				c = stream_unit(s, UNIT_ELEMENT, f, &key, &v);
 				if (!c)
 					goto fail;
-				if (v)
+				if (v) {
 					json_array_append_new(decls, v);
+					if (s->each)
+						s->each(s->arg, v,
+							json_array_size(decls)
+							- 1);
+				}
 			}
 			json_object_setn_new_nocheck(doc, "decls", 5, decls);
 			decls = NULL;
@@ -882,10 +889,18 @@ fail:
 
 int ast_read_fd(int fd, strbuf *text, json_t **doc)
 {
+	return ast_read_fd_each(fd, text, doc, NULL, NULL);
+}
+
+int ast_read_fd_each(int fd, strbuf *text, json_t **doc, ast_each_fn *each,
+	void *arg)
+{
 	ast_stream s;
 
 	memset(&s, 0, sizeof s);
 	s.fd = fd;
+	s.each = each;
+	s.arg = arg;
 	s.pipe = util_pipe_grow(fd);
 	s.buf = text;
 	text->len = 0;

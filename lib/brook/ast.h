@@ -265,6 +265,15 @@ json_t *ast_read_json(const char *text, size_t len);
  * 0, or -1 with errno set where a read failed (*DOC NULL). */
 struct strbuf;
 int ast_read_fd(int fd, struct strbuf *text, json_t **doc);
+/* ast_read_fd, calling EACH(ARG, ELEM, I) for each element of the
+ * document's "decls" as soon as it is read whole, I from 0 in order: a
+ * tool can work on the first declarations while the rest arrive. The
+ * elements handed out are those of *DOC only where the text was read as
+ * it arrived; a text that only ast_read_json reads (and json_loadb) gives
+ * a tree of its own, made again, so a caller compares. */
+typedef void ast_each_fn(void *arg, json_t *elem, size_t i);
+int ast_read_fd_each(int fd, struct strbuf *text, json_t **doc,
+	ast_each_fn *each, void *arg);
 /* For tests: the most bytes one read of ast_read_fd takes (0, as at the
  * start: as many as there is room for), so that a unit is cut off at
  * every place. */

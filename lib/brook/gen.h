@@ -36,6 +36,20 @@ typedef struct gen_options {
 int gen_program(const json_t *doc, const gen_options *o, strbuf *c_out,
 	strbuf *h_out, strbuf *cl_out, diag_ctx *d);
 
+/* brgen's index of a document's declarations, made while the document is
+ * read: gen_prep_decl is ast_read_fd_each's EACH (ast.h), with the
+ * gen_prep as its ARG. gen_program_prepared takes it where it indexed the
+ * declarations of DOC, every one, and changes the nodes it notes then;
+ * otherwise (a document read again, or checked again after reading) it
+ * indexes DOC itself, as gen_program does. The caller frees PREP after. */
+typedef struct gen_prep gen_prep;
+gen_prep *gen_prep_new(void);
+void gen_prep_decl(void *prep, json_t *decl, size_t i);
+void gen_prep_free(gen_prep *prep);
+int gen_program_prepared(const json_t *doc, gen_prep *prep,
+	const gen_options *o, strbuf *c_out, strbuf *h_out, strbuf *cl_out,
+	diag_ctx *d);
+
 /* The name of kernel NAME in the OpenCL program: NAME itself, or
  * "brk_NAME" when NAME is an OpenCL C built-in or reserved word (a kernel
  * called mad, as in spec 4.1.1). Returns BUF. */

@@ -1021,6 +1021,12 @@ json_t *brast_load(const char *text, size_t len, const char *name,
 int brast_read(const char *path, strbuf *text, json_t **doc, diag_ctx *d,
 	char *err, size_t errlen)
 {
+	return brast_read_each(path, text, doc, d, err, errlen, NULL, NULL);
+}
+
+int brast_read_each(const char *path, strbuf *text, json_t **doc,
+	diag_ctx *d, char *err, size_t errlen, ast_each_fn *each, void *arg)
+{
 	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	json_t *tree;
 	int fd = util_open_read(path, err, errlen);
@@ -1028,7 +1034,7 @@ int brast_read(const char *path, strbuf *text, json_t **doc, diag_ctx *d,
 	*doc = NULL;
 	if (fd < 0)
 		return -1;
-	int r = ast_read_fd(fd, text, &tree);
+	int r = ast_read_fd_each(fd, text, &tree, each, arg);
 	if (r != 0)
 		snprintf(err, errlen, "%s: %s", name, strerror(errno));
 	if (fd != 0)

@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "brook/ast.h"
 #include "brook/diag.h"
 
 typedef struct parse_options {
@@ -54,6 +55,9 @@ json_t *brast_load(const char *text, size_t len, const char *name,
 struct strbuf;
 int brast_read(const char *path, struct strbuf *text, json_t **doc,
 	diag_ctx *d, char *err, size_t errlen);
+/* brast_read, with ast_read_fd_each's EACH and ARG. */
+int brast_read_each(const char *path, struct strbuf *text, json_t **doc,
+	diag_ctx *d, char *err, size_t errlen, ast_each_fn *each, void *arg);
 
 /* The document as compact JSON, one line plus a newline (malloc'd). */
 char *brast_dump(const json_t *doc);
