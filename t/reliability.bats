@@ -1084,6 +1084,40 @@ no_partial() {
 	grep -q "kernel void k" from-fifo
 }
 
+@test "-o over an old file: a new file in its place, its mode kept, the old one removed, nothing left beside it; on Linux by an exchange of the names (brgen(1))" {
+	printf 'kernel void k(float a<>, out float b<>) { b = a + 1.0f; }\n' > k.br
+	printf 'kernel void k(float a<>, out float b<>) { b = a + 2.0f; }\n' > k2.br
+	brpp k.br | brparse | brcheck | brgen -o gen
+	chmod 640 gen.c
+	ln gen.c old.c		# a second name keeps the old file's text
+	local before
+	before=$(ls -i gen.c | cut -d' ' -f1)
+	brpp k2.br | brparse | brcheck | brgen -o gen
+	[ "$(ls -i gen.c | cut -d' ' -f1)" != "$before" ]
+	[ "$(stat -c %a gen.c)" = 640 ]
+	grep -q "2.0f" gen.c
+	grep -q "1.0f" old.c && ! grep -q "2.0f" old.c
+	[ "$(stat -c %h old.c)" = 1 ]	# gen.c's old name is gone
+	[ "$(ls | grep -c tmp)" = 0 ]
+	# the names exchanged, then the old file removed (or, where the file
+	# system cannot exchange, renamed over); a first write, with nothing
+	# to exchange with, renames
+	strace_or_skip
+	brpp k.br | brparse | brcheck > k.ast
+	strace -o trace -e trace=rename,renameat2,unlink brgen -o gen k.ast
+	grep -q '^renameat2(AT_FDCWD, "gen.c.tmp[^"]*", AT_FDCWD, "gen.c", RENAME_EXCHANGE)' trace
+	if grep -q '"gen.c", RENAME_EXCHANGE) *= 0' trace; then
+		grep -q '^unlink("gen.c.tmp' trace
+	else
+		grep -q '^rename("gen.c.tmp[^"]*", "gen.c") *= 0' trace
+	fi
+	strace -o trace -e trace=rename,renameat2,unlink brpp -o new.txt k.br
+	grep -q '"new.txt", RENAME_EXCHANGE) *= -1 ENOENT' trace
+	grep -q '^rename("new.txt.tmp[^"]*", "new.txt") *= 0' trace
+	grep -q "kernel void k" new.txt
+	[ "$(ls | grep -c tmp)" = 0 ]
+}
+
 # --- the kernel nesting limit (man/brcheck.1, E-too-deep) ---------------
 # brcheck weighs kernel code so that all it accepts builds as OpenCL C
 # (256 brackets), runs in brrun's interpreter and compiles with the C

@@ -80,10 +80,12 @@ int util_read_file(const char *path, char **data, size_t *len,
 int util_open_read(const char *path, char *err, size_t errlen);
 
 /* Output that is either fully written or not at all: data goes to a
- * temporary file beside PATH, renamed over PATH when complete (over a
- * symbolic link's target, when PATH is one to a file). A device or FIFO
- * is written in place, as is standard output, "-". util_check_writable() tells, before any work is done,
- * whether PATH can be written. Both return 0, or -1 with a message. */
+ * temporary file beside PATH, put in its place when complete (an
+ * exchange of the two names where the system has one, else a rename;
+ * over a symbolic link's target, when PATH is one to a file). A device or
+ * FIFO is written in place, as is standard output, "-".
+ * util_check_writable() tells, before any work is done, whether PATH can
+ * be written. Both return 0, or -1 with a message. */
 int util_write_file(const char *path, const char *data, size_t len,
 	char *err, size_t errlen);
 int util_check_writable(const char *path, char *err, size_t errlen);
