@@ -1118,6 +1118,48 @@ no_partial() {
 	[ "$(ls | grep -c tmp)" = 0 ]
 }
 
+@test "-o: a directory that takes the output's name while brgen works is put back where the names were exchanged, and brgen fails" {
+	printf 'kernel void k(float a<>, out float b<>) { b = a + 1.0f; }\n' > k.br
+	brpp k.br | brparse | brcheck > k.ast
+	brgen -o gen k.ast
+	# a shim that puts a directory in gen.c's place just before the
+	# first exchange of names
+	cat > shim.c <<'SHIM'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+int renameat2(int od, const char *op, int nd, const char *np, unsigned fl)
+{
+	static int done;
+	int (*real)(int, const char *, int, const char *, unsigned) =
+		(int (*)(int, const char *, int, const char *, unsigned))
+		dlsym(RTLD_NEXT, "renameat2");
+	if (!done && (fl & RENAME_EXCHANGE)) {
+		done = 1;
+		fclose(fopen("shim-ran", "w"));
+		unlink(np);
+		mkdir(np, 0755);
+		mkdir("gen.c/inside", 0755);
+	}
+	return real(od, op, nd, np, fl);
+}
+SHIM
+	$BROOK_CC -shared -fPIC -o shim.so shim.c -ldl 2>/dev/null ||
+		skip "no shared shim"
+	run env LD_PRELOAD=$PWD/shim.so \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		brgen -o gen k.ast
+	# a static brgen, or one without the exchange, never calls the shim
+	[ -e shim-ran ] || skip "the shim was not called"
+	[ -d gen.c ]
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"gen.c: Is a directory"* ]]
+	[ -d gen.c/inside ]
+	[ "$(ls | grep -c tmp)" = 0 ]
+}
+
 # --- the kernel nesting limit (man/brcheck.1, E-too-deep) ---------------
 # brcheck weighs kernel code so that all it accepts builds as OpenCL C
 # (256 brackets), runs in brrun's interpreter and compiles with the C
