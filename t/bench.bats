@@ -295,6 +295,20 @@ probe_rejects() {
 	probe_rejects 1000 N
 }
 
+@test "probe/rename.c: builds without warnings, times both ways of putting a file in place, leaves nothing, checks its arguments" {
+	build_probe rename
+	mkdir "$work/dir"
+	run "$work/probe" "$work/dir" 65536 3
+	[ "$status" -eq 0 ]
+	grep -q '^rename  *size=65536 rounds=3 median_ms=[0-9.]* min_ms=[0-9.]*$' <<<"$output"
+	grep -q '^exchange  *size=65536 rounds=3 median_ms=[0-9.]* min_ms=[0-9.]*$' <<<"$output" ||
+		grep -q '^exchange: not run' <<<"$output"
+	[ -z "$(ls -A "$work/dir")" ]
+	run "$work/probe" "$work/dir" 0
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"SIZE at least 1"* ]]
+}
+
 @test "probe/charsel.c: builds without warnings, and on a device that computes right every variant prints C's values" {
 	local want
 	build_probe charsel

@@ -388,9 +388,9 @@ static int write_through(const char *path, const char *data, size_t len,
  * removed: PATH names the old file or the new one at every moment, as
  * with rename(2). But ext4 takes a rename over a file for an editor's
  * save and starts writing the new file's data out first (its
- * auto_da_alloc), which it does not for an exchange: 1.0-1.3 ms against
- * 0.05-0.08 for a file of 1 MB, brgen's .c (bench/RESULTS.md,
- * 2026-11-29). A directory that took PATH's place since it was looked
+ * auto_da_alloc), which it does not for an exchange: 0.8-1.3 ms against
+ * 0.05-0.08 for a file of 1 MB, brgen's .c (bench/probe/rename.c;
+ * bench/RESULTS.md, 2026-11-29). A directory that took PATH's place since it was looked
  * at is put back: rename(2) would refuse it. */
 static int put_in_place(const char *tmp, const char *path)
 {
