@@ -237,6 +237,26 @@ build_c() {
 	brpp "$work/big.br" | brparse | brcheck >/dev/null
 }
 
+@test "frontend-ab.sh: two builds' pipelines in turn, a line each; its arguments checked" {
+	local d t
+	for d in a b; do
+		mkdir "$work/$d"
+		for t in brpp brparse brcheck brgen; do
+			ln -s "$(command -v $t)" "$work/$d/$t"
+		done
+	done
+	run sh "$bench/frontend-ab.sh" 2 "$work/a" "$work/b"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[0]}" =~ ^$work/a\ median_ms=[0-9.]+\ q1_ms=[0-9.]+\ q3_ms=[0-9.]+\ min_ms=[0-9.]+\ runs=2$ ]]
+	[[ "${lines[1]}" =~ ^$work/b\ median_ms=[0-9.]+ ]]
+	run sh "$bench/frontend-ab.sh" 0 "$work/a" "$work/b"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"PAIRS at least 1"* ]]
+	run sh "$bench/frontend-ab.sh" 1 "$work/a" "$work"
+	[ "$status" -eq 2 ]
+}
+
 # build_probe NAME: bench/probe/NAME.c as $work/probe, warnings as errors
 build_probe() {
 	$BROOK_CC $BROOK_CFLAGS -D_POSIX_C_SOURCE=200809L -O2 \
