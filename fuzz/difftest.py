@@ -2405,7 +2405,8 @@ class Program:
         blk, call, brr = [], [], []
         self.host_stream(blk, "s_%s_p" % kname, itype, ndims, ivals, "h_%s_p" % kname)
         self.host_stream(blk, "s_%s_v" % kname, vt, ndims, vals, "h_%s_v" % kname)
-        self.host_stream(blk, "s_%s_s" % kname, vt, sdims, init, "h_%s_s" % kname)
+        hn_s = "h_%s_s" % kname
+        self.host_stream(blk, "s_%s_s" % kname, vt, sdims, init, hn_s)
         brr.append("p=@%s" % self.add_input(kname, "p", itype, ndims, ivals))
         brr.append("v=@%s" % self.add_input(kname, "v", vt, ndims, vals))
         # the scatter array's start data as a literal (s=@FILE would be
@@ -2420,11 +2421,25 @@ class Program:
         # supdate: an update reads the element (at the nearest index)
         # and writes it back where the index is inside: op=, ++ or --
         op = r.choice(["=", "+=", "-=", "++", "--"]) if "supdate" in self.features else "="
+        # an update of an int must not overflow (undefined, brook(7)): the
+        # start data and the operand within 2^30 (seed 7100025: ++ of
+        # INT_MAX, which UBSan reported in the CPU backend's C)
+        upd = op != "=" and vt.base == "int"
+        if upd:
+            fixed = [max(-2 ** 30, min(2 ** 30, v)) for v in init]
+            if fixed != init:
+                old, new = cinit(vt, init), cinit(vt, fixed)
+                blk[:] = [l.replace(old, new) if " %s[" % hn_s in l else l for l in blk]
+                brr[-1] = "'s=%s'" % literal(vt, sdims, fixed)
+                init = fixed
+            e = g.bound_int(e, 2 ** 30 - 1)
         if vt.n > 1 and r.random() < 0.4:
             comps = "".join(r.sample(XYZW[:vt.n], r.randint(1, vt.n - 1)))
             e2 = g.gen(vt.with_n(len(comps)), 2, exact=True)
             if vt.base == "float":
                 e2 = g.bound_float(e2, 100000, 1)
+            if upd:
+                e2 = g.bound_int(e2, 2 ** 30 - 1)
             if op in ("++", "--"):
                 g.emit("%ss[p].%s;" % (op, comps) if r.random() < 0.5 else "s[p].%s%s;" % (comps, op))
             else:
