@@ -290,6 +290,8 @@ run_example() { run_source "$top_srcdir/examples/$1.br" "$1"; }
 	brook_build "$top_srcdir/t/run/gather.br" gather
 	grep -q '^#define BRG_SSE 1$' gather.c
 	grep -q '_mm_cvttss_si32' gather.c
+	# an index out of range takes the end out of line (brg_cf_end)
+	grep -q 'i = (BRG_L)brg_cf_end(f, n);' gather.c
 	$BROOK_CC $BROOK_CFLAGS -DBRG_NO_SSE gather.c -o gather_nosse $BROOK_LIBS
 	local p
 	for p in gather gather_nosse; do
