@@ -1075,9 +1075,16 @@ class Gen:
             idx = "%s[(%s) & 3]" % (name, self.step(c))
             f = r.choice(["%s++", "%s--", "++%s", "--%s"]) % idx
             v = self.fresh("v")
-            self.set_array(i, ab + self.mult, ad)
-            self.emit("%s %s = %s;" % (at.name, v, f))
-            self.vars.append(Var(v, at, ab + self.mult, ad))
+            if at.base == "int" and ab + self.mult > SAFE:
+                # an element that may be INT_MIN or INT_MAX is read, not
+                # stepped: the step would overflow (undefined, brook(7);
+                # seed 7500104 took --arr[1] of a (-2147483647 - 1))
+                self.emit("%s %s = %s;" % (at.name, v, idx))
+                self.vars.append(Var(v, at, ab, ad))
+            else:
+                self.set_array(i, ab + self.mult, ad)
+                self.emit("%s %s = %s;" % (at.name, v, f))
+                self.vars.append(Var(v, at, ab + self.mult, ad))
         elif k == "comma":
             t = self.rand_type(allow_inexact=False)
             e = self.gen(t, depth, exact=True)
