@@ -329,6 +329,20 @@ probe_rejects() {
 	[[ "$output" == *"SIZE at least 1"* ]]
 }
 
+@test "probe/cfend.sh: both forms of brg_cf's end built and timed on the CPU backend, a line each; its arguments checked" {
+	CC="$BROOK_CC" BENCH_CFLAGS=-O2 BRT_LIBS="$BROOK_LIBS" \
+		run sh "$bench/probe/cfend.sh" 1 4096 64
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 4 ]
+	[[ "${lines[0]}" =~ ^bsearch\ out-of-line\ medians_ms=[0-9.]+$ ]]
+	[[ "${lines[1]}" =~ ^bsearch\ inline\ medians_ms=[0-9.]+$ ]]
+	[[ "${lines[2]}" =~ ^matmult_opt\ out-of-line\ medians_ms=[0-9.]+$ ]]
+	[[ "${lines[3]}" =~ ^matmult_opt\ inline\ medians_ms=[0-9.]+$ ]]
+	run sh "$bench/probe/cfend.sh" 0
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"each a number at least 1"* ]]
+}
+
 @test "probe/charsel.c: builds without warnings, and on a device that computes right every variant prints C's values" {
 	local want
 	build_probe charsel
