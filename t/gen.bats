@@ -981,6 +981,34 @@ brgen_both() {
 	[ "$n" -gt 100 ] && [ "$c" -gt 40 ]
 }
 
+@test "brgen -j 2 writes a helper that calls new helpers once and whole, in a kernel the second thread printed (difftest seed 7800032)" {
+	# a long host function first keeps the first thread busy, so that
+	# the second prints last's CPU code. brg_predec_float4 calls
+	# brg_sub_float4 and a splat, which the first thread has from first:
+	# the second thread's helpers are told apart by where each begins,
+	# and brg_predec_float4 began where brg_sub_float4 did (before the
+	# fix, 16 runs of 20 differed from -j 1)
+	{
+		printf 'float busy(float x)\n{\n'
+		for i in $(seq 600); do
+			printf '\tx = x * %d.0f + 1.0f;\n' $((i % 7 + 1))
+		done
+		printf '\treturn x;\n}\n'
+		printf 'kernel void first(float4 a<>, float4 b<>, out float4 o<>)\n'
+		printf '{\n\tfloat4 t = a - b;\n\tt++;\n\to = t;\n}\n'
+		printf 'kernel void last(float4 a<>, out float4 o<>)\n{\n'
+		printf '\tfloat4 arr[2];\n\tint i = 1;\n\tarr[0] = a;\n'
+		printf '\tarr[1] = a;\n\to = --arr[i & 1];\n}\n'
+	} > incdec.br
+	brpp incdec.br | brparse | brcheck > incdec.ast
+	for i in $(seq 8); do
+		brgen_both incdec.ast
+	done
+	[ "$(grep -c '^BRG_FN float4 brg_predec_float4(' 2/out.c)" -eq 1 ]
+	[ "$(grep -c '^BRG_FN float4 brg_sub_float4(' 2/out.c)" -eq 1 ]
+	$BROOK_CC $BROOK_CFLAGS -c 2/out.c -o out.o
+}
+
 @test "brgen -j takes 1 or 2" {
 	run brgen -j 3 -o out sum.ast
 	[ "$status" -eq 2 ]

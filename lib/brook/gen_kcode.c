@@ -171,6 +171,10 @@ static json_t *common_type(const json_t *a, const json_t *b)
 
 /* ---- helpers: defined once per target --------------------------------- */
 
+/* Whether helper NAME is new on target T; it is then marked, at the
+ * offset its text will have in G's helpers. A helper asks for the
+ * helpers it calls before this, so that its text starts there (gen.c,
+ * piece_sound). */
 int gen_need(gen_ctx *g, gen_target t, const char *name)
 {
 	if (json_object_get(g->done[t], name))
@@ -3167,6 +3171,11 @@ static const char *incdec_helper(gen_fn *f, const json_t *vty,
 
 	snprintf(fname, sizeof fname, "brg_%s%s_%s", postfix ? "post" :
 		"pre", op[0] == '+' ? "inc" : "dec", V);
+	/* the helpers it calls first, before its own offset is taken
+	   (gen_need; gen.c, piece_sound) */
+	const char *add = NULL, *splat = NULL;
+	if (f->t == GEN_CPU)
+		cpu_step(f->g, vty, op[0], &add, &splat);
 	if (!gen_need(f->g, f->t, fname))
 		return gen_kept(f->g, fname);
 	if (f->t == GEN_CL) {
@@ -3174,8 +3183,6 @@ static const char *incdec_helper(gen_fn *f, const json_t *vty,
 			"return %s; }\n", V, fname, V, V, op[0], V,
 			postfix ? "o" : "*p");
 	} else {
-		const char *add, *splat;
-		cpu_step(f->g, vty, op[0], &add, &splat);
 		sb_printf(h, "BRG_FN %s %s(%s *p) { %s o = *p; *p = %s(o, "
 			"%s(1)); return %s; }\n", V, fname, V, V, add, splat,
 			postfix ? "o" : "*p");
