@@ -343,6 +343,21 @@ probe_rejects() {
 	[[ "$output" == *"each a number at least 1"* ]]
 }
 
+@test "probe/clgather.sh: the OpenCL device's gather forms, a CPU device's and a GPU's (-DBRG_NO_CPU_GATHER), built and timed, a line each; its arguments checked" {
+	CC="$BROOK_CC" BENCH_CFLAGS=-O2 BRT_LIBS="$BROOK_LIBS" \
+		run sh "$bench/probe/clgather.sh" 1 4096 64
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 5 ]
+	[[ "${lines[0]}" == "device: "?* ]]
+	[[ "${lines[1]}" =~ ^bsearch\ cpu-forms\ medians_ms=[0-9.]+$ ]]
+	[[ "${lines[2]}" =~ ^bsearch\ gpu-forms\ medians_ms=[0-9.]+$ ]]
+	[[ "${lines[3]}" =~ ^matmult_opt\ cpu-forms\ medians_ms=[0-9.]+$ ]]
+	[[ "${lines[4]}" =~ ^matmult_opt\ gpu-forms\ medians_ms=[0-9.]+$ ]]
+	run sh "$bench/probe/clgather.sh" 1 x
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"each a number at least 1"* ]]
+}
+
 @test "probe/charsel.c: builds without warnings, and on a device that computes right every variant prints C's values" {
 	local want
 	build_probe charsel

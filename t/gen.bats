@@ -594,11 +594,11 @@ BR
 		brgen --target=opencl > gl.cl
 	# span: for (j = lo; j < hi; j++) ... t[j]
 	grep -qF 'if ((long)(lo) + 0 >= 0 && (long)(hi) + 0 <= t_v.dims[0]) {' gl.cl
-	grep -qF 't[(t_v.base + (BRG_L)(j))]' gl.cl
-	grep -qF 't[(t_v.base + brg_ci((BRG_L)(j), t_v.dims[0]))]' gl.cl
+	grep -qF 'BRG_GE(t, t_v.base, (BRG_L)(j))' gl.cl
+	grep -qF 'BRG_GE(t, t_v.base, brg_ci((BRG_L)(j), t_v.dims[0]))' gl.cl
 	# rows: a constant lower bound is tested here, the row still clamped
 	grep -qF 'if ((long)((int)p.x) - 1 < g_v.dims[0] && (long)((int)p.x) + 2 < g_v.dims[0]) {' gl.cl
-	grep -qF 'g[(g_v.base + (BRG_L)(j - 1) + brg_ci((BRG_L)(y), g_v.dims[1]) * g_v.pitch[1])]' gl.cl
+	grep -qF 'BRG_GE(g, g_v.base, (BRG_L)(j - 1) + brg_ci((BRG_L)(y), g_v.dims[1]) * g_v.pitch[1])' gl.cl
 	# moving writes its bound: one copy; --checked: one copy
 	[ "$(grep -c 'if ((long)' gl.cl)" -eq 2 ]
 	brpp "$top_srcdir/t/run/gather_loop.br" | brparse | brcheck |
@@ -614,7 +614,7 @@ BR
 	# four scalars, not a BRG_L4 (PoCL's loop over the work-items)
 	grep -qF 'struct { BRG_L x, y, z, w; } brg_sh_index = { BRG_CVT(index.x), BRG_CVT(index.y), BRG_CVT(index.z), BRG_CVT(index.w) };' gf.cl
 	grep -qF 'index += step, brg_sh_index.x = min(brg_sh_index.x + (BRG_L)1, (BRG_L)1073741824), brg_sh_index.y = max(brg_sh_index.y + (BRG_L)-1, (BRG_L)-1073741824);' gf.cl
-	grep -qF 't[(t_v.base + brg_ci(brg_sh_index.x, t_v.dims[0]) + brg_ci(brg_sh_index.y, t_v.dims[1]) * t_v.pitch[1])]' gf.cl
+	grep -qF 'BRG_GE(t, t_v.base, brg_ci(brg_sh_index.x, t_v.dims[0]) + brg_ci(brg_sh_index.y, t_v.dims[1]) * t_v.pitch[1])' gf.cl
 	grep -qF 't[brg_gat_float2(&t_v, index.xy)]' gf.cl
 	[ "$(grep -c 'struct { BRG_L x, y, z, w; } brg_sh_' gf.cl)" -eq 4 ]
 	! grep -q 'BRG_L4 brg_sh_' gf.cl || false
@@ -650,7 +650,7 @@ BR
 	grep -qF 'if (brg_trip >= 0 && (long)brg_sh_index.y + (long)1 * brg_trip <= 16777216 && (long)brg_sh_index.z + (long)1 * brg_trip <= 16777216 && (brg_trip == 0 || (brg_sh_index.z >= 0 && (long)brg_sh_index.z + (long)1 * (brg_trip - 1) < A_v.dims[0] && brg_sh_index.w >= 0 && brg_sh_index.w < A_v.dims[1] && brg_sh_index.x >= 0 && brg_sh_index.x < B_v.dims[0] && brg_sh_index.y >= 0 && (long)brg_sh_index.y + (long)1 * (brg_trip - 1) < B_v.dims[1]))) {' body.cl
 	# the copy: an integer count, no clamp, no cap, no float steps
 	grep -qF 'for (BRG_L brg_k = 0; brg_k < brg_trip; brg_k++)' body.cl
-	grep -qF 'accumulator += A[(A_v.base + brg_sh_index.z + brg_sh_index.w * A_v.pitch[1])] * B[(B_v.base + brg_sh_index.x + brg_sh_index.y * B_v.pitch[1])];' body.cl
+	grep -qF 'accumulator += BRG_GE(A, A_v.base, brg_sh_index.z + brg_sh_index.w * A_v.pitch[1]) * BRG_GE(B, B_v.base, brg_sh_index.x + brg_sh_index.y * B_v.pitch[1]);' body.cl
 	grep -qxF '				brg_sh_index.y += 1, brg_sh_index.z += 1;' body.cl
 	# then the counter and the index as the float loop leaves them
 	grep -qF 'i0 = i0 - (float)brg_trip; index.y = (float)brg_sh_index.y; index.z = (float)brg_sh_index.z;' body.cl

@@ -2216,67 +2216,72 @@ static void sh_coord(gen_fn *f, strbuf *b, int c, const char *name, int k)
 			comp[c], name, k);
 }
 
-static void gather_offset(gen_fn *f, strbuf *b, const json_t *p,
-	const json_t **idx, int n)
+/* The element offset of gather P[idx..] in its buffer, "(P_v.base + ...)",
+ * or with NOBASE from the view's first element where it can, the terms
+ * without parentheses (for BRG_GE): 1 when it left the base out. */
+static int gather_offset(gen_fn *f, strbuf *b, const json_t *p,
+	const json_t **idx, int n, int nobase)
 {
 	const char *name = ast_str(p, "name");
 	int k, c[4], nc;
+	strbuf t = {0};		/* the terms, each " + ..." */
 
 	if (n == 1 && (nc = sh_comps(f, idx[0], f->shadow, c)) > 1) {
 		/* the integer copy (shadow_loop) */
-		sb_printf(b, "(%s_v.base", name);
 		for (k = 0; k < nc && k < 4; k++) {
-			sh_coord(f, b, c[k], name, k);
-			pitch_term(f->g, f->t, b, name, k);
+			sh_coord(f, &t, c[k], name, k);
+			pitch_term(f->g, f->t, &t, name, k);
 		}
-		sb_putc(b, ')');
-		return;
-	}
-	if (n == 1 && ty_ncomp(ety(idx[0])) > 1) {
+	} else if (n == 1 && ty_ncomp(ety(idx[0])) > 1) {
 		sb_printf(b, "%s(&%s_v, ", gather_vhelper(f->g, f->t,
 			ety(idx[0])), name);
 		gen_kexpr(f, b, idx[0]);
 		sb_putc(b, ')');
-		return;
-	}
-	sb_printf(b, "(%s_v.base", name);
-	for (k = 0; k < n && k < 4; k++) {
+		return 0;
+	} else for (k = 0; k < n && k < 4; k++) {
 		const json_t *i = idx[n - 1 - k];
 		const char *s = gen_scalar(ety(i));
 		int flt = s && ty_scalar_is_float(s);
 		long long co;
 		long ac;
 		if (sh_comps(f, i, f->shadow, c) == 1) {
-			sh_coord(f, b, c[0], name, k);
+			sh_coord(f, &t, c[0], name, k);
 		} else if (ctr_off(f, f->fast_ctr, i, &co)) {
 			/* inside: the counted loop's test (counted_loop) */
-			sb_printf(b, " + (%s)(", long_name(f->g, f->t));
-			gen_kexpr(f, b, i);
-			sb_putc(b, ')');
+			sb_printf(&t, " + (%s)(", long_name(f->g, f->t));
+			gen_kexpr(f, &t, i);
+			sb_putc(&t, ')');
 		} else if (f->unclamped && gen_aff_value(f->g->aff, i, &ac)) {
 			/* a row interior: inside the array (gen_affine.c) */
-			sb_printf(b, " + (brg_X + %ld)", ac);
+			sb_printf(&t, " + (brg_X + %ld)", ac);
 		} else if (gen_group_inside(f, i)) {
 			/* a group's phase that tested it (gen_group.c) */
-			sb_printf(b, " + (%s)(", long_name(f->g, f->t));
-			gen_kexpr(f, b, i);
-			sb_putc(b, ')');
+			sb_printf(&t, " + (%s)(", long_name(f->g, f->t));
+			gen_kexpr(f, &t, i);
+			sb_putc(&t, ')');
 		} else {
 			int uns = unsigned_index(s);
-			sb_printf(b, " + brg_c%s%s((%s)(", flt ? "f" : uns ?
+			sb_printf(&t, " + brg_c%s%s((%s)(", flt ? "f" : uns ?
 				"u" : "i", i32_sfx(f->g, f->t), flt ? "float" :
 				uns ? "BRG_UL" : long_name(f->g, f->t));
-			gen_kexpr(f, b, i);
-			sb_printf(b, "), %s_v.dims[%d])", name, k);
+			gen_kexpr(f, &t, i);
+			sb_printf(&t, "), %s_v.dims[%d])", name, k);
 		}
-		pitch_term(f->g, f->t, b, name, k);
+		pitch_term(f->g, f->t, &t, name, k);
 	}
-	sb_putc(b, ')');
+	if (nobase && t.len > 3)
+		sb_puts(b, t.s + 3);
+	else
+		sb_printf(b, "(%s_v.base%s)", name, t.len ? t.s : "");
+	nobase = nobase && t.len > 3;
+	sb_free(&t);
+	return nobase;
 }
 
-/* The element offset of a gather or scatter access P[idx..]. */
-static void access_index(gen_fn *f, strbuf *b, const json_t *p,
-	const json_t **idx, int n, int scatter)
+/* The element offset of a gather or scatter access P[idx..]; NOBASE as
+ * gather_offset's, and its value. */
+static int access_index(gen_fn *f, strbuf *b, const json_t *p,
+	const json_t **idx, int n, int scatter, int nobase)
 {
 	const char *name = ast_str(p, "name");
 	char site[64] = "";
@@ -2285,10 +2290,8 @@ static void access_index(gen_fn *f, strbuf *b, const json_t *p,
 	if (f->g->o && f->g->o->checked && !f->copy_in)
 		snprintf(site, sizeof site, "%s", checked_site(f, idx[0], p,
 			scatter));
-	if (!site[0] && !scatter) {
-		gather_offset(f, b, p, idx, n);
-		return;
-	}
+	if (!site[0] && !scatter)
+		return gather_offset(f, b, p, idx, n, nobase);
 	if (n == 1 && ty_ncomp(ety(idx[0])) > 1) {
 		const json_t *vty = ety(idx[0]);
 		int flt = ty_scalar_is_float(gen_scalar(vty));
@@ -2297,7 +2300,7 @@ static void access_index(gen_fn *f, strbuf *b, const json_t *p,
 				vty, scatter), name);
 			gen_kexpr(f, b, idx[0]);
 			sb_putc(b, ')');
-			return;
+			return 0;
 		}
 		/* checked: the components through the site's function */
 		sb_printf(b, "brg_vsite_%s_%s(brg_cx.rec, &%s_v, ", site,
@@ -2319,7 +2322,7 @@ static void access_index(gen_fn *f, strbuf *b, const json_t *p,
 					long_name(f->g, f->t), comp[k]);
 		}
 		sb_puts(&f->g->help[f->t], "); }\n");
-		return;
+		return 0;
 	}
 	if (site[0])
 		sb_printf(b, "%s(brg_cx.rec, &%s_v", site, name);
@@ -2334,6 +2337,7 @@ static void access_index(gen_fn *f, strbuf *b, const json_t *p,
 			sb_putc(b, '0');
 	}
 	sb_putc(b, ')');
+	return 0;
 }
 
 /* Reads element IDX (an expression already printed) of buffer PTR holding
@@ -2372,11 +2376,17 @@ static void gather_read(gen_fn *f, strbuf *b, const json_t *p,
 	const json_t **idx, int n)
 {
 	strbuf ix = {0};
-	char ptr[160];
+	const char *name = ast_str(p, "name");
+	const json_t *el = gen_resolve(f->g, gen_elem(f->g, ast_get(p,
+		"type")));
+	/* OpenCL's "P[i]" (gen_load; not its 3-vectors and structs, which
+	   count in scalars and bytes) through BRG_GE */
+	int ge = f->t == GEN_CL && ty_ncomp(el) != 3 && gen_scalar(el);
 
-	access_index(f, &ix, p, idx, n, 0);
-	snprintf(ptr, sizeof ptr, "%s", ast_str(p, "name"));
-	gen_load(f->g, f->t, b, gen_elem(f->g, ast_get(p, "type")), ptr, ix.s);
+	if (access_index(f, &ix, p, idx, n, 0, ge))
+		sb_printf(b, "BRG_GE(%s, %s_v.base, %s)", name, name, ix.s);
+	else
+		gen_load(f->g, f->t, b, el, name, ix.s);
 	sb_free(&ix);
 }
 
@@ -2388,7 +2398,7 @@ static void scatter_open(gen_fn *f, strbuf *b, const json_t *p,
 {
 	strbuf ix = {0};
 
-	access_index(f, &ix, p, idx, n, 1);
+	access_index(f, &ix, p, idx, n, 1, 0);
 	/* one statement, so that "if (c) b[i] = x; else ..." stays one;
 	   --checked tags the element with its writer (brt.h, write owners) */
 	sb_printf(b, "do { %s%s brg_k = %s; if (brg_k >= 0", pre ? pre : "",
@@ -4473,7 +4483,16 @@ const char gen_index_helpers[] =
 "	   inlined, a call for each element (bsearch: 0.75 -> 0.93 of the\n"
 "	   hand-written kernel, bench/RESULTS.md, 16:30) */\n"
 "	float nf = (float)n;	/* first, so that a loop computes it once */\n"
+"#if defined(BRG_CPU) && defined(__clang__) && !defined(BRG_NO_CPU_GATHER)\n"
+"	/* a CPU device: a test the processor predicts, where the selects\n"
+"	   made a search's every step wait for them (PoCL, bsearch: 0.78 ->\n"
+"	   0.83 of the hand-written kernel, bench/RESULTS.md, 2026-11-29) */\n"
+"	if (__builtin_expect(f >= 0.0f && f < nf, 1))\n"
+"		return (BRG_L)f;\n"
+"	return !(f > 0.0f) ? 0 : n - 1;\n"
+"#else\n"
 "	return !(f > 0.0f) ? 0 : f >= nf ? n - 1 : (BRG_L)f;\n"
+"#endif\n"
 "#endif\n"
 "}\n"
 "BRG_FN BRG_L brg_ci(BRG_L i, BRG_L n)\n"
@@ -4591,7 +4610,18 @@ void gen_prelude_common(gen_target t, strbuf *b)
 			"#define BRG_XCHG(p, v) atomic_xchg(p, v)\n"
 			"#define BRG_INC(p) atomic_inc(p)\n"
 			"#define BRG_OR(p, v) atomic_or(p, v)\n"
-			"#define BRG_UL ulong\n", BRT_NRECORDS, BRT_OWNER_WORDS);
+			"#define BRG_UL ulong\n"
+			"/* gather P's element I (from the view's first element)\n"
+			"   of base B: on a CPU device from the pointer P + B,\n"
+			"   which a loop computes once (PoCL, bsearch: 0.83 ->\n"
+			"   0.91 of the hand-written kernel, bench/RESULTS.md,\n"
+			"   2026-11-29), as the CPU code does not (gcc made\n"
+			"   matmult_tiled 6%% slower so) */\n"
+			"#if defined(BRG_CPU) && !defined(BRG_NO_CPU_GATHER)\n"
+			"#define BRG_GE(p, b, i) (p + (b))[i]\n"
+			"#else\n"
+			"#define BRG_GE(p, b, i) p[(b) + i]\n"
+			"#endif\n", BRT_NRECORDS, BRT_OWNER_WORDS);
 	else
 		sb_puts(b, "#define BRG_FN static inline __attribute__((unused))\n"
 			"#define BRG_L int64_t\n"
