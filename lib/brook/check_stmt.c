@@ -98,6 +98,105 @@ static void jump_place(chk_ctx *c, json_t *s, const char *k)
 	}
 }
 
+/* Whether type T is an integer type: a switch's quantity and a case
+ * label's must be (C99 6.8.4.2); an enum's values are ints. */
+static int int_type(const json_t *t)
+{
+	return (ty_is_scalar(t) && ty_scalar_is_integer(ty_scalar(t))) ||
+		ty_streq(ty_kind(t), "enum");
+}
+
+/* Whether E is an integer constant expression (C99 6.6p6): integer and
+ * character constants, enumeration constants, sizeof, casts to an integer
+ * type of those or of a floating constant, and the operators on them
+ * (no assignment, ++, --, comma or call). */
+static int int_const_expr(chk_ctx *c, const json_t *e, int depth)
+{
+	static const char *const ops[] = { "+", "-", "*", "/", "%", "<<",
+		">>", "<", ">", "<=", ">=", "==", "!=", "&", "|", "^", "&&",
+		"||", NULL };
+	const char *k, *op;
+	size_t i;
+
+	e = chk_strip_paren((json_t *)e);
+	k = ast_kind(e);
+	op = ast_str(e, "op");
+	if (!k || depth >= CHK_MAX_DEPTH)
+		return 0;
+	if (ty_streq(k, "int") || ty_streq(k, "char") || ty_streq(k, "sizeof"))
+		return 1;
+	if (ty_streq(k, "id")) {
+		chk_sym *sym = chk_lookup(&c->names, ast_str(e, "name"));
+		return sym && sym->kind == SYM_ENUM;
+	}
+	if (ty_streq(k, "unop"))
+		return (ty_streq(op, "+") || ty_streq(op, "-") ||
+			ty_streq(op, "~") || ty_streq(op, "!")) &&
+			int_const_expr(c, ast_get(e, "e"), depth + 1);
+	if (ty_streq(k, "binop")) {
+		for (i = 0; ops[i] && !ty_streq(op, ops[i]); i++)
+			;
+		return ops[i] && int_const_expr(c, ast_get(e, "l"), depth + 1) &&
+			int_const_expr(c, ast_get(e, "r"), depth + 1);
+	}
+	if (ty_streq(k, "cond"))
+		return int_const_expr(c, ast_get(e, "c"), depth + 1) &&
+			int_const_expr(c, ast_get(e, "t"), depth + 1) &&
+			int_const_expr(c, ast_get(e, "f"), depth + 1);
+	if (ty_streq(k, "cast")) {
+		const json_t *x = chk_strip_paren(ast_get(e, "e"));
+		return int_type(ast_get(e, "ty")) && (ast_is(x, "float") ||
+			int_const_expr(c, x, depth + 1));
+	}
+	return 0;
+}
+
+/* The case and default labels of switch body S (not those of a switch
+ * inside it): a second default, and a case value that chk_int_const
+ * folds met before in V (N of them), are errors. */
+typedef struct case_seen {
+	long long *v;
+	size_t n, cap;
+	int defaults;
+} case_seen;
+
+static void switch_labels(chk_ctx *c, json_t *s, case_seen *cs, int depth)
+{
+	const char *k = ast_kind(s);
+	long long v;
+	size_t i;
+	json_t *it;
+
+	if (!k || ty_streq(k, "switch") || depth >= CHK_MAX_DEPTH)
+		return;
+	if (ty_streq(k, "default") && cs->defaults++)
+		chk_err(c, s, "E-default-duplicate", "multiple default labels "
+			"in one switch");
+	if (ty_streq(k, "case") && chk_int_const(ast_get(s, "e"), &v)) {
+		for (i = 0; i < cs->n && cs->v[i] != v; i++)
+			;
+		if (i < cs->n)
+			chk_err(c, s, "E-case-duplicate", "duplicate case value "
+				"%lld", v);
+		else {
+			if (cs->n == cs->cap) {
+				cs->cap = cs->cap ? 2 * cs->cap : 16;
+				cs->v = xrealloc(cs->v, cs->cap * sizeof *cs->v);
+			}
+			cs->v[cs->n++] = v;
+		}
+	}
+	if (ty_streq(k, "block")) {
+		json_array_foreach(ast_arr(s, "items"), i, it)
+			switch_labels(c, it, cs, depth + 1);
+		return;
+	}
+	static const char *const subs[] = {"stmt", "then", "else", "body"};
+	for (i = 0; i < sizeof subs / sizeof subs[0]; i++)
+		if (json_is_object(ast_get(s, subs[i])))
+			switch_labels(c, ast_get(s, subs[i]), cs, depth + 1);
+}
+
 static void stmt_kind(chk_ctx *c, json_t *s, const char *k)
 {
 	if (ty_streq(k, "block")) {
@@ -139,11 +238,21 @@ static void stmt_kind(chk_ctx *c, json_t *s, const char *k)
 		if (c->kern && c->o->portable)
 			chk_warn(c, 1, s, "W-portable-switch",
 				"Switch not supported inside kernel yet");
-		chk_expr(c, ast_get(s, "cond"));
+		json_t *t = chk_expr(c, ast_get(s, "cond"));
+		if (!ty_is_unknown(t) && !int_type(t))
+			chk_err(c, ast_get(s, "cond"), "E-switch-type", "switch "
+				"quantity not an integer");
 		loop_body(c, ast_get(s, "body"), &c->switches);
+		case_seen cs = {0};
+		switch_labels(c, ast_get(s, "body"), &cs, 0);
+		free(cs.v);
 	} else if (ty_streq(k, "case")) {
 		jump_place(c, s, k);
-		chk_expr(c, ast_get(s, "e"));
+		json_t *t = chk_expr(c, ast_get(s, "e"));
+		if (!ty_is_unknown(t) && (!int_type(t) ||
+				!int_const_expr(c, ast_get(s, "e"), 0)))
+			chk_err(c, ast_get(s, "e"), "E-case-const", "case label "
+				"does not reduce to an integer constant");
 		stmt(c, ast_get(s, "stmt"));
 	} else if (ty_streq(k, "default")) {
 		jump_place(c, s, k);
