@@ -17,7 +17,7 @@
 # libbrt as for build.sh (BROOK_TOOLS, CC, BENCH_CFLAGS, BRT_CFLAGS,
 # BRT_LIBS, OPENCL_LIBS). Prints the device, then one line a case and
 # form: CASE FORM medians_ms=M1 M2 ... (a median of each round's runs).
-# RESULTS.md (2026-11-29 08:35-10:10, PoCL's bsearch) quotes it.
+# RESULTS.md (2026-11-29 08:35-10:50, PoCL's bsearch) quotes it.
 set -u
 PROBE=clgather.sh
 . "$(dirname "$0")/probe.sh"
