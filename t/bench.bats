@@ -329,30 +329,34 @@ probe_rejects() {
 	[[ "$output" == *"SIZE at least 1"* ]]
 }
 
-@test "probe/cfend.sh: both forms of brg_cf's end built and timed on the CPU backend, a line each; its arguments checked" {
+# probe_forms SCRIPT FIRST FORM_A FORM_B: SCRIPT of probe/ on small sizes;
+# its lines from FIRST on are bsearch and matmult_opt, each in FORM_A then
+# FORM_B, a median each
+probe_forms() {
+	local k=$2 c f
 	CC="$BROOK_CC" BENCH_CFLAGS=-O2 BRT_LIBS="$BROOK_LIBS" \
-		run sh "$bench/probe/cfend.sh" 1 4096 64
-	[ "$status" -eq 0 ]
-	[ "${#lines[@]}" -eq 4 ]
-	[[ "${lines[0]}" =~ ^bsearch\ out-of-line\ medians_ms=[0-9.]+$ ]]
-	[[ "${lines[1]}" =~ ^bsearch\ inline\ medians_ms=[0-9.]+$ ]]
-	[[ "${lines[2]}" =~ ^matmult_opt\ out-of-line\ medians_ms=[0-9.]+$ ]]
-	[[ "${lines[3]}" =~ ^matmult_opt\ inline\ medians_ms=[0-9.]+$ ]]
+		run sh "$bench/probe/$1" 1 4096 64
+	[ "$status" -eq 0 ] || return 1
+	[ "${#lines[@]}" -eq $((k + 4)) ] || return 1
+	for c in bsearch matmult_opt; do
+		for f in "$3" "$4"; do
+			[[ "${lines[k]}" =~ ^$c\ $f\ medians_ms=[0-9.]+$ ]] ||
+				return 1
+			k=$((k + 1))
+		done
+	done
+}
+
+@test "probe/cfend.sh: both forms of brg_cf's end built and timed on the CPU backend, a line each; its arguments checked" {
+	probe_forms cfend.sh 0 out-of-line inline
 	run sh "$bench/probe/cfend.sh" 0
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"each a number at least 1"* ]]
 }
 
 @test "probe/clgather.sh: the OpenCL device's gather forms, a CPU device's and a GPU's (-DBRG_NO_CPU_GATHER), built and timed, a line each; its arguments checked" {
-	CC="$BROOK_CC" BENCH_CFLAGS=-O2 BRT_LIBS="$BROOK_LIBS" \
-		run sh "$bench/probe/clgather.sh" 1 4096 64
-	[ "$status" -eq 0 ]
-	[ "${#lines[@]}" -eq 5 ]
+	probe_forms clgather.sh 1 cpu-forms gpu-forms
 	[[ "${lines[0]}" == "device: "?* ]]
-	[[ "${lines[1]}" =~ ^bsearch\ cpu-forms\ medians_ms=[0-9.]+$ ]]
-	[[ "${lines[2]}" =~ ^bsearch\ gpu-forms\ medians_ms=[0-9.]+$ ]]
-	[[ "${lines[3]}" =~ ^matmult_opt\ cpu-forms\ medians_ms=[0-9.]+$ ]]
-	[[ "${lines[4]}" =~ ^matmult_opt\ gpu-forms\ medians_ms=[0-9.]+$ ]]
 	run sh "$bench/probe/clgather.sh" 1 x
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"each a number at least 1"* ]]

@@ -151,50 +151,71 @@ static int int_const_expr(chk_ctx *c, const json_t *e, int depth)
 	return 0;
 }
 
-/* The case and default labels of switch body S (not those of a switch
- * inside it): a second default, and a case value that chk_int_const
- * folds met before in V (N of them), are errors. */
+/* Calls VISIT(LABEL, ARG) on each case and default label of switch body
+ * S, not on those of a switch inside it, in order until one gives
+ * nonzero: that value, else 0. */
+typedef int label_fn(json_t *label, void *arg);
+
+static int switch_labels(json_t *s, label_fn *visit, void *arg, int depth)
+{
+	static const char *const subs[] = {"stmt", "then", "else", "body"};
+	const char *k = ast_kind(s);
+	size_t i;
+	json_t *it;
+	int r;
+
+	if (!k || ty_streq(k, "switch") || depth >= CHK_MAX_DEPTH)
+		return 0;
+	if ((ty_streq(k, "case") || ty_streq(k, "default")) &&
+			(r = visit(s, arg)) != 0)
+		return r;
+	if (ty_streq(k, "block")) {
+		json_array_foreach(ast_arr(s, "items"), i, it)
+			if ((r = switch_labels(it, visit, arg, depth + 1)) != 0)
+				return r;
+		return 0;
+	}
+	for (i = 0; i < sizeof subs / sizeof subs[0]; i++)
+		if (json_is_object(ast_get(s, subs[i])) &&
+				(r = switch_labels(ast_get(s, subs[i]), visit, arg,
+				depth + 1)) != 0)
+			return r;
+	return 0;
+}
+
+/* A switch's labels so far: a second default, and a case value that
+ * chk_int_const folds met before in V (N of them), are errors. */
 typedef struct case_seen {
+	chk_ctx *c;
 	long long *v;
 	size_t n, cap;
 	int defaults;
 } case_seen;
 
-static void switch_labels(chk_ctx *c, json_t *s, case_seen *cs, int depth)
+static int label_seen(json_t *label, void *arg)
 {
-	const char *k = ast_kind(s);
+	case_seen *cs = arg;
 	long long v;
 	size_t i;
-	json_t *it;
 
-	if (!k || ty_streq(k, "switch") || depth >= CHK_MAX_DEPTH)
-		return;
-	if (ty_streq(k, "default") && cs->defaults++)
-		chk_err(c, s, "E-default-duplicate", "multiple default labels "
-			"in one switch");
-	if (ty_streq(k, "case") && chk_int_const(ast_get(s, "e"), &v)) {
-		for (i = 0; i < cs->n && cs->v[i] != v; i++)
-			;
-		if (i < cs->n)
-			chk_err(c, s, "E-case-duplicate", "duplicate case value "
-				"%lld", v);
-		else {
-			if (cs->n == cs->cap) {
-				cs->cap = cs->cap ? 2 * cs->cap : 16;
-				cs->v = xrealloc(cs->v, cs->cap * sizeof *cs->v);
-			}
-			cs->v[cs->n++] = v;
-		}
+	if (ast_is(label, "default") && cs->defaults++)
+		chk_err(cs->c, label, "E-default-duplicate", "multiple default "
+			"labels in one switch");
+	if (!ast_is(label, "case") || !chk_int_const(ast_get(label, "e"), &v))
+		return 0;
+	for (i = 0; i < cs->n && cs->v[i] != v; i++)
+		;
+	if (i < cs->n) {
+		chk_err(cs->c, label, "E-case-duplicate", "duplicate case value "
+			"%lld", v);
+		return 0;
 	}
-	if (ty_streq(k, "block")) {
-		json_array_foreach(ast_arr(s, "items"), i, it)
-			switch_labels(c, it, cs, depth + 1);
-		return;
+	if (cs->n == cs->cap) {
+		cs->cap = cs->cap ? 2 * cs->cap : 16;
+		cs->v = xrealloc(cs->v, cs->cap * sizeof *cs->v);
 	}
-	static const char *const subs[] = {"stmt", "then", "else", "body"};
-	for (i = 0; i < sizeof subs / sizeof subs[0]; i++)
-		if (json_is_object(ast_get(s, subs[i])))
-			switch_labels(c, ast_get(s, subs[i]), cs, depth + 1);
+	cs->v[cs->n++] = v;
+	return 0;
 }
 
 static void stmt_kind(chk_ctx *c, json_t *s, const char *k)
@@ -243,8 +264,8 @@ static void stmt_kind(chk_ctx *c, json_t *s, const char *k)
 			chk_err(c, ast_get(s, "cond"), "E-switch-type", "switch "
 				"quantity not an integer");
 		loop_body(c, ast_get(s, "body"), &c->switches);
-		case_seen cs = {0};
-		switch_labels(c, ast_get(s, "body"), &cs, 0);
+		case_seen cs = { .c = c };
+		switch_labels(ast_get(s, "body"), label_seen, &cs, 0);
 		free(cs.v);
 	} else if (ty_streq(k, "case")) {
 		jump_place(c, s, k);
@@ -652,32 +673,13 @@ static int flow_loop(flow_walk *w, flow_target *t, const json_t *body,
 	return out;
 }
 
-/* Whether a case label of switch body S (not of a switch inside it) has
- * the constant value V. */
-static int flow_case_of(const json_t *s, long long v, int depth)
+/* Whether case LABEL has the constant value *ARG (switch_labels). */
+static int case_is(json_t *label, void *arg)
 {
-	const char *k = ast_kind(s);
 	long long c;
-	size_t i;
-	json_t *it;
 
-	if (!k || ty_streq(k, "switch") || depth >= CHK_MAX_DEPTH)
-		return 0;
-	if (ty_streq(k, "case") && chk_int_const(ast_get(s, "e"), &c) &&
-			c == v)
-		return 1;
-	if (ty_streq(k, "block")) {
-		json_array_foreach(ast_arr(s, "items"), i, it)
-			if (flow_case_of(it, v, depth + 1))
-				return 1;
-		return 0;
-	}
-	static const char *const subs[] = {"stmt", "then", "else", "body"};
-	for (i = 0; i < sizeof subs / sizeof subs[0]; i++)
-		if (json_is_object(ast_get(s, subs[i])) &&
-				flow_case_of(ast_get(s, subs[i]), v, depth + 1))
-			return 1;
-	return 0;
+	return ast_is(label, "case") && chk_int_const(ast_get(label, "e"), &c)
+		&& c == *(const long long *)arg;
 }
 
 /* Whether control can pass the end of S, reached when IN. */
@@ -727,8 +729,8 @@ static int flow(flow_walk *w, const json_t *s, int in)
 		flow_target *brk = w->brk, *sw = w->sw;
 		t.reach = in;
 		t.konst = chk_int_const(ast_get(s, "cond"), &t.value);
-		t.matched = t.konst && flow_case_of(ast_get(s, "body"), t.value,
-			0);
+		t.matched = t.konst && switch_labels(ast_get(s, "body"),
+			case_is, &t.value, 0);
 		w->brk = w->sw = &t;
 		out = flow(w, ast_get(s, "body"), 0);
 		w->brk = brk;

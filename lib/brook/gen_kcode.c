@@ -2269,11 +2269,11 @@ static int gather_offset(gen_fn *f, strbuf *b, const json_t *p,
 		}
 		pitch_term(f->g, f->t, &t, name, k);
 	}
-	if (nobase && t.len > 3)
+	nobase = nobase && t.len > 3;
+	if (nobase)
 		sb_puts(b, t.s + 3);
 	else
 		sb_printf(b, "(%s_v.base%s)", name, t.len ? t.s : "");
-	nobase = nobase && t.len > 3;
 	sb_free(&t);
 	return nobase;
 }
@@ -4485,8 +4485,10 @@ const char gen_index_helpers[] =
 "	float nf = (float)n;	/* first, so that a loop computes it once */\n"
 "#if defined(BRG_CPU) && defined(__clang__) && !defined(BRG_NO_CPU_GATHER)\n"
 "	/* a CPU device: a test the processor predicts, where the selects\n"
-"	   made a search's every step wait for them (PoCL, bsearch: 0.78 ->\n"
-"	   0.83 of the hand-written kernel, bench/RESULTS.md, 2026-11-29) */\n"
+"	   made a search's every step wait for them (with gathers from the\n"
+"	   view's own pointer, PoCL's bsearch 84-88 ms against 100-107 for\n"
+"	   the GPU's forms on 2 cores:\n"
+"	   bench/probe/clgather.sh, bench/RESULTS.md, 2026-11-29) */\n"
 "	if (__builtin_expect(f >= 0.0f && f < nf, 1))\n"
 "		return (BRG_L)f;\n"
 "	return !(f > 0.0f) ? 0 : n - 1;\n"
@@ -4613,10 +4615,10 @@ void gen_prelude_common(gen_target t, strbuf *b)
 			"#define BRG_UL ulong\n"
 			"/* gather P's element I (from the view's first element)\n"
 			"   of base B: on a CPU device from the pointer P + B,\n"
-			"   which a loop computes once (PoCL, bsearch: 0.83 ->\n"
-			"   0.91 of the hand-written kernel, bench/RESULTS.md,\n"
-			"   2026-11-29), as the CPU code does not (gcc made\n"
-			"   matmult_tiled 6%% slower so) */\n"
+			"   which a loop computes once (with brg_cf's test:\n"
+			"   bench/probe/clgather.sh, bench/RESULTS.md,\n"
+			"   2026-11-29); not in the CPU code, where a test build\n"
+			"   made gcc's matmult_tiled 6%% slower */\n"
 			"#if defined(BRG_CPU) && !defined(BRG_NO_CPU_GATHER)\n"
 			"#define BRG_GE(p, b, i) (p + (b))[i]\n"
 			"#else\n"
