@@ -49,7 +49,7 @@ FLOATS = ("float", "double")
 AVOID = set()
 FEATURES = ("narrow", "double", "rank34", "multiout", "iter", "struct", "group", "domain",
             "struct2", "gather34", "group2d", "domaininst", "iter34", "chain", "supdate",
-            "effects", "swizzles")
+            "effects", "swizzles", "reduce34")
 
 
 # --------------------------------------------------------------------------
@@ -1389,6 +1389,8 @@ class Program:
             kinds += ["sscatter", "sreduce"]
         if "chain" in self.features:
             kinds += ["chain"] * 3
+        if "reduce34" in self.features:
+            kinds += ["reduce34"] * 2
         for i in range(nk):
             kind = self.r.choice(kinds)
             getattr(self, "make_" + kind)(i)
@@ -2339,6 +2341,75 @@ class Program:
             brr.append("--shape r=%s" % shape_arg(tdims))
         blk.append("\t}")
         self.one_out(kname, blk, brr, "r", t, count, href, "exact", "npy")
+
+    # -- reductions over 3-D and 4-D streams and .domain() views, of
+    # double and double2 too, by a reduce variable (maybe updated under a
+    # condition: spec 4.1.2) or a reduce function, to a host scalar or a
+    # target of the same rank whose every size divides the input's
+    def make_reduce34(self, i):
+        r = self.r
+        kname = "k%d" % i
+        rank = r.choice([1, 2, 3, 3, 4, 4])
+        most = {1: 20, 2: 6, 3: 4, 4: 3}[rank]
+        box = tuple(r.randint(1, most) for _ in range(rank))
+        view = r.random() < 0.5
+        fd = tuple(b + r.randint(0, 2) for b in box) if view else box
+        lo = tuple(r.randint(0, f - b) for f, b in zip(fd, box))
+        base = r.choice(["int", "uint", "float", "double", "double"])
+        t = T(base, r.choice([1, 2] if base == "double" else [1, 1, 2, 4]))
+        vals, _, _ = rand_data(r, t, prod(fd), "in")
+        if base in FLOATS:
+            vals = [math.floor(v) for v in vals]
+        if base == "int":
+            vals = [max(-10 ** 6, min(10 ** 6, v)) for v in vals]
+        fn = r.random() < 0.5
+        if fn:
+            k = r.choice(["min", "max", "sum"] + (["xor", "or", "and"] if base in ("int", "uint") else []))
+            body = {"min": "b = min(a, b);", "max": "b = max(b, a);", "sum": "b = b + a;",
+                    "xor": "b = b ^ a;", "or": "b |= a;", "and": "b = a & b;"}[k]
+            self.kernels.append("reduce void %s(%s a<>, reduce %s b<>)\n{\n\t%s\n}\n" % (
+                kname, t.name, t.name, body))
+        else:
+            op = r.choice(["+=", "+="] + (["|=", "^="] if base in ("int", "uint") else []))
+            upd = "r %s a;" % op
+            if r.random() < 0.5:
+                c = "a" if t.n == 1 else "a.x"
+                upd = "if (%s > %s)\n\t\t%s" % (c, ilit(r.randint(-3, 3), base), upd)
+            self.kernels.append("kernel void %s(%s a<>, reduce %s r<>)\n{\n\t%s\n}\n" % (
+                kname, t.name, t.name, upd))
+        blk, brr = [], []
+        sn = "s_%s_a" % kname
+        self.host_stream(blk, sn, t, fd, vals, "h_%s_a" % kname)
+        bv = slice_box(vals, fd, lo, box, t.n) if view else vals
+        brr.append("a=@%s" % self.add_input(kname, "a", t, box, bv))
+        if view:
+            v = "%s%d" % ("int", rank) if rank > 1 else None
+            xs = list(reversed(lo)), [l + b for l, b in reversed(list(zip(lo, box)))]
+            if v:
+                arg = "%s.domain(%s(%s), %s(%s))" % (sn, v, ", ".join(map(str, xs[0])), v,
+                                                      ", ".join(map(str, xs[1])))
+            else:
+                arg = "%s.domain(%d, %d)" % (sn, xs[0][0], xs[1][0])
+        else:
+            arg = sn
+        if rank <= 2:
+            tdims = self.red_target(box)
+        elif r.random() < 0.4:
+            tdims = None
+        else:
+            tdims = tuple(r.choice([d for d in range(1, b + 1) if b % d == 0]) for b in box)
+        if fn:
+            identc = None
+        else:
+            ident = 0
+            identc = ilit(ident, base) if base in ("int", "uint") else ("0.0f" if base == "float" else "0.0")
+            if t.n > 1:
+                identc = "%s_(%s)" % (t.name, ", ".join([identc] * t.n))
+        self.red_host(kname, blk, brr, t, tdims, identc, arg, ident_needed=not fn)
+        if fn:
+            tt = self.tests[-1]
+            tt["args"] = [x.replace("r=@", "b=@").replace("--shape r=", "--shape b=") for x in tt["args"]]
+            tt["outs"] = [("b", t, "exact", "npy", "r")]
 
     # -- reduce functions
     def make_redfn(self, i):
