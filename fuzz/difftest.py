@@ -1366,6 +1366,27 @@ def pick_features(seed, allowed=FEATURES):
     return tuple(f for f in FEATURES if f in allowed and fr.random() < 0.5)
 
 
+def add_features_option(ap):
+    ap.add_argument("--features", default="random",
+                    help="random (each program a random subset of %s), all, none (the "
+                    "first version's programs) or a comma-separated list" % ",".join(FEATURES))
+
+
+def parse_features(ap, text):
+    """--features TEXT as Program's features: None for random"""
+    if text == "random":
+        return None
+    if text == "all":
+        return FEATURES
+    if text == "none":
+        return ()
+    feats = tuple(f for f in text.split(",") if f)
+    bad = [f for f in feats if f not in FEATURES]
+    if bad:
+        ap.error("unknown features: %s" % ", ".join(bad))
+    return feats
+
+
 class Program:
     def __init__(self, seed, nk, inexact_ok=True, features=None):
         """features: the optional features (FEATURES) to use; None picks
@@ -2786,23 +2807,11 @@ def main():
     ap.add_argument("--cache", help="BRT_CACHE_DIR for the OpenCL program cache")
     ap.add_argument("--keep", action="store_true", help="keep the work folder of passing programs")
     ap.add_argument("--print", action="store_true", help="print the program of --seed and exit")
-    ap.add_argument("--features", default="random",
-                    help="random (each program a random subset of %s), all, none (the "
-                    "first version's programs) or a comma-separated list" % ",".join(FEATURES))
+    add_features_option(ap)
     ap.add_argument("--avoid", default="", help="comma-separated known bugs to step around: domainsize1")
     a = ap.parse_args()
     AVOID.update(x for x in a.avoid.split(",") if x)
-    if a.features == "random":
-        feats = None
-    elif a.features == "all":
-        feats = FEATURES
-    elif a.features == "none":
-        feats = ()
-    else:
-        feats = tuple(f for f in a.features.split(",") if f)
-        bad = [f for f in feats if f not in FEATURES]
-        if bad:
-            ap.error("unknown features: %s" % ", ".join(bad))
+    feats = parse_features(ap, a.features)
     if a.print:
         sys.stdout.write(Program(a.seed, a.k, not a.no_inexact, feats).text())
         return 0

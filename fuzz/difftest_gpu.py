@@ -179,7 +179,7 @@ def git_head():
 def build_one(a, env, dest, seed):
     """generates, builds and runs one program; returns its meta entry, or a
     skip entry"""
-    prog = dt.Program(seed, a.k, not a.no_inexact)
+    prog = dt.Program(seed, a.k, not a.no_inexact, a.feats)
     name = "s%d" % prog.seed
     d = os.path.join(a.work, name)
     shutil.rmtree(d, ignore_errors=True)
@@ -278,6 +278,7 @@ def cmd_pack(a):
                 key=lambda v: tuple(int(x) for x in v.split(".")), default=None)
     meta = {"format": FORMAT, "created": time.strftime("%Y-%m-%d %H:%M:%S"), "git": git_head(),
             "build": a.build, "seed": a.seed, "n": a.n, "k": a.k, "inexact": not a.no_inexact,
+            "features": a.features,
             "link": "static" if a.static else "shared", "timeout": a.timeout, "budget": a.budget,
             "glibc": glibc, "programs": packed, "skipped": skipped}
     with open(os.path.join(dest, "meta.json"), "w") as f:
@@ -530,6 +531,7 @@ def main():
     p.add_argument("-n", type=int, default=40, help="number of programs")
     p.add_argument("-k", type=int, default=7, help="kernels per program")
     p.add_argument("--no-inexact", action="store_true", help="exact float expressions only")
+    dt.add_features_option(p)
     p.add_argument("--include", default=os.path.join(TOP, "lib", "brt"))
     p.add_argument("--cc", default="cc")
     p.add_argument("--cflags", default="", help="extra cc flags (nothing that needs a runtime library there)")
@@ -549,6 +551,8 @@ def main():
     c.add_argument("--out", default="/tmp/difftest-gpu-findings", help="findings folder")
     c.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
+    if a.cmd == "pack":
+        a.feats = dt.parse_features(p, a.features)
     return cmd_pack(a) if a.cmd == "pack" else cmd_compare(a)
 
 
