@@ -74,6 +74,8 @@ typedef struct brt_clinst {
 	unsigned char (*last)[128];	/* last value of each argument */
 	size_t *lastsize;
 	uint64_t used;		/* brt_clkernel.clock at its last launch */
+	uint64_t sets;		/* clSetKernelArg calls on it: a launch kept
+				   (kernel.c) finds its arguments unchanged */
 } brt_clinst;
 
 /* An entry keeps up to BRT_CL_INSTS kernel objects, each with its own
@@ -170,6 +172,8 @@ struct brt_device {
 	cl_mem records;		/* brt_records of the kernel that runs */
 	brt_recslot recs[BRT_RECSLOTS];	/* deferred records */
 	unsigned recnext;	/* the slot to settle when all are taken */
+	struct brt_memo *memo;	/* kernel.c: launches to repeat, NULL until
+				   the first (d->lock) */
 	/* CPU */
 	brt_pool *pool;
 };
@@ -397,6 +401,7 @@ typedef struct brt_launch {
 	unsigned rank;		/* the execution domain */
 	int64_t dom[4], off[4];
 	brt_view *views;	/* per argument */
+	const brt_exec *exec;	/* domainOffset and domainSize, or NULL */
 } brt_launch;
 
 void brt_kfail(brt_launch *L, BRerror code, const char *fmt, ...);

@@ -964,25 +964,225 @@ static brt_clkernel *rows_entry(const brt_launch *L, brt_clkernel *ck,
 	return r ? r : ck;
 }
 
+/* --- launches repeated (brt(3), BACKENDS) --------------------------------
+ * A chain of small kernels costs the host's work a launch: PoCL on 2
+ * cores runs bench/'s raw chain as fast as it enqueues, and libbrt's
+ * checks, views, choice of entry and arguments came to 2,540 instructions
+ * a launch (callgrind) beside PoCL's 4,500.
+ * A launch on an OpenCL device whose kernel, domainOffset and domainSize,
+ * and every stream (the same object, buffer, region, rank and sizes) are
+ * those of one of the device's last BRT_MEMOS different launches (the least
+ * recently used goes) takes that launch's checked shapes, views, entry
+ * and NDRange again: each is a function of those alone. What may change
+ * between the two is tested every time: a NULL value argument, an
+ * input's error or unwritten buffer (after brt_stream_settle, as
+ * check_args), the device lost. Where no argument of the kernel object
+ * it ran has been set since (brt_clinst.sets), the streams' arguments
+ * stand and only the values are set (set_cached compares them); else all
+ * are (brt_ocl_pick). Waits and marks are as in any launch. 1,320
+ * instructions a launch then. Reductions, kernels with records,
+ * iterators and resized inputs (whose launches log a line) go the whole
+ * way each time. */
+enum { BRT_MEMOS = 16, BRT_MEMO_ARGS = 7 };
+
+typedef struct brt_memo_arg {
+	const brt_stream *s;	/* compared, never followed; NULL: a value */
+	uint64_t serial;	/* its buffer's */
+	brt_region reg;
+	unsigned rank, dims[4];
+} brt_memo_arg;
+
+typedef struct brt_memo_one {
+	const brt_kernel *k;	/* NULL: free */
+	unsigned hash;		/* memo_hash */
+	uint64_t used;		/* brt_memo.clock at its last launch */
+	brt_exec ex;		/* zeros: none */
+	brt_memo_arg a[BRT_MEMO_ARGS];
+	brt_view views[BRT_MEMO_ARGS];
+	unsigned rank;
+	int64_t dom[4], off[4];
+	brt_clkernel *ck;
+	int want32;
+	unsigned dims;
+	size_t global[3], local[3];
+	unsigned inst;		/* ck's kernel object it ran ... */
+	uint64_t sets;		/* ... and that object's sets then */
+} brt_memo_one;
+
+struct brt_memo {
+	brt_memo_one one[BRT_MEMOS];
+	uint64_t clock;		/* launches kept or found */
+};
+
+/* A hash of launch L's kernel and streams, which a lookup compares
+ * before the rest. */
+static unsigned memo_hash(const brt_launch *L)
+{
+	uintptr_t h = (uintptr_t)L->k;
+	for (unsigned i = 0; i < L->k->nargs; i++)
+		if (L->k->args[i].kind != BRT_ARG_VALUE)
+			h = h * 31 + (uintptr_t)L->args[i].s;
+	h ^= h >> 17;
+	return (unsigned)(h * 0x9e3779b1u);
+}
+
+static int memo_kernel(const brt_kernel *k)
+{
+	return k->kclass != BRT_KERNEL_REDUCE && !k->records
+		&& k->nargs <= BRT_MEMO_ARGS;
+}
+
+static const brt_exec *memo_exec(const brt_exec *ex)
+{
+	static const brt_exec none;
+	return ex ? ex : &none;
+}
+
+static int memo_same(const brt_memo_one *m, const brt_launch *L)
+{
+	const brt_kernel *k = L->k;
+	if (m->k != k || memcmp(&m->ex, memo_exec(L->exec), sizeof m->ex))
+		return 0;
+	for (unsigned i = 0; i < k->nargs; i++) {
+		const brt_memo_arg *x = &m->a[i];
+		const brt_stream *s = L->args[i].s;
+		if (k->args[i].kind == BRT_ARG_VALUE)
+			continue;
+		if (x->s != s || x->serial != s->reg.buf->serial
+		    || x->rank != s->rank
+		    || memcmp(x->dims, s->dims, sizeof x->dims)
+		    || memcmp(&x->reg, &s->reg, sizeof x->reg))
+			return 0;
+	}
+	return 1;
+}
+
+/* After launch L (not failed, d->lock held): kept for the next launches
+ * when it may be repeated. */
+static void memo_put(const brt_launch *L, brt_clkernel *ck, int want32,
+	unsigned dims, const size_t global[3], const size_t local[3])
+{
+	const brt_kernel *k = L->k;
+	brt_device *d = L->dev;
+	if (L->failed || !memo_kernel(k))
+		return;
+	for (unsigned i = 0; i < k->nargs; i++) {
+		const brt_stream *s = L->args[i].s;
+		if (k->args[i].kind == BRT_ARG_VALUE)
+			continue;
+		if (k->args[i].kind == BRT_ARG_REDUCE || !s || s->iter
+		    || !s->reg.buf || L->views[i].map == BRT_MAP_RESIZE)
+			return;
+	}
+	if (!d->memo && !(d->memo = calloc(1, sizeof *d->memo)))
+		return;		/* no memo: every launch the whole way */
+	brt_memo_one *m = &d->memo->one[0];
+	for (unsigned j = 1; j < BRT_MEMOS && m->k; j++)
+		if (!d->memo->one[j].k || d->memo->one[j].used < m->used)
+			m = &d->memo->one[j];
+	memset(m, 0, sizeof *m);
+	m->k = k;
+	m->hash = memo_hash(L);
+	m->used = ++d->memo->clock;
+	m->ex = *memo_exec(L->exec);
+	for (unsigned i = 0; i < k->nargs; i++) {
+		const brt_stream *s = L->args[i].s;
+		m->views[i] = L->views[i];
+		if (k->args[i].kind == BRT_ARG_VALUE)
+			continue;
+		m->a[i].s = s;
+		m->a[i].serial = s->reg.buf->serial;
+		m->a[i].reg = s->reg;
+		m->a[i].rank = s->rank;
+		memcpy(m->a[i].dims, s->dims, sizeof m->a[i].dims);
+	}
+	m->rank = L->rank;
+	memcpy(m->dom, L->dom, sizeof m->dom);
+	memcpy(m->off, L->off, sizeof m->off);
+	m->ck = ck;
+	m->want32 = want32;
+	m->dims = dims;
+	memcpy(m->global, global, sizeof m->global);
+	memcpy(m->local, local, sizeof m->local);
+	m->inst = ck->cur;
+	m->sets = ck->inst[ck->cur].sets;
+}
+
+static void run_ocl(brt_launch *L, brt_memo_one *kept);
+
+/* Launch L as a launch the device keeps (above), if it is one; 0 when
+ * it is not, and L must go the whole way. */
+static int memo_run(brt_launch *L)
+{
+	const brt_kernel *k = L->k;
+	brt_device *d = L->dev;
+	if (!d || d->kind != BRT_DEV_OPENCL || !memo_kernel(k))
+		return 0;
+	for (unsigned i = 0; i < k->nargs; i++) {
+		const brt_argdesc *a = &k->args[i];
+		brt_stream *s = L->args[i].s;
+		if (a->kind == BRT_ARG_VALUE) {
+			if (!L->args[i].value)
+				return 0;
+			continue;
+		}
+		if (a->kind == BRT_ARG_REDUCE || !s || s->iter || !s->reg.buf
+		    || s->dev != d)
+			return 0;
+		if (is_read(a)) {
+			brt_stream_settle(s);	/* its errors propagate */
+			if (s->err != BR_NO_ERROR || !s->reg.buf->written)
+				return 0;
+		}
+	}
+	unsigned h = memo_hash(L);
+	pthread_mutex_lock(&d->lock);
+	brt_memo_one *m = NULL;
+	for (unsigned j = 0; d->memo && !d->lost && j < BRT_MEMOS && !m; j++)
+		if (d->memo->one[j].hash == h && memo_same(&d->memo->one[j], L))
+			m = &d->memo->one[j];
+	if (!m) {
+		pthread_mutex_unlock(&d->lock);
+		return 0;
+	}
+	m->used = ++d->memo->clock;
+	memcpy(L->views, m->views, k->nargs * sizeof *L->views);
+	L->rank = m->rank;
+	memcpy(L->dom, m->dom, sizeof L->dom);
+	memcpy(L->off, m->off, sizeof L->off);
+	run_ocl(L, m);		/* unlocks */
+	return 1;
+}
+
 /* Sets the arguments of a map, scatter or group kernel (brt.h, "OpenCL
- * kernel names and parameters") and launches it. */
-static void run_ocl(brt_launch *L)
+ * kernel names and parameters") and launches it. With KEPT, a launch the
+ * device keeps (memo_run, d->lock held), its entry and NDRange are
+ * KEPT's. */
+static void run_ocl(brt_launch *L, brt_memo_one *kept)
 {
 	const brt_kernel *k = L->k;
 	brt_device *d = L->dev;
 	brt_str msg = {0};
 	cl_mem wrec = NULL;	/* the launch's records and write owners */
-	pthread_mutex_lock(&d->lock);
-	int want32 = launch_fits32(L);
-	/* K itself only where no other entry runs: one lookup a launch */
-	brt_clkernel *ck = packed_entry(L, want32);
-	if (ck && ck->entry == BRT_ENTRY_GRID)
-		ck = rows_entry(L, exact_grid(L, ck, want32), want32);
-	if (!ck)
-		ck = brt_ocl_kernel(d, k, BRT_ENTRY_MAIN, want32, &msg);
-	if (!ck) {
-		brt_kfail(L, BR_ERROR_KERNEL, "%s", msg.p);
-		goto out;
+	int want32;
+	brt_clkernel *ck;
+	if (kept) {
+		want32 = kept->want32;
+		ck = kept->ck;
+	} else {
+		pthread_mutex_lock(&d->lock);
+		want32 = launch_fits32(L);
+		/* K itself only where no other entry runs: one lookup a
+		   launch */
+		ck = packed_entry(L, want32);
+		if (ck && ck->entry == BRT_ENTRY_GRID)
+			ck = rows_entry(L, exact_grid(L, ck, want32), want32);
+		if (!ck)
+			ck = brt_ocl_kernel(d, k, BRT_ENTRY_MAIN, want32, &msg);
+		if (!ck) {
+			brt_kfail(L, BR_ERROR_KERNEL, "%s", msg.p);
+			goto out;
+		}
 	}
 	unsigned n = 0;
 	int bad = 0;
@@ -997,23 +1197,33 @@ static void run_ocl(brt_launch *L)
 			"kernel (out of host memory)");
 		goto out;
 	}
-	/* the kernel object whose buffers are set already (brt_ocl_pick):
-	   the arguments' positions as the loop below sets them */
-	unsigned pidx[16];
-	const brt_buffer *pbuf[16];
-	unsigned np = 0;
-	for (unsigned i = 0, at = 0; i < k->nargs && np < 16; i++) {
-		const brt_argdesc *a = &k->args[i];
-		if (a->kind == BRT_ARG_VALUE) {
-			at++;
-			continue;
+	/* a launch kept whose kernel object has had no argument set since:
+	   the streams' arguments stand (memo_run) */
+	int same = kept && kept->inst < ck->ninst
+		&& ck->inst[kept->inst].sets == kept->sets;
+	if (same) {
+		ck->cur = kept->inst;
+		ck->inst[kept->inst].used = ++ck->clock;
+	} else {
+		/* the kernel object whose buffers are set already
+		   (brt_ocl_pick): the arguments' positions as the loop below
+		   sets them */
+		unsigned pidx[16];
+		const brt_buffer *pbuf[16];
+		unsigned np = 0;
+		for (unsigned i = 0, at = 0; i < k->nargs && np < 16; i++) {
+			const brt_argdesc *a = &k->args[i];
+			if (a->kind == BRT_ARG_VALUE) {
+				at++;
+				continue;
+			}
+			pidx[np] = at;
+			pbuf[np++] = L->args[i].s->reg.buf;
+			at += pk && (a->kind == BRT_ARG_IN
+				|| a->kind == BRT_ARG_OUT) ? 1 : 2;
 		}
-		pidx[np] = at;
-		pbuf[np++] = L->args[i].s->reg.buf;
-		at += pk && (a->kind == BRT_ARG_IN || a->kind == BRT_ARG_OUT)
-			? 1 : 2;
+		brt_ocl_pick(ck, pidx, pbuf, np);
 	}
-	brt_ocl_pick(ck, pidx, pbuf, np);
 	for (unsigned i = 0; i < k->nargs && !bad; i++) {
 		const brt_argdesc *a = &k->args[i];
 		if (a->kind == BRT_ARG_VALUE) {
@@ -1022,20 +1232,28 @@ static void run_ocl(brt_launch *L)
 			continue;
 		}
 		brt_stream *s = L->args[i].s;
-		bad = brt_ocl_setmem(ck, n++, s->reg.buf, &msg);
+		if (!same)
+			bad = brt_ocl_setmem(ck, n, s->reg.buf, &msg);
+		n++;
 		if (pk && (a->kind == BRT_ARG_IN || a->kind == BRT_ARG_OUT))
 			pkv[npk++] = L->views[i].base;
-		else if (!bad)
+		else if (!bad && !same)
 			bad = brt_ocl_setview(ck, n++, &L->views[i], &msg);
+		else
+			n++;
 	}
 	if (!bad && pk) {
 		pkv[0] = L->dom[0] * L->dom[1] * L->dom[2] * L->dom[3];
 		if (npk == 1)
 			pkv[npk++] = 0;	/* brgen's one base at least */
-		bad = brt_ocl_setidx(ck, n++, pkv, npk, &msg);
-	} else if (!bad) {
+		if (!same)
+			bad = brt_ocl_setidx(ck, n, pkv, npk, &msg);
+		n++;
+	} else if (!bad && !same) {
 		bad = brt_ocl_setidx(ck, n++, L->dom, 4, &msg)
 			|| brt_ocl_setidx(ck, n++, L->off, 4, &msg);
+	} else if (!bad) {
+		n += 2;
 	}
 	if (pkv != pks)
 		free(pkv);
@@ -1061,7 +1279,14 @@ static void run_ocl(brt_launch *L)
 		goto out;
 	}
 	size_t global[3], local[3];
-	unsigned dims = geometry(L, ck, global, local);
+	unsigned dims;
+	if (kept) {
+		dims = kept->dims;
+		memcpy(global, kept->global, sizeof global);
+		memcpy(local, kept->local, sizeof local);
+	} else {
+		dims = geometry(L, ck, global, local);
+	}
 	brt_waits w = { .n = 0, .q = d->queue };
 	for (unsigned i = 0; i < k->nargs; i++)
 		if (is_stream(&k->args[i]))
@@ -1074,6 +1299,12 @@ static void run_ocl(brt_launch *L)
 	for (unsigned i = 0; i < k->nargs; i++)
 		if (is_stream(&k->args[i]) && L->args[i].s->reg.buf)
 			brt_ocl_mark(L->args[i].s->reg.buf, NULL);
+	if (!kept)
+		memo_put(L, ck, want32, dims, global, local);
+	else if (!L->failed) {	/* its values may have been set */
+		kept->inst = ck->cur;
+		kept->sets = ck->inst[ck->cur].sets;
+	}
 	if (nown) {
 		brt_records *r = malloc(recbytes);
 		cl_mem m = wrec;
@@ -1120,7 +1351,7 @@ static void launch(brt_launch *L)
 		return;
 	}
 	if (L->dev->kind == BRT_DEV_OPENCL) {
-		run_ocl(L);
+		run_ocl(L, NULL);
 		return;
 	}
 	if (!k->cpu) {
@@ -1194,6 +1425,9 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec)
 		brt_kfail(&L, BR_ERROR_KERNEL, "Kernel Execution: no device");
 		goto out;
 	}
+	L.exec = exec;
+	if (memo_run(&L))
+		goto done;
 	check_args(&L);
 	check_alias(&L);
 	if (L.failed)
@@ -1208,6 +1442,7 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec)
 		if (!L.failed)
 			launch(&L);
 	}
+done:
 	if (!L.failed)
 		for (unsigned i = 0; i < L.nout; i++)
 			L.outs[i]->reg.buf->written = 1;

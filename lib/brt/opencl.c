@@ -486,6 +486,8 @@ void brt_ocl_shutdown(brt_runtime *rt, brt_device *d)
 	}
 	d->kernels = NULL;
 	d->progs = NULL;
+	free(d->memo);		/* it points at the kernels */
+	d->memo = NULL;
 	cl->clReleaseCommandQueue(d->queue);
 	cl->clReleaseCommandQueue(d->xfer);
 	cl->clReleaseContext(d->ctx);
@@ -1353,6 +1355,7 @@ static int set_cached(brt_clkernel *ck, unsigned i, const void *key,
 	if (cache && x->lastsize[i] == keysize
 	    && !memcmp(x->last[i], key, keysize))
 		return 0;
+	x->sets++;
 	cl_int err = cl->clSetKernelArg(x->kernel, i, size, value);
 	if (err != CL_SUCCESS) {
 		brt_str_printf(msg, "argument %u: %s", i, brt_cl_error(err));
