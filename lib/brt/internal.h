@@ -402,6 +402,7 @@ typedef struct brt_launch {
 	int64_t dom[4], off[4];
 	brt_view *views;	/* per argument */
 	const brt_exec *exec;	/* domainOffset and domainSize, or NULL */
+	unsigned memo;		/* kernel.c: its hash, 0 until looked up */
 } brt_launch;
 
 void brt_kfail(brt_launch *L, BRerror code, const char *fmt, ...);

@@ -971,16 +971,18 @@ static brt_clkernel *rows_entry(const brt_launch *L, brt_clkernel *ck,
  * a launch (callgrind) beside PoCL's 4,500.
  * A launch on an OpenCL device whose kernel, domainOffset and domainSize,
  * and every stream (the same object, buffer, region, rank and sizes) are
- * those of one of the device's last BRT_MEMOS different launches (the least
- * recently used goes) takes that launch's checked shapes, views, entry
- * and NDRange again: each is a function of those alone. What may change
- * between the two is tested every time: a NULL value argument, an
- * input's error or unwritten buffer (after brt_stream_settle, as
- * check_args), the device lost. Where no argument of the kernel object
- * it ran has been set since (brt_clinst.sets), the streams' arguments
- * stand and only the values are set (set_cached compares them); else all
- * are (brt_ocl_pick). Waits and marks are as in any launch. 1,320
- * instructions a launch then. Reductions, kernels with records,
+ * those of a launch the device keeps (BRT_MEMOS of them; the clock
+ * algorithm picks the one to replace) takes that launch's checked
+ * shapes, views, entry and NDRange again: each is a function of those
+ * alone. What may change between the two is tested every time: a NULL
+ * value argument, an input's error or unwritten buffer (after
+ * brt_stream_settle, as check_args), the device lost. Where no argument
+ * of the kernel object it ran has been set since (brt_clinst.sets), the
+ * streams' arguments stand and only the values are set (set_cached
+ * compares them); else all are (brt_ocl_pick). Waits and marks are as in
+ * any launch. The chain: 1,410 instructions a launch. A launch not kept
+ * pays the lookup and the keeping: 2,880 -> 3,550 (3,000 launches on
+ * views at 50 places in turn). Reductions, kernels with records,
  * iterators and resized inputs (whose launches log a line) go the whole
  * way each time. */
 enum { BRT_MEMOS = 16, BRT_MEMO_ARGS = 7 };
@@ -994,8 +996,6 @@ typedef struct brt_memo_arg {
 
 typedef struct brt_memo_one {
 	const brt_kernel *k;	/* NULL: free */
-	unsigned hash;		/* memo_hash */
-	uint64_t used;		/* brt_memo.clock at its last launch */
 	brt_exec ex;		/* zeros: none */
 	brt_memo_arg a[BRT_MEMO_ARGS];
 	brt_view views[BRT_MEMO_ARGS];
@@ -1009,33 +1009,50 @@ typedef struct brt_memo_one {
 	uint64_t sets;		/* ... and that object's sets then */
 } brt_memo_one;
 
-struct brt_memo {
+typedef struct brt_memo {
+	unsigned hash[BRT_MEMOS];	/* one[j]'s memo_hash, 0: free */
+	unsigned char ref[BRT_MEMOS];	/* one[j] found since the hand
+					   passed it */
+	unsigned hand;		/* the next to replace, unless found since
+				   (the clock algorithm: about the least
+				   recently used) */
 	brt_memo_one one[BRT_MEMOS];
-	uint64_t clock;		/* launches kept or found */
-};
+} brt_memo;
 
-/* A hash of launch L's kernel and streams, which a lookup compares
- * before the rest. */
+static const brt_exec *memo_exec(const brt_exec *ex)
+{
+	static const brt_exec none;
+	return ex ? ex : &none;
+}
+
+/* A hash of launch L's kernel, execution domain and streams (objects,
+ * buffers and the regions' places), which a lookup compares before the
+ * rest: views of one stream at other places, made anew at one address
+ * by a loop, differ in it. */
 static unsigned memo_hash(const brt_launch *L)
 {
-	uintptr_t h = (uintptr_t)L->k;
-	for (unsigned i = 0; i < L->k->nargs; i++)
-		if (L->k->args[i].kind != BRT_ARG_VALUE)
-			h = h * 31 + (uintptr_t)L->args[i].s;
-	h ^= h >> 17;
-	return (unsigned)(h * 0x9e3779b1u);
+	const uint64_t mul = 0x9e3779b97f4a7c15u;
+	uint64_t h = (uintptr_t)L->k * mul;
+	if (L->exec)
+		for (unsigned i = 0; i < 4; i++)
+			h = (h ^ (L->exec->offset[i] + 8191u * L->exec->size[i]))
+				* mul;
+	for (unsigned i = 0; i < L->k->nargs; i++) {
+		const brt_stream *s = L->args[i].s;
+		const int64_t *o = s->reg.origin;
+		if (L->k->args[i].kind == BRT_ARG_VALUE)
+			continue;
+		h = (h ^ (uintptr_t)s ^ ((uintptr_t)s->reg.buf << 20)) * mul;
+		h = (h ^ (uint64_t)(o[0] + 131 * o[1] + 8191 * o[2]
+			+ 524287 * o[3] + s->reg.dims[0])) * mul;
+	}
+	return (unsigned)(h >> 32);
 }
 
 static int memo_kernel(const brt_kernel *k)
 {
 	return k->kclass != BRT_KERNEL_REDUCE && !k->records
 		&& k->nargs <= BRT_MEMO_ARGS;
-}
-
-static const brt_exec *memo_exec(const brt_exec *ex)
-{
-	static const brt_exec none;
-	return ex ? ex : &none;
 }
 
 static int memo_same(const brt_memo_one *m, const brt_launch *L)
@@ -1064,8 +1081,8 @@ static void memo_put(const brt_launch *L, brt_clkernel *ck, int want32,
 {
 	const brt_kernel *k = L->k;
 	brt_device *d = L->dev;
-	if (L->failed || !memo_kernel(k))
-		return;
+	if (L->failed || !memo_kernel(k) || !L->memo)
+		return;		/* !L->memo: memo_run looked at none */
 	for (unsigned i = 0; i < k->nargs; i++) {
 		const brt_stream *s = L->args[i].s;
 		if (k->args[i].kind == BRT_ARG_VALUE)
@@ -1076,20 +1093,21 @@ static void memo_put(const brt_launch *L, brt_clkernel *ck, int want32,
 	}
 	if (!d->memo && !(d->memo = calloc(1, sizeof *d->memo)))
 		return;		/* no memo: every launch the whole way */
-	brt_memo_one *m = &d->memo->one[0];
-	for (unsigned j = 1; j < BRT_MEMOS && m->k; j++)
-		if (!d->memo->one[j].k || d->memo->one[j].used < m->used)
-			m = &d->memo->one[j];
-	memset(m, 0, sizeof *m);
+	brt_memo *mm = d->memo;
+	while (mm->ref[mm->hand]) {
+		mm->ref[mm->hand] = 0;
+		mm->hand = (mm->hand + 1) % BRT_MEMOS;
+	}
+	brt_memo_one *m = &mm->one[mm->hand];
+	mm->hash[mm->hand] = L->memo;
+	mm->hand = (mm->hand + 1) % BRT_MEMOS;
 	m->k = k;
-	m->hash = memo_hash(L);
-	m->used = ++d->memo->clock;
 	m->ex = *memo_exec(L->exec);
 	for (unsigned i = 0; i < k->nargs; i++) {
 		const brt_stream *s = L->args[i].s;
 		m->views[i] = L->views[i];
 		if (k->args[i].kind == BRT_ARG_VALUE)
-			continue;
+			continue;	/* memo_same passes its a[i] by */
 		m->a[i].s = s;
 		m->a[i].serial = s->reg.buf->serial;
 		m->a[i].reg = s->reg;
@@ -1135,17 +1153,19 @@ static int memo_run(brt_launch *L)
 				return 0;
 		}
 	}
-	unsigned h = memo_hash(L);
+	unsigned h = L->memo = memo_hash(L) | 1u;	/* 0: none */
 	pthread_mutex_lock(&d->lock);
+	brt_memo *mm = d->lost ? NULL : d->memo;
 	brt_memo_one *m = NULL;
-	for (unsigned j = 0; d->memo && !d->lost && j < BRT_MEMOS && !m; j++)
-		if (d->memo->one[j].hash == h && memo_same(&d->memo->one[j], L))
-			m = &d->memo->one[j];
+	for (unsigned j = 0; mm && j < BRT_MEMOS && !m; j++)
+		if (mm->hash[j] == h && memo_same(&mm->one[j], L)) {
+			m = &mm->one[j];
+			mm->ref[j] = 1;
+		}
 	if (!m) {
 		pthread_mutex_unlock(&d->lock);
 		return 0;
 	}
-	m->used = ++d->memo->clock;
 	memcpy(L->views, m->views, k->nargs * sizeof *L->views);
 	L->rank = m->rank;
 	memcpy(L->dom, m->dom, sizeof L->dom);
