@@ -1038,10 +1038,10 @@ static unsigned memo_hash(const brt_launch *L)
 			h = (h ^ (L->exec->offset[i] + 8191u * L->exec->size[i]))
 				* mul;
 	for (unsigned i = 0; i < L->k->nargs; i++) {
-		const brt_stream *s = L->args[i].s;
-		const int64_t *o = s->reg.origin;
 		if (L->k->args[i].kind == BRT_ARG_VALUE)
 			continue;
+		const brt_stream *s = L->args[i].s;
+		const int64_t *o = s->reg.origin;
 		h = (h ^ (uintptr_t)s ^ ((uintptr_t)s->reg.buf << 20)) * mul;
 		h = (h ^ (uint64_t)(o[0] + 131 * o[1] + 8191 * o[2]
 			+ 524287 * o[3] + s->reg.dims[0])) * mul;
@@ -1061,10 +1061,10 @@ static int memo_same(const brt_memo_one *m, const brt_launch *L)
 	if (m->k != k || memcmp(&m->ex, memo_exec(L->exec), sizeof m->ex))
 		return 0;
 	for (unsigned i = 0; i < k->nargs; i++) {
-		const brt_memo_arg *x = &m->a[i];
-		const brt_stream *s = L->args[i].s;
 		if (k->args[i].kind == BRT_ARG_VALUE)
 			continue;
+		const brt_memo_arg *x = &m->a[i];
+		const brt_stream *s = L->args[i].s;
 		if (x->s != s || x->serial != s->reg.buf->serial
 		    || x->rank != s->rank
 		    || memcmp(x->dims, s->dims, sizeof x->dims)
@@ -1084,9 +1084,9 @@ static void memo_put(const brt_launch *L, brt_clkernel *ck, int want32,
 	if (L->failed || !memo_kernel(k) || !L->memo)
 		return;		/* !L->memo: memo_run looked at none */
 	for (unsigned i = 0; i < k->nargs; i++) {
-		const brt_stream *s = L->args[i].s;
 		if (k->args[i].kind == BRT_ARG_VALUE)
 			continue;
+		const brt_stream *s = L->args[i].s;
 		if (k->args[i].kind == BRT_ARG_REDUCE || !s || s->iter
 		    || !s->reg.buf || L->views[i].map == BRT_MAP_RESIZE)
 			return;
@@ -1104,10 +1104,10 @@ static void memo_put(const brt_launch *L, brt_clkernel *ck, int want32,
 	m->k = k;
 	m->ex = *memo_exec(L->exec);
 	for (unsigned i = 0; i < k->nargs; i++) {
-		const brt_stream *s = L->args[i].s;
 		m->views[i] = L->views[i];
 		if (k->args[i].kind == BRT_ARG_VALUE)
 			continue;	/* memo_same passes its a[i] by */
+		const brt_stream *s = L->args[i].s;
 		m->a[i].s = s;
 		m->a[i].serial = s->reg.buf->serial;
 		m->a[i].reg = s->reg;
