@@ -1337,6 +1337,23 @@ def literal(t, dims, vals):
     return "[%s]" % ",".join(items)
 
 
+# reduce functions' bodies, by kind
+REDFN_BODY = {"min": "b = min(a, b);", "max": "b = max(b, a);", "sum": "b = b + a;",
+              "xor": "b = b ^ a;", "or": "b |= a;", "and": "b = a & b;",
+              "ifmax": "if (a > b)\n\t\tb = a;", "ifmin": "if (b > a) { b = a; }"}
+
+
+def dom_text(lo, box):
+    """the .domain() of the box BOX at LO (slowest axis first), of any rank:
+    .domain(x0, x1) in 1-D, else intN corners, x first"""
+    hi = [l + b for l, b in zip(lo, box)]
+    if len(lo) == 1:
+        return ".domain(%d, %d)" % (lo[0], hi[0])
+    v = "int%d" % len(lo)
+    return ".domain(%s(%s), %s(%s))" % (v, ", ".join(map(str, reversed(lo))),
+                                        v, ", ".join(map(str, reversed(hi))))
+
+
 def dims_str(d):
     return ", ".join(str(x) for x in d)
 
@@ -1917,11 +1934,6 @@ class Program:
         params, vars_, blk, call, brr = [], [], [], [], []
         emb = {}
 
-        def dom(lo, bx):
-            hi = [l + b for l, b in zip(lo, bx)]
-            if rank == 1:
-                return ".domain(%d, %d)" % (lo[0], hi[0])
-            return ".domain(int2(%d, %d), int2(%d, %d))" % (lo[1], lo[0], hi[1], hi[0])
         for j in range(r.randint(1, 3)):
             t = g.rand_type()
             pn = "a%d" % j
@@ -1943,7 +1955,7 @@ class Program:
             vars_.append(Var(pn, t, b, d, True, "in"))
             sn = "s_%s_%s" % (kname, pn)
             self.host_stream(blk, sn, t, fd, vals, "h_%s_%s" % (kname, pn))
-            call.append(sn + (dom(lo, box) if kind == "view" else ""))
+            call.append(sn + (dom_text(lo, box) if kind == "view" else ""))
             if lo is not None and not offset:
                 bv, bd = slice_box(vals, fd, lo, box, t.n), box
             else:
@@ -1959,7 +1971,7 @@ class Program:
             init, _, _ = rand_data(r, t, prod(ofull), "in")
             sn = "s_%s_%s" % (kname, pn)
             self.host_stream(blk, sn, t, ofull, init, "h_%s_%s_init" % (kname, pn))
-            call.append(sn + ("" if offset else dom(olo, box)))
+            call.append(sn + ("" if offset else dom_text(olo, box)))
             brr.append("%s=@%s_%s.out.npy" % (pn, kname, pn))
             brr.append("--shape %s=%s" % (pn, shape_arg(ofull if offset else box)))
             emb[pn] = (ofull, init, olo, box, t.n) + (("full",) if offset else ())
@@ -2209,11 +2221,6 @@ class Program:
         def rlo(bx):
             return tuple(r.randint(0, d - b) for d, b in zip(dims, bx))
 
-        def dom(lo, bx):
-            hi = [l + b for l, b in zip(lo, bx)]
-            if rank == 1:
-                return ".domain(%d, %d)" % (lo[0], hi[0])
-            return ".domain(int2(%d, %d), int2(%d, %d))" % (lo[1], lo[0], hi[1], hi[0])
         steps = []
         for q in range(r.randint(2, 4)):
             k = r.choice(["call", "call", "call", "view", "view", "offset", "swap", "assign", "vassign"])
@@ -2228,8 +2235,8 @@ class Program:
                     bx = rbox()
                     ins = [(h, rlo(bx) if r.random() < 0.7 else None) for h in (a, b)]
                     olo = rlo(bx)
-                    blk.append("\t\t%s(%s, %s);" % (kn, ", ".join(h + (dom(lo, bx) if lo else "") for h, lo in ins),
-                                                        c + dom(olo, bx)))
+                    blk.append("\t\t%s(%s, %s);" % (kn, ", ".join(h + (dom_text(lo, bx) if lo else "") for h, lo in ins),
+                                                        c + dom_text(olo, bx)))
                     steps.append(("call", kn, ins, (c, olo), bx))
                 else:
                     bx = rbox()
@@ -2254,7 +2261,7 @@ class Program:
                 a, b = r.choice(hs), r.choice(hs)
                 bx = rbox()
                 alo, blo = rlo(bx), rlo(bx)
-                blk.append("\t\t%s%s.assign(%s%s);" % (a, dom(alo, bx), b, dom(blo, bx)))
+                blk.append("\t\t%s%s.assign(%s%s);" % (a, dom_text(alo, bx), b, dom_text(blo, bx)))
                 steps.append(("assign", (a, alo), (b, blo), bx))
         tail = []
         for j, h in enumerate(hs):
@@ -2386,10 +2393,8 @@ class Program:
         fn = r.random() < 0.5
         if fn:
             k = r.choice(["min", "max", "sum"] + (["xor", "or", "and"] if base in ("int", "uint") else []))
-            body = {"min": "b = min(a, b);", "max": "b = max(b, a);", "sum": "b = b + a;",
-                    "xor": "b = b ^ a;", "or": "b |= a;", "and": "b = a & b;"}[k]
             self.kernels.append("reduce void %s(%s a<>, reduce %s b<>)\n{\n\t%s\n}\n" % (
-                kname, t.name, t.name, body))
+                kname, t.name, t.name, REDFN_BODY[k]))
         else:
             op = r.choice(["+=", "+="] + (["|=", "^="] if base in ("int", "uint") else []))
             upd = "r %s a;" % op
@@ -2403,34 +2408,21 @@ class Program:
         self.host_stream(blk, sn, t, fd, vals, "h_%s_a" % kname)
         bv = slice_box(vals, fd, lo, box, t.n) if view else vals
         brr.append("a=@%s" % self.add_input(kname, "a", t, box, bv))
-        if view:
-            v = "%s%d" % ("int", rank) if rank > 1 else None
-            xs = list(reversed(lo)), [l + b for l, b in reversed(list(zip(lo, box)))]
-            if v:
-                arg = "%s.domain(%s(%s), %s(%s))" % (sn, v, ", ".join(map(str, xs[0])), v,
-                                                      ", ".join(map(str, xs[1])))
-            else:
-                arg = "%s.domain(%d, %d)" % (sn, xs[0][0], xs[1][0])
-        else:
-            arg = sn
+        arg = sn + (dom_text(lo, box) if view else "")
         if rank <= 2:
             tdims = self.red_target(box)
         elif r.random() < 0.4:
             tdims = None
         else:
             tdims = tuple(r.choice([d for d in range(1, b + 1) if b % d == 0]) for b in box)
-        if fn:
-            identc = None
-        else:
-            ident = 0
-            identc = ilit(ident, base) if base in ("int", "uint") else ("0.0f" if base == "float" else "0.0")
+        identc = None       # a reduce function needs none
+        if not fn:          # the identity of +=, |= and ^=
+            identc = ilit(0, base)
             if t.n > 1:
                 identc = "%s_(%s)" % (t.name, ", ".join([identc] * t.n))
         self.red_host(kname, blk, brr, t, tdims, identc, arg, ident_needed=not fn)
         if fn:
-            tt = self.tests[-1]
-            tt["args"] = [x.replace("r=@", "b=@").replace("--shape r=", "--shape b=") for x in tt["args"]]
-            tt["outs"] = [("b", t, "exact", "npy", "r")]
+            self.redfn_out(t)
 
     # -- reduce functions
     def make_redfn(self, i):
@@ -2451,16 +2443,19 @@ class Program:
             k = "sum"
         if t.n > 1 and k in ("ifmax", "ifmin"):
             k = "max"
-        body = {"min": "b = min(a, b);", "max": "b = max(b, a);", "sum": "b = b + a;",
-                "xor": "b = b ^ a;", "or": "b |= a;", "and": "b = a & b;",
-                "ifmax": "if (a > b)\n\t\tb = a;", "ifmin": "if (b > a) { b = a; }"}[k]
-        self.kernels.append("reduce void %s(%s a<>, reduce %s b<>)\n{\n\t%s\n}\n" % (kname, t.name, t.name, body))
+        self.kernels.append("reduce void %s(%s a<>, reduce %s b<>)\n{\n\t%s\n}\n" % (
+            kname, t.name, t.name, REDFN_BODY[k]))
         blk, brr = [], []
         sn = "s_%s_a" % kname
         self.host_stream(blk, sn, t, idims, vals, "h_%s_a" % kname)
         brr.append("a=@%s" % self.add_input(kname, "a", t, idims, vals))
         brr = [x.replace("r=", "b=") for x in brr]
         self.red_host(kname, blk, brr, t, tdims, None, sn, ident_needed=False)
+        self.redfn_out(t)
+
+    def redfn_out(self, t):
+        """the last test, a reduce function's of type T: its output is the
+        parameter b, printed as r (red_host names it r)"""
         tt = self.tests[-1]
         tt["args"] = [x.replace("r=@", "b=@").replace("--shape r=", "--shape b=") for x in tt["args"]]
         tt["outs"] = [("b", t, "exact", "npy", "r")]
