@@ -1074,23 +1074,19 @@ static int memo_same(const brt_memo_one *m, const brt_launch *L)
 	return 1;
 }
 
-/* After launch L (not failed, d->lock held): kept for the next launches
- * when it may be repeated. */
+/* After launch L (d->lock held): kept for the next launches when it may
+ * be repeated. L->memo set means memo_run found its kernel and streams
+ * fit to keep (and none like it kept). */
 static void memo_put(const brt_launch *L, brt_clkernel *ck, int want32,
 	unsigned dims, const size_t global[3], const size_t local[3])
 {
 	const brt_kernel *k = L->k;
 	brt_device *d = L->dev;
-	if (L->failed || !memo_kernel(k) || !L->memo)
-		return;		/* !L->memo: memo_run looked at none */
-	for (unsigned i = 0; i < k->nargs; i++) {
-		if (k->args[i].kind == BRT_ARG_VALUE)
-			continue;
-		const brt_stream *s = L->args[i].s;
-		if (k->args[i].kind == BRT_ARG_REDUCE || !s || s->iter
-		    || !s->reg.buf || L->views[i].map == BRT_MAP_RESIZE)
+	if (L->failed || !L->memo)
+		return;
+	for (unsigned i = 0; i < k->nargs; i++)
+		if (L->views[i].map == BRT_MAP_RESIZE)	/* logs a line */
 			return;
-	}
 	if (!d->memo && !(d->memo = calloc(1, sizeof *d->memo)))
 		return;		/* no memo: every launch the whole way */
 	brt_memo *mm = d->memo;
