@@ -271,6 +271,23 @@ probe_rejects() {
 	[[ "$output" == *"$2 a multiple of 256"* ]]
 }
 
+@test "probe/memo.br: builds without warnings; each case prints the same on both backends, the right elements; a wrong case is a usage error" {
+	brpp "$bench/probe/memo.br" | brparse | brcheck | brgen -o "$work/memo"
+	$BROOK_CC $BROOK_CFLAGS "$work/memo.c" -o "$work/memo" $BROOK_LIBS
+	for rt in cpu opencl; do
+		run env BRT_RUNTIME=$rt "$work/memo" loop20
+		[ "$status" -eq 0 ]
+		[ "$output" = "loop20: 2.125 2.125" ]
+		run env BRT_RUNTIME=$rt "$work/memo" views50
+		[ "$output" = "views50: 2 1" ]
+		run env BRT_RUNTIME=$rt "$work/memo" views3000
+		[ "$output" = "views3000: 8 7" ]
+	done
+	run "$work/memo" views
+	[ "$status" -eq 2 ]
+	[[ "$output" == "usage: memo loop20|views50|views3000" ]]
+}
+
 @test "probe/rowsum.c: builds without warnings, its rowsums are right, SIDE is checked" {
 	build_probe rowsum
 	run "$work/probe" 256

@@ -971,8 +971,7 @@ static brt_clkernel *rows_entry(const brt_launch *L, brt_clkernel *ck,
  * a launch (callgrind) beside PoCL's 4,500.
  * A launch on an OpenCL device whose kernel, domainOffset and domainSize,
  * and every stream (the same object, buffer, region, rank and sizes) are
- * those of a launch the device keeps (BRT_MEMOS of them; the clock
- * algorithm picks the one to replace) takes that launch's checked
+ * those of a launch the device keeps takes that launch's checked
  * shapes, views, entry and NDRange again: each is a function of those
  * alone. What may change between the two is tested every time: a NULL
  * value argument, an input's error or unwritten buffer (after
@@ -980,12 +979,18 @@ static brt_clkernel *rows_entry(const brt_launch *L, brt_clkernel *ck,
  * of the kernel object it ran has been set since (brt_clinst.sets), the
  * streams' arguments stand and only the values are set (set_cached
  * compares them); else all are (brt_ocl_pick). Waits and marks are as in
- * any launch. The chain: 1,410 instructions a launch. A launch not kept
- * pays the lookup and the keeping: 2,880 -> 3,550 (3,000 launches on
- * views at 50 places in turn). Reductions, kernels with records,
- * iterators and resized inputs (whose launches log a line) go the whole
- * way each time. */
-enum { BRT_MEMOS = 16, BRT_MEMO_ARGS = 7 };
+ * any launch. Reductions, kernels with records, iterators and resized
+ * inputs (whose launches log a line) go the whole way each time.
+ * The device keeps BRT_MEMOS launches, found by their hash through
+ * BRT_MEMO_BUCKETS chains; the clock algorithm picks the one to replace.
+ * libbrt's instructions a launch (callgrind, PoCL; the programs are in
+ * bench/RESULTS.md): the chain 1,310; ten kernels whose streams change
+ * places every other launch (20 launches in a loop) 1,490, where 16 kept
+ * and looked at one by one found none of them (3,240; nothing kept:
+ * 2,630); views at 50 places in turn 2,440 (3,500 with 16 kept); views
+ * at 3,000 places, never repeated, 3,490 (nothing kept: 2,900): what the
+ * lookup and the keeping cost. */
+enum { BRT_MEMOS = 64, BRT_MEMO_BUCKETS = 64, BRT_MEMO_ARGS = 7 };
 
 typedef struct brt_memo_arg {
 	const brt_stream *s;	/* compared, never followed; NULL: a value */
@@ -1013,11 +1018,21 @@ typedef struct brt_memo {
 	unsigned hash[BRT_MEMOS];	/* one[j]'s memo_hash, 0: free */
 	unsigned char ref[BRT_MEMOS];	/* one[j] found since the hand
 					   passed it */
+	unsigned char next[BRT_MEMOS];	/* the next of one[j]'s chain, as
+					   head[] */
+	unsigned char head[BRT_MEMO_BUCKETS];	/* each chain's first: j + 1,
+						   0: none */
 	unsigned hand;		/* the next to replace, unless found since
 				   (the clock algorithm: about the least
 				   recently used) */
 	brt_memo_one one[BRT_MEMOS];
 } brt_memo;
+
+/* The chain of the launches whose memo_hash is H (its low bit always 1) */
+static unsigned char *memo_chain(brt_memo *mm, unsigned h)
+{
+	return &mm->head[(h >> 1) % BRT_MEMO_BUCKETS];
+}
 
 static const brt_exec *memo_exec(const brt_exec *ex)
 {
@@ -1094,9 +1109,19 @@ static void memo_put(const brt_launch *L, brt_clkernel *ck, int want32,
 		mm->ref[mm->hand] = 0;
 		mm->hand = (mm->hand + 1) % BRT_MEMOS;
 	}
-	brt_memo_one *m = &mm->one[mm->hand];
-	mm->hash[mm->hand] = L->memo;
-	mm->hand = (mm->hand + 1) % BRT_MEMOS;
+	unsigned j = mm->hand;
+	mm->hand = (j + 1) % BRT_MEMOS;
+	if (mm->hash[j]) {	/* out of its chain */
+		unsigned char *p = memo_chain(mm, mm->hash[j]);
+		while (*p != j + 1)
+			p = &mm->next[*p - 1];
+		*p = mm->next[j];
+	}
+	unsigned char *c = memo_chain(mm, L->memo);
+	mm->hash[j] = L->memo;
+	mm->next[j] = *c;
+	*c = (unsigned char)(j + 1);
+	brt_memo_one *m = &mm->one[j];
 	m->k = k;
 	m->ex = *memo_exec(L->exec);
 	for (unsigned i = 0; i < k->nargs; i++) {
@@ -1153,10 +1178,11 @@ static int memo_run(brt_launch *L)
 	pthread_mutex_lock(&d->lock);
 	brt_memo *mm = d->lost ? NULL : d->memo;
 	brt_memo_one *m = NULL;
-	for (unsigned j = 0; mm && j < BRT_MEMOS && !m; j++)
-		if (mm->hash[j] == h && memo_same(&mm->one[j], L)) {
-			m = &mm->one[j];
-			mm->ref[j] = 1;
+	for (unsigned e = mm ? *memo_chain(mm, h) : 0; e && !m;
+	     e = mm->next[e - 1])
+		if (mm->hash[e - 1] == h && memo_same(&mm->one[e - 1], L)) {
+			m = &mm->one[e - 1];
+			mm->ref[e - 1] = 1;
 		}
 	if (!m) {
 		pthread_mutex_unlock(&d->lock);
