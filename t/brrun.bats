@@ -348,6 +348,21 @@ B
 	expect "2334.23 3434.34"
 }
 
+@test "a gather's vector index with a side effect is evaluated once, on both backends" {
+	# the interpreter evaluated int2(c++, 0) once a component: c + 2
+	cat > vi.br <<'B'
+kernel void f(float a<>, float g[][], float h[][][], out float r<>)
+{
+	int c = 0, d = 1;
+	float x = g[int2(c++, 0)];
+	float y = h[int3(0, d++, 0)];
+	r = x * 100.0f + y + (float)(c * 10 + d);
+}
+B
+	both vi.br f a=[0,0] "g=[[1,2],[3,4]]" "h=[[[5,6],[7,8]]]" r
+	expect "119 119"
+}
+
 @test "--checked sorts a launch's reports by line and index, the same on both backends whatever order the instances ran in" {
 	cat > gr.br <<'B'
 Attribute[GroupSize(4, 1, 1)]

@@ -738,11 +738,10 @@ static void store_mem(char *p, brt_type bt, rtype rt, const rval *v)
 	}
 }
 
-static int64_t index_value(const rnode *n, rframe *f, int comp)
+/* Component COMP of V, the value of index N, as an integer coordinate */
+static int64_t index_comp(const rnode *n, const rval *v, int comp)
 {
-	rval v;
-	n->ev(n, f, &v);
-	rcomp c = v.c[comp < n->ty.n ? comp : 0];
+	rcomp c = v->c[comp < n->ty.n ? comp : 0];
 	switch (cls_of(n->ty.k)) {
 	case C_I: return c.i;
 	case C_U: return c.u;
@@ -751,6 +750,13 @@ static int64_t index_value(const rnode *n, rframe *f, int comp)
 	case C_F: return (int64_t)sat_d(floor(c.f), -9e18, 9e18);
 	default: return (int64_t)sat_d(floor(c.d), -9e18, 9e18);
 	}
+}
+
+static int64_t index_value(const rnode *n, rframe *f)
+{
+	rval v;
+	n->ev(n, f, &v);
+	return index_comp(n, &v, 0);
 }
 
 /* brgen's brg_mix: a 32-bit mix, one to one */
@@ -844,7 +850,7 @@ static rval *acc_locate(const racc *a, rframe *f, char **mem, brt_type *bt,
 	if (a->kind != ACC_ARG) {
 		int64_t off = 0;
 		for (int i = 0; i < a->nidx; i++) {
-			int64_t x = index_value(a->idx[i], f, 0);
+			int64_t x = index_value(a->idx[i], f);
 			if (x < 0 || x >= a->dims[i]) {
 				*out_of_range = 1;
 				if (a->asite[i])
@@ -862,12 +868,14 @@ static rval *acc_locate(const racc *a, rframe *f, char **mem, brt_type *bt,
 	int arg = f->slots[a->base].c[0].i;
 	const brt_view *v = &f->call->views[arg];
 	int64_t x[4] = {0, 0, 0, 0}, raw[4];
-	if (a->vec) {
+	if (a->vec) {	/* evaluated once: g[int2(i++, 0)] steps i once */
+		rval iv;
+		a->idx[0]->ev(a->idx[0], f, &iv);
 		for (int i = 0; i < v->rank && i < 4; i++)
-			x[i] = index_value(a->idx[0], f, i);
+			x[i] = index_comp(a->idx[0], &iv, i);
 	} else {
 		for (int i = 0; i < a->nidx && i < 4; i++)
-			x[a->nidx - 1 - i] = index_value(a->idx[i], f, 0);
+			x[a->nidx - 1 - i] = index_value(a->idx[i], f);
 	}
 	memcpy(raw, x, sizeof raw);
 	int64_t off = v->base;
