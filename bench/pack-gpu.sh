@@ -30,6 +30,10 @@ lib=$( (ldconfig -p 2>/dev/null || true) |
 	sed -n 's/.*libOpenCL\.so\.1 (libc6,x86-64) => //p' | head -n 1)
 [ -n "$lib" ] || lib=/usr/lib/x86_64-linux-gnu/libOpenCL.so.1
 cp -L "$lib" "$pack/libOpenCL.so.1"
+# without their debug sections (libbrt.a's, mostly): 2.6 MB against 7
+for f in "$pack"/brook-* "$pack"/bench-c "$pack"/bench-opencl; do
+	[ -f "$f" ] && { strip --strip-debug "$f" 2>/dev/null || :; }
+done
 cp "$here/run.sh" "$here/report.awk" "$here/ratios.gp" "$here/gpu.sh" \
 	"$pack/"
 echo "pack-gpu: $pack ($(du -sh "$pack" | cut -f1)):"
