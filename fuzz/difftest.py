@@ -49,7 +49,7 @@ FLOATS = ("float", "double")
 AVOID = set()
 FEATURES = ("narrow", "double", "rank34", "multiout", "iter", "struct", "group", "domain",
             "struct2", "gather34", "group2d", "domaininst", "iter34", "chain", "supdate",
-            "effects", "swizzles", "reduce34")
+            "effects", "swizzles", "reduce34", "repeat")
 
 
 # --------------------------------------------------------------------------
@@ -2222,8 +2222,21 @@ class Program:
             return tuple(r.randint(0, d - b) for d, b in zip(dims, bx))
 
         steps = []
-        for q in range(r.randint(2, 4)):
+        # repeat: longer chains whose calls may come again as they were,
+        # then maybe a loop of the last steps: launches libbrt keeps to
+        # repeat (brt(3)), beside what changes between them
+        repeat = "repeat" in self.features
+        calls = []            # (lines, step) of each call so far
+        marks = []            # where each step's lines begin in blk
+        for q in range(r.randint(4, 8) if repeat else r.randint(2, 4)):
+            if repeat and calls and r.random() < 0.35:
+                lines, st = r.choice(calls)
+                marks.append(len(blk))
+                blk.extend(lines)
+                steps.append(st)
+                continue
             k = r.choice(["call", "call", "call", "view", "view", "offset", "swap", "assign", "vassign"])
+            at = len(blk)
             if k in ("call", "view", "offset"):
                 kn = r.choice(knames)
                 a, b = r.choice(hs), r.choice(hs)
@@ -2249,6 +2262,8 @@ class Program:
                     blk.append("\t\t%s.domainSize(uint4_(%s));" % (kn, ", ".join(map(str, s4))))
                     blk.append("\t\t%s(%s, %s, %s);" % (kn, a, b, c))
                     steps.append(("call", kn, [(a, olo), (b, olo)], (c, olo), bx))
+                if repeat:
+                    calls.append((blk[at:], steps[-1]))
             elif k == "swap":
                 a, b = r.sample(hs, 2)
                 blk.append("\t\tstreamSwap(%s, %s);" % (a, b))
@@ -2263,6 +2278,21 @@ class Program:
                 alo, blo = rlo(bx), rlo(bx)
                 blk.append("\t\t%s%s.assign(%s%s);" % (a, dom_text(alo, bx), b, dom_text(blo, bx)))
                 steps.append(("assign", (a, alo), (b, blo), bx))
+            if repeat:
+                marks.append(at)
+        if repeat and r.random() < 0.6:
+            # the last m steps in a loop run n times
+            m = r.randint(2, min(4, len(marks)))
+            n = r.randint(2, 4)
+            lv = "lp_%s" % kname
+            at = marks[-m]
+            body = blk[at:]
+            del blk[at:]
+            blk.append("\t\tint %s;" % lv)
+            blk.append("\t\tfor (%s = 0; %s < %d; %s++) {" % (lv, lv, n, lv))
+            blk.extend("\t" + l for l in body)
+            blk.append("\t\t}")
+            steps.extend(steps[-m:] * (n - 1))
         tail = []
         for j, h in enumerate(hs):
             hn = "h_%s_%d" % (kname, j)
