@@ -983,11 +983,11 @@ static brt_clkernel *rows_entry(const brt_launch *L, brt_clkernel *ck,
  * inputs (whose launches log a line) go the whole way each time.
  * The device keeps BRT_MEMOS launches, found by their hash through
  * BRT_MEMO_BUCKETS chains; the clock algorithm picks the one to replace.
- * libbrt's instructions a launch (callgrind, PoCL; the programs are in
- * bench/RESULTS.md): the chain 1,310; ten kernels whose streams change
+ * libbrt's instructions a launch (callgrind, PoCL; bench/br/chain.br and
+ * bench/probe/memo.br): the chain 1,310; ten kernels whose streams change
  * places every other launch (20 launches in a loop) 1,490, where 16 kept
  * and looked at one by one found none of them (3,240; nothing kept:
- * 2,630); views at 50 places in turn 2,440 (3,500 with 16 kept); views
+ * 2,630); views at 50 places in turn 2,420 (3,510 with 16 kept); views
  * at 3,000 places, never repeated, 3,490 (nothing kept: 2,900): what the
  * lookup and the keeping cost. */
 enum { BRT_MEMOS = 64, BRT_MEMO_BUCKETS = 64, BRT_MEMO_ARGS = 7 };
