@@ -174,6 +174,9 @@ struct brt_device {
 	unsigned recnext;	/* the slot to settle when all are taken */
 	struct brt_memo *memo;	/* kernel.c: launches to repeat, NULL until
 				   the first (d->lock) */
+	uint64_t memo_looked, memo_found;	/* launches looked for among
+						   them, and found (logged at
+						   exit) */
 	/* CPU */
 	brt_pool *pool;
 };

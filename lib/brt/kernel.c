@@ -1178,6 +1178,7 @@ static int memo_run(brt_launch *L)
 	pthread_mutex_lock(&d->lock);
 	brt_memo *mm = d->lost ? NULL : d->memo;
 	brt_memo_one *m = NULL;
+	d->memo_looked++;
 	for (unsigned e = mm ? *memo_chain(mm, h) : 0; e && !m;
 	     e = mm->next[e - 1])
 		if (mm->hash[e - 1] == h && memo_same(&mm->one[e - 1], L)) {
@@ -1188,6 +1189,7 @@ static int memo_run(brt_launch *L)
 		pthread_mutex_unlock(&d->lock);
 		return 0;
 	}
+	d->memo_found++;
 	memcpy(L->views, m->views, k->nargs * sizeof *L->views);
 	L->rank = m->rank;
 	memcpy(L->dom, m->dom, sizeof L->dom);

@@ -486,6 +486,10 @@ void brt_ocl_shutdown(brt_runtime *rt, brt_device *d)
 	}
 	d->kernels = NULL;
 	d->progs = NULL;
+	if (d->memo_looked)
+		brt_log("launches kept on %s: %llu of %llu found again",
+			d->name, (unsigned long long)d->memo_found,
+			(unsigned long long)d->memo_looked);
 	free(d->memo);		/* it points at the kernels */
 	d->memo = NULL;
 	cl->clReleaseCommandQueue(d->queue);
