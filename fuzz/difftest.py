@@ -2423,8 +2423,7 @@ class Program:
         fn = r.random() < 0.5
         if fn:
             k = r.choice(["min", "max", "sum"] + (["xor", "or", "and"] if base in ("int", "uint") else []))
-            self.kernels.append("reduce void %s(%s a<>, reduce %s b<>)\n{\n\t%s\n}\n" % (
-                kname, t.name, t.name, REDFN_BODY[k]))
+            self.redfn_kernel(kname, t, k)
         else:
             op = r.choice(["+=", "+="] + (["|=", "^="] if base in ("int", "uint") else []))
             upd = "r %s a;" % op
@@ -2473,8 +2472,7 @@ class Program:
             k = "sum"
         if t.n > 1 and k in ("ifmax", "ifmin"):
             k = "max"
-        self.kernels.append("reduce void %s(%s a<>, reduce %s b<>)\n{\n\t%s\n}\n" % (
-            kname, t.name, t.name, REDFN_BODY[k]))
+        self.redfn_kernel(kname, t, k)
         blk, brr = [], []
         sn = "s_%s_a" % kname
         self.host_stream(blk, sn, t, idims, vals, "h_%s_a" % kname)
@@ -2482,6 +2480,11 @@ class Program:
         brr = [x.replace("r=", "b=") for x in brr]
         self.red_host(kname, blk, brr, t, tdims, None, sn, ident_needed=False)
         self.redfn_out(t)
+
+    def redfn_kernel(self, kname, t, k):
+        """reduce function KNAME of type T, its body REDFN_BODY[K]"""
+        self.kernels.append("reduce void %s(%s a<>, reduce %s b<>)\n{\n\t%s\n}\n" % (
+            kname, t.name, t.name, REDFN_BODY[k]))
 
     def redfn_out(self, t):
         """the last test, a reduce function's of type T: its output is the

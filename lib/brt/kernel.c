@@ -979,8 +979,9 @@ static brt_clkernel *rows_entry(const brt_launch *L, brt_clkernel *ck,
  * of the kernel object it ran has been set since (brt_clinst.sets), the
  * streams' arguments stand and only the values are set (set_cached
  * compares them); else all are (brt_ocl_pick). Waits and marks are as in
- * any launch. Reductions, kernels with records, iterators and resized
- * inputs (whose launches log a line) go the whole way each time.
+ * any launch. Reductions, kernels with records or of more than
+ * BRT_MEMO_ARGS arguments, iterators and resized inputs (whose launches
+ * log a line) go the whole way each time.
  * The device keeps BRT_MEMOS launches, found by their hash through
  * BRT_MEMO_BUCKETS chains; the clock algorithm picks the one to replace.
  * libbrt's instructions a launch (callgrind, PoCL; bench/br/chain.br and
