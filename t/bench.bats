@@ -271,7 +271,7 @@ probe_rejects() {
 	[[ "$output" == *"$2 a multiple of 256"* ]]
 }
 
-@test "probe/memo.br: builds without warnings; each case prints the same on both backends, the right elements; a wrong case is a usage error; the log says how many launches were found kept" {
+@test "probe/memo.br: builds without warnings; each case prints the same on both backends, the right elements; a wrong case is a usage error; the log says how many launches were found kept, of kernels of 7 and 12 arguments too" {
 	brpp "$bench/probe/memo.br" | brparse | brcheck | brgen -o "$work/memo"
 	$BROOK_CC $BROOK_CFLAGS "$work/memo.c" -o "$work/memo" $BROOK_LIBS
 	for rt in cpu opencl; do
@@ -282,16 +282,25 @@ probe_rejects() {
 		[ "$output" = "views50: 2 1" ]
 		run env BRT_RUNTIME=$rt "$work/memo" views3000
 		[ "$output" = "views3000: 8 7" ]
+		run env BRT_RUNTIME=$rt "$work/memo" args7
+		[ "$output" = "args7: 0.75 38.25" ]
+		run env BRT_RUNTIME=$rt "$work/memo" args12
+		[ "$output" = "args12: 0 97.5" ]
 	done
 	run "$work/memo" views
 	[ "$status" -eq 2 ]
-	[[ "$output" == "usage: memo loop20|views50|views3000" ]]
+	[[ "$output" == "usage: memo loop20|views50|views3000|args7|args12" ]]
 	# the OpenCL device's log line at exit: loop20's 20 launches kept the
 	# first time round and found every time after; views3000's never
 	BRT_LOG_FILE="$work/l20" BRT_RUNTIME=opencl "$work/memo" loop20
 	grep -q '^brt: launches kept on .*: 2980 of 3000 found again$' "$work/l20"
 	BRT_LOG_FILE="$work/l3k" BRT_RUNTIME=opencl "$work/memo" views3000
 	grep -q '^brt: launches kept on .*: 0 of 3000 found again$' "$work/l3k"
+	# kernels of 7 and of 12 arguments: kept alike
+	BRT_LOG_FILE="$work/la7" BRT_RUNTIME=opencl "$work/memo" args7
+	grep -q '^brt: launches kept on .*: 2999 of 3000 found again$' "$work/la7"
+	BRT_LOG_FILE="$work/la12" BRT_RUNTIME=opencl "$work/memo" args12
+	grep -q '^brt: launches kept on .*: 2999 of 3000 found again$' "$work/la12"
 	BRT_LOG_FILE="$work/lcpu" BRT_RUNTIME=cpu "$work/memo" loop20
 	[ "$(grep -c 'launches kept' "$work/lcpu")" -eq 0 ]
 }

@@ -411,6 +411,8 @@ typedef struct brt_launch {
 void brt_kfail(brt_launch *L, BRerror code, const char *fmt, ...);
 void brt_kwarn(brt_launch *L, BRerror code, const char *fmt, ...);
 void brt_reduce(brt_launch *L);
+/* The launches device D keeps (kernel.c), freed: at its shutdown. */
+void brt_memo_free(brt_device *d);
 /* Reports what a kernel recorded in R (brt.h, brt_records): dropped
  * scatters on their streams, checked accesses on standard error. */
 void brt_records_report(brt_launch *L, const brt_records *r);

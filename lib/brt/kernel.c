@@ -979,11 +979,12 @@ static brt_clkernel *rows_entry(const brt_launch *L, brt_clkernel *ck,
  * of the kernel object it ran has been set since (brt_clinst.sets), the
  * streams' arguments stand and only the values are set (set_cached
  * compares them); else all are (brt_ocl_pick). Waits and marks are as in
- * any launch. Reductions, kernels with records or of more than
- * BRT_MEMO_ARGS arguments, iterators and resized inputs (whose launches
- * log a line) go the whole way each time.
+ * any launch. Reductions, kernels with records, iterators and resized
+ * inputs (whose launches log a line) go the whole way each time.
  * The device keeps BRT_MEMOS launches, found by their hash through
  * BRT_MEMO_BUCKETS chains; the clock algorithm picks the one to replace.
+ * Each holds its arguments' places and views in arrays of its own, grown
+ * to the most arguments a kernel kept there had (264 bytes each).
  * libbrt's instructions a launch (callgrind, PoCL; bench/br/chain.br and
  * bench/probe/memo.br): the chain 1,310; ten kernels whose streams change
  * places every other launch (20 launches in a loop) 1,490, where 16 kept
@@ -991,7 +992,7 @@ static brt_clkernel *rows_entry(const brt_launch *L, brt_clkernel *ck,
  * 2,630); views at 50 places in turn 2,420 (3,510 with 16 kept); views
  * at 3,000 places, never repeated, 3,490 (nothing kept: 2,900): what the
  * lookup and the keeping cost. */
-enum { BRT_MEMOS = 64, BRT_MEMO_BUCKETS = 64, BRT_MEMO_ARGS = 7 };
+enum { BRT_MEMOS = 64, BRT_MEMO_BUCKETS = 64 };
 
 typedef struct brt_memo_arg {
 	const brt_stream *s;	/* compared, never followed; NULL: a value */
@@ -1003,8 +1004,9 @@ typedef struct brt_memo_arg {
 typedef struct brt_memo_one {
 	const brt_kernel *k;	/* NULL: free */
 	brt_exec ex;		/* zeros: none */
-	brt_memo_arg a[BRT_MEMO_ARGS];
-	brt_view views[BRT_MEMO_ARGS];
+	unsigned cap;		/* a[] and views[] hold as many */
+	brt_memo_arg *a;
+	brt_view *views;
 	unsigned rank;
 	int64_t dom[4], off[4];
 	brt_clkernel *ck;
@@ -1067,8 +1069,7 @@ static unsigned memo_hash(const brt_launch *L)
 
 static int memo_kernel(const brt_kernel *k)
 {
-	return k->kclass != BRT_KERNEL_REDUCE && !k->records
-		&& k->nargs <= BRT_MEMO_ARGS;
+	return k->kclass != BRT_KERNEL_REDUCE && !k->records;
 }
 
 static int memo_same(const brt_memo_one *m, const brt_launch *L)
@@ -1111,6 +1112,18 @@ static void memo_put(const brt_launch *L, brt_clkernel *ck, int want32,
 		mm->hand = (mm->hand + 1) % BRT_MEMOS;
 	}
 	unsigned j = mm->hand;
+	brt_memo_one *m = &mm->one[j];
+	if (m->cap < k->nargs) {	/* else kept as it was */
+		brt_memo_arg *a = realloc(m->a, k->nargs * sizeof *a);
+		if (a)
+			m->a = a;
+		brt_view *v = a ? realloc(m->views, k->nargs * sizeof *v)
+			: NULL;
+		if (!v)
+			return;
+		m->views = v;
+		m->cap = k->nargs;
+	}
 	mm->hand = (j + 1) % BRT_MEMOS;
 	if (mm->hash[j]) {	/* out of its chain */
 		unsigned char *p = memo_chain(mm, mm->hash[j]);
@@ -1122,7 +1135,6 @@ static void memo_put(const brt_launch *L, brt_clkernel *ck, int want32,
 	mm->hash[j] = L->memo;
 	mm->next[j] = *c;
 	*c = (unsigned char)(j + 1);
-	brt_memo_one *m = &mm->one[j];
 	m->k = k;
 	m->ex = *memo_exec(L->exec);
 	for (unsigned i = 0; i < k->nargs; i++) {
@@ -1146,6 +1158,18 @@ static void memo_put(const brt_launch *L, brt_clkernel *ck, int want32,
 	memcpy(m->local, local, sizeof m->local);
 	m->inst = ck->cur;
 	m->sets = ck->inst[ck->cur].sets;
+}
+
+void brt_memo_free(brt_device *d)
+{
+	if (!d->memo)
+		return;
+	for (unsigned j = 0; j < BRT_MEMOS; j++) {
+		free(d->memo->one[j].a);
+		free(d->memo->one[j].views);
+	}
+	free(d->memo);
+	d->memo = NULL;
 }
 
 static void run_ocl(brt_launch *L, brt_memo_one *kept);

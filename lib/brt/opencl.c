@@ -490,8 +490,7 @@ void brt_ocl_shutdown(brt_runtime *rt, brt_device *d)
 		brt_log("launches kept on %s: %llu of %llu found again",
 			d->name, (unsigned long long)d->memo_found,
 			(unsigned long long)d->memo_looked);
-	free(d->memo);		/* it points at the kernels */
-	d->memo = NULL;
+	brt_memo_free(d);	/* it points at the kernels */
 	cl->clReleaseCommandQueue(d->queue);
 	cl->clReleaseCommandQueue(d->xfer);
 	cl->clReleaseContext(d->ctx);
