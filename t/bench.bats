@@ -271,7 +271,7 @@ probe_rejects() {
 	[[ "$output" == *"$2 a multiple of 256"* ]]
 }
 
-@test "probe/memo.br: builds without warnings; each case prints the same on both backends, the right elements; a wrong case is a usage error; the log says how many launches were found kept, of kernels of 7 and 12 arguments too" {
+@test "probe/memo.br: builds without warnings; each case prints the same on both backends, the right elements; a wrong case is a usage error; the log says how many launches were found kept, of views made anew and of kernels of 7 and 12 arguments too" {
 	brpp "$bench/probe/memo.br" | brparse | brcheck | brgen -o "$work/memo"
 	$BROOK_CC $BROOK_CFLAGS "$work/memo.c" -o "$work/memo" $BROOK_LIBS
 	for rt in cpu opencl; do
@@ -294,6 +294,10 @@ probe_rejects() {
 	# first time round and found every time after; views3000's never
 	BRT_LOG_FILE="$work/l20" BRT_RUNTIME=opencl "$work/memo" loop20
 	grep -q '^brt: launches kept on .*: 2980 of 3000 found again$' "$work/l20"
+	# views made anew at 50 places: found from the second round on,
+	# wherever malloc puts the view objects
+	BRT_LOG_FILE="$work/l50" BRT_RUNTIME=opencl "$work/memo" views50
+	grep -q '^brt: launches kept on .*: 2950 of 3000 found again$' "$work/l50"
 	BRT_LOG_FILE="$work/l3k" BRT_RUNTIME=opencl "$work/memo" views3000
 	grep -q '^brt: launches kept on .*: 0 of 3000 found again$' "$work/l3k"
 	# kernels of 7 and of 12 arguments: kept alike

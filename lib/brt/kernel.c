@@ -970,10 +970,12 @@ static brt_clkernel *rows_entry(const brt_launch *L, brt_clkernel *ck,
  * checks, views, choice of entry and arguments came to 2,540 instructions
  * a launch (callgrind) beside PoCL's 4,500.
  * A launch on an OpenCL device whose kernel, domainOffset and domainSize,
- * and every stream (the same object, buffer, region, rank and sizes) are
- * those of a launch the device keeps takes that launch's checked
- * shapes, views, entry and NDRange again: each is a function of those
- * alone. What may change between the two is tested every time: a NULL
+ * and every stream's buffer, region, rank and sizes are those of a
+ * launch the device keeps takes that launch's checked shapes, views,
+ * entry and NDRange again: each is a function of those alone (check_args
+ * and check_alias read nothing else of a stream but what memo_run tests
+ * each time), whichever stream objects name them, so views made anew at
+ * the same places are found again wherever malloc puts them. What may change between the two is tested every time: a NULL
  * value argument, an input's error or unwritten buffer (after
  * brt_stream_settle, as check_args), the device lost. Where no argument
  * of the kernel object it ran has been set since (brt_clinst.sets), the
@@ -995,8 +997,8 @@ static brt_clkernel *rows_entry(const brt_launch *L, brt_clkernel *ck,
 enum { BRT_MEMOS = 64, BRT_MEMO_BUCKETS = 64 };
 
 typedef struct brt_memo_arg {
-	const brt_stream *s;	/* compared, never followed; NULL: a value */
-	uint64_t serial;	/* its buffer's */
+	uint64_t serial;	/* its buffer's (reg.buf: compared, never
+				   followed) */
 	brt_region reg;
 	unsigned rank, dims[4];
 } brt_memo_arg;
@@ -1043,10 +1045,9 @@ static const brt_exec *memo_exec(const brt_exec *ex)
 	return ex ? ex : &none;
 }
 
-/* A hash of launch L's kernel, execution domain and streams (objects,
- * buffers and the regions' places), which a lookup compares before the
- * rest: views of one stream at other places, made anew at one address
- * by a loop, differ in it. */
+/* A hash of launch L's kernel, execution domain and streams (buffers and
+ * the regions' places), which a lookup compares before the rest: views
+ * of one stream at other places differ in it. */
 static unsigned memo_hash(const brt_launch *L)
 {
 	const uint64_t mul = 0x9e3779b97f4a7c15u;
@@ -1060,7 +1061,7 @@ static unsigned memo_hash(const brt_launch *L)
 			continue;
 		const brt_stream *s = L->args[i].s;
 		const int64_t *o = s->reg.origin;
-		h = (h ^ (uintptr_t)s ^ ((uintptr_t)s->reg.buf << 20)) * mul;
+		h = (h ^ (uintptr_t)s->reg.buf) * mul;
 		h = (h ^ (uint64_t)(o[0] + 131 * o[1] + 8191 * o[2]
 			+ 524287 * o[3] + s->reg.dims[0])) * mul;
 	}
@@ -1082,7 +1083,7 @@ static int memo_same(const brt_memo_one *m, const brt_launch *L)
 			continue;
 		const brt_memo_arg *x = &m->a[i];
 		const brt_stream *s = L->args[i].s;
-		if (x->s != s || x->serial != s->reg.buf->serial
+		if (x->serial != s->reg.buf->serial
 		    || x->rank != s->rank
 		    || memcmp(x->dims, s->dims, sizeof x->dims)
 		    || memcmp(&x->reg, &s->reg, sizeof x->reg))
@@ -1142,7 +1143,6 @@ static void memo_put(const brt_launch *L, brt_clkernel *ck, int want32,
 		if (k->args[i].kind == BRT_ARG_VALUE)
 			continue;	/* memo_same passes its a[i] by */
 		const brt_stream *s = L->args[i].s;
-		m->a[i].s = s;
 		m->a[i].serial = s->reg.buf->serial;
 		m->a[i].reg = s->reg;
 		m->a[i].rank = s->rank;
