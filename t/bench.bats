@@ -271,7 +271,7 @@ probe_rejects() {
 	[[ "$output" == *"$2 a multiple of 256"* ]]
 }
 
-@test "probe/memo.br: builds without warnings; each case prints the same on both backends, the right elements; a wrong case is a usage error; the log says how many launches were found kept, of views made anew and of kernels of 7 and 12 arguments too" {
+@test "probe/memo.br: builds without warnings; each case prints the same on both backends, the right elements; a wrong case is a usage error; the log says how many launches were found kept, of views made anew, of 200 different launches and of kernels of 7 and 12 arguments too" {
 	brpp "$bench/probe/memo.br" | brparse | brcheck | brgen -o "$work/memo"
 	$BROOK_CC $BROOK_CFLAGS "$work/memo.c" -o "$work/memo" $BROOK_LIBS
 	for rt in cpu opencl; do
@@ -280,6 +280,8 @@ probe_rejects() {
 		[ "$output" = "loop20: 2.125 2.125" ]
 		run env BRT_RUNTIME=$rt "$work/memo" views50
 		[ "$output" = "views50: 2 1" ]
+		run env BRT_RUNTIME=$rt "$work/memo" views200
+		[ "$output" = "views200: 8 7" ]
 		run env BRT_RUNTIME=$rt "$work/memo" views3000
 		[ "$output" = "views3000: 8 7" ]
 		run env BRT_RUNTIME=$rt "$work/memo" args7
@@ -289,7 +291,7 @@ probe_rejects() {
 	done
 	run "$work/memo" views
 	[ "$status" -eq 2 ]
-	[[ "$output" == "usage: memo loop20|views50|views3000|args7|args12" ]]
+	[[ "$output" == "usage: memo loop20|views50|views200|views3000|args7|args12" ]]
 	# the OpenCL device's log line at exit: loop20's 20 launches kept the
 	# first time round and found every time after; views3000's never
 	BRT_LOG_FILE="$work/l20" BRT_RUNTIME=opencl "$work/memo" loop20
@@ -298,6 +300,9 @@ probe_rejects() {
 	# wherever malloc puts the view objects
 	BRT_LOG_FILE="$work/l50" BRT_RUNTIME=opencl "$work/memo" views50
 	grep -q '^brt: launches kept on .*: 2950 of 3000 found again$' "$work/l50"
+	# at 200 places: more than 64, fewer than the 256 kept
+	BRT_LOG_FILE="$work/l200" BRT_RUNTIME=opencl "$work/memo" views200
+	grep -q '^brt: launches kept on .*: 2800 of 3000 found again$' "$work/l200"
 	BRT_LOG_FILE="$work/l3k" BRT_RUNTIME=opencl "$work/memo" views3000
 	grep -q '^brt: launches kept on .*: 0 of 3000 found again$' "$work/l3k"
 	# kernels of 7 and of 12 arguments: kept alike

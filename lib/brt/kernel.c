@@ -986,15 +986,20 @@ static brt_clkernel *rows_entry(const brt_launch *L, brt_clkernel *ck,
  * The device keeps BRT_MEMOS launches, found by their hash through
  * BRT_MEMO_BUCKETS chains; the clock algorithm picks the one to replace.
  * Each holds its arguments' places and views in arrays of its own, grown
- * to the most arguments a kernel kept there had (264 bytes each).
+ * to the most arguments a kernel kept there had (256 bytes each); with
+ * them, a device's launches kept take 56 KiB and 256 bytes an argument.
  * libbrt's instructions a launch (callgrind, PoCL; bench/br/chain.br and
- * bench/probe/memo.br): the chain 1,310; ten kernels whose streams change
+ * bench/probe/memo.br): the chain 1,380; ten kernels whose streams change
  * places every other launch (20 launches in a loop) 1,490, where 16 kept
  * and looked at one by one found none of them (3,240; nothing kept:
- * 2,630); views at 50 places in turn 2,420 (3,510 with 16 kept); views
- * at 3,000 places, never repeated, 3,490 (nothing kept: 2,900): what the
- * lookup and the keeping cost. */
-enum { BRT_MEMOS = 64, BRT_MEMO_BUCKETS = 64 };
+ * 2,630); views at 50 places in turn 2,420 (3,510 with 16 kept); at 200
+ * places 2,500 (3,510 with 64 kept); views at 3,000 places, never
+ * repeated, 3,550 (nothing kept: 2,900): what the lookup and the keeping
+ * cost. A kernel of 12 arguments 4,700-5,300, where it was never kept
+ * at first (8,650). */
+enum { BRT_MEMOS = 256, BRT_MEMO_BUCKETS = 256 };
+
+typedef uint16_t brt_memo_ix;	/* an entry j as j + 1, 0: none */
 
 typedef struct brt_memo_arg {
 	uint64_t serial;	/* its buffer's (reg.buf: compared, never
@@ -1023,9 +1028,9 @@ typedef struct brt_memo {
 	unsigned hash[BRT_MEMOS];	/* one[j]'s memo_hash, 0: free */
 	unsigned char ref[BRT_MEMOS];	/* one[j] found since the hand
 					   passed it */
-	unsigned char next[BRT_MEMOS];	/* the next of one[j]'s chain, as
+	brt_memo_ix next[BRT_MEMOS];	/* the next of one[j]'s chain, as
 					   head[] */
-	unsigned char head[BRT_MEMO_BUCKETS];	/* each chain's first: j + 1,
+	brt_memo_ix head[BRT_MEMO_BUCKETS];	/* each chain's first: j + 1,
 						   0: none */
 	unsigned hand;		/* the next to replace, unless found since
 				   (the clock algorithm: about the least
@@ -1034,7 +1039,7 @@ typedef struct brt_memo {
 } brt_memo;
 
 /* The chain of the launches whose memo_hash is H (its low bit always 1) */
-static unsigned char *memo_chain(brt_memo *mm, unsigned h)
+static brt_memo_ix *memo_chain(brt_memo *mm, unsigned h)
 {
 	return &mm->head[(h >> 1) % BRT_MEMO_BUCKETS];
 }
@@ -1127,15 +1132,15 @@ static void memo_put(const brt_launch *L, brt_clkernel *ck, int want32,
 	}
 	mm->hand = (j + 1) % BRT_MEMOS;
 	if (mm->hash[j]) {	/* out of its chain */
-		unsigned char *p = memo_chain(mm, mm->hash[j]);
+		brt_memo_ix *p = memo_chain(mm, mm->hash[j]);
 		while (*p != j + 1)
 			p = &mm->next[*p - 1];
 		*p = mm->next[j];
 	}
-	unsigned char *c = memo_chain(mm, L->memo);
+	brt_memo_ix *c = memo_chain(mm, L->memo);
 	mm->hash[j] = L->memo;
 	mm->next[j] = *c;
-	*c = (unsigned char)(j + 1);
+	*c = (brt_memo_ix)(j + 1);
 	m->k = k;
 	m->ex = *memo_exec(L->exec);
 	for (unsigned i = 0; i < k->nargs; i++) {
