@@ -975,9 +975,10 @@ static brt_clkernel *rows_entry(const brt_launch *L, brt_clkernel *ck,
  * entry and NDRange again: each is a function of those alone (check_args
  * and check_alias read nothing else of a stream but what memo_run tests
  * each time), whichever stream objects name them, so views made anew at
- * the same places are found again wherever malloc puts them. What may change between the two is tested every time: a NULL
- * value argument, an input's error or unwritten buffer (after
- * brt_stream_settle, as check_args), the device lost. Where no argument
+ * the same places are found again wherever malloc puts them. What may
+ * change between the two is tested every time: a NULL value argument,
+ * an input's error or unwritten buffer (after brt_stream_settle, as
+ * check_args), the device lost. Where no argument
  * of the kernel object it ran has been set since (brt_clinst.sets), the
  * streams' arguments stand and only the values are set (set_cached
  * compares them); else all are (brt_ocl_pick). Waits and marks are as in
