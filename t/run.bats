@@ -47,6 +47,31 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "spec 4.2: gathers 1-3D, C-style and vector indexing, clamped" { run_program gather; }
 @test "issue 10: gathers by a for loop's counter, inside and past the ends" { run_program gather_loop; }
 @test "issue 10: gathers through a float index stepped in a loop, past 2^24" { run_program gather_float; }
+@test "gathers whose coordinate a gathered value decides (brg_cfd): clamped at both ends, NaN and infinities, 1-D and 2-D, with 32- and 64-bit index code" {
+	run_program gather_chase
+	BRT_INDEX64=1 run_both ./gather_chase
+	diff_golden "$top_srcdir/t/run/gather_chase.out" <(echo "$output")
+	# the OpenCL C: brg_cfd where a gathered value decides the coordinate
+	# (hop's i, stepped by its own reads; hop2's r and c), brg_cf where
+	# it does not (hop2's start, an input stream's element)
+	brpp "$top_srcdir/t/run/gather_chase.br" | brparse | brcheck |
+		brgen --target=opencl > gc.cl
+	grep -qxF '#if !defined(BRG_SSE) && defined(BRG_CPU) && defined(__clang__) \' gc.cl
+	grep -qF 'BRG_GE(nxt, nxt_v.base, brg_cfd((float)(i), nxt_v.dims[0]))' gc.cl
+	grep -qF 'BRG_GE(nxt, nxt_v.base, brg_cfd((float)(r + 1.0f), nxt_v.dims[0]))' gc.cl
+	grep -qF 'brg_cfd((float)(BRG_GE(m, m_v.base' gc.cl
+	grep -qF 'BRG_GE(nxt, nxt_v.base, brg_cf((float)(start), nxt_v.dims[0]))' gc.cl
+	[ "$(grep -c 'brg_cf((float)(' gc.cl)" -eq 1 ]
+	# the CPU code calls brg_cf, SSE's form, everywhere
+	[ "$(grep -v '^	"' gather_chase.c | grep -c 'brg_cfd((float)(')" -eq 0 ]
+	# -DBRG_NO_CPU_GATHER: brg_cf's forms on a CPU device, the same
+	BRT_CL_OPTIONS=-DBRG_NO_CPU_GATHER BRT_RUNTIME=opencl BRT_CACHE_DIR= \
+		./gather_chase > gn.32
+	BRT_CL_OPTIONS=-DBRG_NO_CPU_GATHER BRT_RUNTIME=opencl BRT_INDEX64=1 \
+		BRT_CACHE_DIR= ./gather_chase > gn.64
+	diff_golden "$top_srcdir/t/run/gather_chase.out" gn.32
+	diff_golden "$top_srcdir/t/run/gather_chase.out" gn.64
+}
 @test "guide 1.8: scatter with domainOffset/domainSize" { run_program scatter; }
 @test "guide 1.8: a dropped scatter write that the program never asks about is reported on standard error when the stream leaves its block, on both backends" {
 	local b

@@ -31,8 +31,8 @@ static int is_void_ret(const json_t *fn)
 void gen_cpu_prelude(gen_ctx *g, strbuf *b)
 {
 	static const char *const renamed[] = {
-		"brg_gidx", "brg_sidx", "brg_cf", "brg_ci", "brg_cu", "brg_us",
-		"brg_fi",
+		"brg_gidx", "brg_sidx", "brg_cf", "brg_cfd", "brg_ci", "brg_cu",
+		"brg_us", "brg_fi",
 		"brg_drop", "brg_report", "brg_record", "brg_wrote", "brg_mix",
 	};
 	size_t i;

@@ -1338,6 +1338,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 		sb_puts(b, lvs ? "}\n#undef BRG_LV\n\n" : "}\n\n");
 		json_decref(f.names);
 		json_decref(f.smode);
+		json_decref(f.gdep);
 		return;
 	}
 	sb_printf(b, "static void %s__cpu(const brt_cpu_call *brg_c, "
@@ -1422,6 +1423,7 @@ static void group_entry(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	json_decref(f.soa);
 	json_decref(f.names);
 	json_decref(f.smode);
+	json_decref(f.gdep);
 }
 
 /* ---- reductions ---------------------------------------------------------- */

@@ -160,6 +160,9 @@ typedef struct gen_fn {
 				   to lie inside their arrays */
 	json_t *soa;		/* ... its shared arrays kept by components
 				   (gen_soa_plan), else NULL */
+	json_t *gdep;		/* "id" of each local a gathered value
+				   reaches (gen_kcode.c, gathered_dep),
+				   made at the first question */
 } gen_fn;
 
 /* --- gen_kcode.c: the table of --checked accesses (brt.h, brt_site) ---- */

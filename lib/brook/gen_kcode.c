@@ -2216,6 +2216,116 @@ static void sh_coord(gen_fn *f, strbuf *b, int c, const char *name, int k)
 			comp[c], name, k);
 }
 
+/* --- coordinates that a gathered value decides ------------------------ */
+/* The local an lvalue E assigns into (through members and indices), or
+ * NULL. */
+static const json_t *lvalue_root(const json_t *e)
+{
+	while (json_is_object(e)) {
+		if (ast_is(e, "id"))
+			return e;
+		if (ast_is(e, "member"))
+			e = ast_get(e, "e");
+		else if (ast_is(e, "index"))
+			e = ast_get(e, "a");
+		else
+			return NULL;
+	}
+	return NULL;
+}
+
+/* Whether expression E reads a gather, or a local that F->gdep names. */
+static int gdep_expr(gen_fn *f, const json_t *e)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	if (json_is_array(e)) {
+		json_array_foreach(e, i, v)
+			if (gdep_expr(f, v))
+				return 1;
+		return 0;
+	}
+	if (!json_is_object(e))
+		return 0;
+	if (ast_is(e, "index")) {
+		const json_t *idx[8];
+		int cnt;
+		const json_t *p = param_of(f, index_base(e, idx, &cnt));
+		if (p && ty_streq(gen_role(p), "gather"))
+			return 1;
+	}
+	if (ast_is(e, "id")) {
+		char key[32];
+		snprintf(key, sizeof key, "%lld", (long long)json_integer_value(
+			ast_get(e, "ref")));
+		return json_object_get(f->gdep, key) != NULL;
+	}
+	json_object_foreach((json_t *)e, k, v)
+		if ((json_is_object(v) || json_is_array(v)) && strcmp(k, "ty")
+		    && strcmp(k, "type") && gdep_expr(f, v))
+			return 1;
+	return 0;
+}
+
+/* One pass over N (statements or expressions): marks in F->gdep each
+ * local that an initializer or an assignment gives a value gdep_expr
+ * finds; whether it marked one. */
+static int gdep_walk(gen_fn *f, const json_t *n)
+{
+	const json_t *to = NULL, *from = NULL;
+	const char *k;
+	json_t *v;
+	size_t i;
+	int more = 0;
+
+	if (json_is_array(n)) {
+		json_array_foreach(n, i, v)
+			more |= gdep_walk(f, v);
+		return more;
+	}
+	if (!json_is_object(n))
+		return 0;
+	if (ast_is(n, "var")) {
+		to = n;
+		from = ast_get(n, "init");
+	} else if (ast_is(n, "assign") && (to = lvalue_root(ast_get(n,
+			"l")))) {
+		from = ast_get(n, "r");
+	}
+	if (to && from) {
+		char key[32];
+		snprintf(key, sizeof key, "%lld", (long long)json_integer_value(
+			ast_get(to, ast_is(to, "var") ? "id" : "ref")));
+		if (!json_object_get(f->gdep, key) && gdep_expr(f, from)) {
+			json_object_set_new(f->gdep, key, json_true());
+			more = 1;
+		}
+	}
+	json_object_foreach((json_t *)n, k, v)
+		if ((json_is_object(v) || json_is_array(v)) && strcmp(k, "ty")
+		    && strcmp(k, "type"))
+			more |= gdep_walk(f, v);
+	return more;
+}
+
+/* Whether coordinate E of a gather depends on a value a gather of F's
+ * function read: through its own terms or through locals assigned from
+ * one, in a loop too (data, not control: a coordinate that an if chose
+ * counts as not). A search's next step is such a coordinate, and waits
+ * for the last step's read; the row of a matrix product is not. Only a
+ * choice of form (brg_cfd against brg_cf), never of value. */
+static int gathered_dep(gen_fn *f, const json_t *e)
+{
+	if (!f->gdep) {
+		f->gdep = json_object();
+		while (gdep_walk(f, ast_get(f->fn, "body")))
+			;
+	}
+	return gdep_expr(f, e);
+}
+
 /* The element offset of gather P[idx..] in its buffer, "(P_v.base + ...)",
  * or with NOBASE from the view's first element where it can, the terms
  * without parentheses (for BRG_GE): 1 when it left the base out. */
@@ -2261,9 +2371,10 @@ static int gather_offset(gen_fn *f, strbuf *b, const json_t *p,
 			sb_putc(&t, ')');
 		} else {
 			int uns = unsigned_index(s);
-			sb_printf(&t, " + brg_c%s%s((%s)(", flt ? "f" : uns ?
-				"u" : "i", i32_sfx(f->g, f->t), flt ? "float" :
-				uns ? "BRG_UL" : long_name(f->g, f->t));
+			int dep = flt && f->t == GEN_CL && gathered_dep(f, i);
+			sb_printf(&t, " + brg_c%s%s((%s)(", dep ? "fd" : flt ?
+				"f" : uns ? "u" : "i", i32_sfx(f->g, f->t), flt ?
+				"float" : uns ? "BRG_UL" : long_name(f->g, f->t));
 			gen_kexpr(f, &t, i);
 			sb_printf(&t, "), %s_v.dims[%d])", name, k);
 		}
@@ -4064,6 +4175,7 @@ void gen_guard_function(gen_ctx *g, gen_target t, strbuf *b,
 	sb_puts(b, ";\n}\n\n");
 	g->aff = NULL;
 	json_decref(f.names);
+	json_decref(f.gdep);
 }
 
 /* The end of a subkernel returning RET whose last statement is not a
@@ -4122,6 +4234,7 @@ void gen_body_function(gen_ctx *g, gen_target t, strbuf *b, const json_t *fn)
 	}
 	sb_puts(b, "}\n\n");
 	json_decref(f.names);
+	json_decref(f.gdep);
 }
 
 /* ---- group kernels: phases between top-level syncGroup() calls --------- */
@@ -4495,6 +4608,29 @@ const char gen_index_helpers[] =
 "#else\n"
 "	return !(f > 0.0f) ? 0 : f >= nf ? n - 1 : (BRG_L)f;\n"
 "#endif\n"
+"#endif\n"
+"}\n"
+"/* brg_cf of a coordinate that a gathered value decides (a search's next\n"
+"   step: gathered_dep in gen_kcode.c), where each step waits for the\n"
+"   last. On an x86-64 CPU device, x86's conversion and one unsigned\n"
+"   compare, as the C above: fewer instructions a step than brg_cf's\n"
+"   two float compares, but a call LLVM cannot widen, so not for the\n"
+"   coordinates of a loop over work-items it may vectorize (PoCL on 2\n"
+"   cores: bsearch 77-81 -> 65-69 ms, matmult_simple 68-71 -> 73-79\n"
+"   with it everywhere; bench/RESULTS.md, 2026-11-29) */\n"
+"BRG_FN BRG_L brg_cfd(float f, BRG_L n)\n"
+"{\n"
+"#if !defined(BRG_SSE) && defined(BRG_CPU) && defined(__clang__) \\\n"
+"	&& defined(__x86_64__) && !defined(BRG_NO_CPU_GATHER)\n"
+"	BRG_L i = sizeof(BRG_L) == 4\n"
+"		? (BRG_L)__builtin_ia32_cvttss2si((float4)(f, 0.0f, 0.0f, 0.0f))\n"
+"		: (BRG_L)__builtin_ia32_cvttss2si64((float4)(f, 0.0f, 0.0f,\n"
+"			0.0f));\n"
+"	if (__builtin_expect((ulong)(long)i < (ulong)(long)n, 1))\n"
+"		return i;	/* toward 0: 0 for (-1, 0), the floor else */\n"
+"	return !(f > 0.0f) ? 0 : n - 1;\n"
+"#else\n"
+"	return brg_cf(f, n);\n"
 "#endif\n"
 "}\n"
 "BRG_FN BRG_L brg_ci(BRG_L i, BRG_L n)\n"
