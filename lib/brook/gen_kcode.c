@@ -2234,80 +2234,64 @@ static const json_t *lvalue_root(const json_t *e)
 	return NULL;
 }
 
-/* Whether expression E reads a gather, or a local that F->gdep names. */
-static int gdep_expr(gen_fn *f, const json_t *e)
+/* Whether node N is a gather, or names a local that CTX's (a gen_fn)
+ * gdep holds. */
+static int gdep_node(const json_t *n, const void *ctx)
 {
-	const char *k;
-	json_t *v;
-	size_t i;
+	gen_fn *f = (gen_fn *)ctx;
 
-	if (json_is_array(e)) {
-		json_array_foreach(e, i, v)
-			if (gdep_expr(f, v))
-				return 1;
-		return 0;
-	}
-	if (!json_is_object(e))
-		return 0;
-	if (ast_is(e, "index")) {
+	if (ast_is(n, "index")) {
 		const json_t *idx[8];
 		int cnt;
-		const json_t *p = param_of(f, index_base(e, idx, &cnt));
-		if (p && ty_streq(gen_role(p), "gather"))
-			return 1;
+		const json_t *p = param_of(f, index_base(n, idx, &cnt));
+		return p && ty_streq(gen_role(p), "gather");
 	}
-	if (ast_is(e, "id")) {
+	if (ast_is(n, "id")) {
 		char key[32];
 		snprintf(key, sizeof key, "%lld", (long long)json_integer_value(
-			ast_get(e, "ref")));
+			ast_get(n, "ref")));
 		return json_object_get(f->gdep, key) != NULL;
 	}
-	json_object_foreach((json_t *)e, k, v)
-		if ((json_is_object(v) || json_is_array(v)) && strcmp(k, "ty")
-		    && strcmp(k, "type") && gdep_expr(f, v))
-			return 1;
 	return 0;
 }
 
-/* One pass over N (statements or expressions): marks in F->gdep each
- * local that an initializer or an assignment gives a value gdep_expr
- * finds; whether it marked one. */
-static int gdep_walk(gen_fn *f, const json_t *n)
+/* Whether expression E reads a gather, or a local that F->gdep names. */
+static int gdep_expr(gen_fn *f, const json_t *e)
 {
-	const json_t *to = NULL, *from = NULL;
-	const char *k;
-	json_t *v;
-	size_t i;
-	int more = 0;
+	return ast_find(e, gdep_node, f) != NULL;
+}
 
-	if (json_is_array(n)) {
-		json_array_foreach(n, i, v)
-			more |= gdep_walk(f, v);
-		return more;
-	}
-	if (!json_is_object(n))
-		return 0;
+/* A pass of gathered_dep over a function's body. */
+typedef struct gdep_pass {
+	gen_fn *f;
+	int more;		/* it marked a local */
+} gdep_pass;
+
+/* ast_find's predicate for a pass (CTX): marks in f->gdep the local that
+ * node N, an initializer or an assignment, gives a value gdep_expr
+ * finds. It never holds, so the pass sees every node. */
+static int gdep_mark(const json_t *n, const void *ctx)
+{
+	gdep_pass *p = (gdep_pass *)ctx;
+	const json_t *to = NULL, *from = NULL;
+	char key[32];
+
 	if (ast_is(n, "var")) {
 		to = n;
 		from = ast_get(n, "init");
-	} else if (ast_is(n, "assign") && (to = lvalue_root(ast_get(n,
-			"l")))) {
+	} else if (ast_is(n, "assign")) {
+		to = lvalue_root(ast_get(n, "l"));
 		from = ast_get(n, "r");
 	}
-	if (to && from) {
-		char key[32];
-		snprintf(key, sizeof key, "%lld", (long long)json_integer_value(
-			ast_get(to, ast_is(to, "var") ? "id" : "ref")));
-		if (!json_object_get(f->gdep, key) && gdep_expr(f, from)) {
-			json_object_set_new(f->gdep, key, json_true());
-			more = 1;
-		}
+	if (!to || !from)
+		return 0;
+	snprintf(key, sizeof key, "%lld", (long long)json_integer_value(
+		ast_get(to, ast_is(to, "var") ? "id" : "ref")));
+	if (!json_object_get(p->f->gdep, key) && gdep_expr(p->f, from)) {
+		json_object_set_new(p->f->gdep, key, json_true());
+		p->more = 1;
 	}
-	json_object_foreach((json_t *)n, k, v)
-		if ((json_is_object(v) || json_is_array(v)) && strcmp(k, "ty")
-		    && strcmp(k, "type"))
-			more |= gdep_walk(f, v);
-	return more;
+	return 0;
 }
 
 /* Whether coordinate E of a gather depends on a value a gather of F's
@@ -2319,9 +2303,12 @@ static int gdep_walk(gen_fn *f, const json_t *n)
 static int gathered_dep(gen_fn *f, const json_t *e)
 {
 	if (!f->gdep) {
+		gdep_pass p = { f, 1 };
 		f->gdep = json_object();
-		while (gdep_walk(f, ast_get(f->fn, "body")))
-			;
+		while (p.more) {
+			p.more = 0;
+			ast_find(ast_get(f->fn, "body"), gdep_mark, &p);
+		}
 	}
 	return gdep_expr(f, e);
 }
