@@ -972,18 +972,19 @@ static brt_clkernel *rows_entry(const brt_launch *L, brt_clkernel *ck,
  * A launch on an OpenCL device whose kernel, domainOffset and domainSize,
  * and every stream's buffer, region, rank and sizes are those of a
  * launch the device keeps takes that launch's checked shapes, views,
- * entry and NDRange again: each is a function of those alone (check_args
- * and check_alias read nothing else of a stream but what memo_run tests
- * each time), whichever stream objects name them, so views made anew at
- * the same places are found again wherever malloc puts them. What may
- * change between the two is tested every time: a NULL value argument,
- * an input's error or unwritten buffer (after brt_stream_settle, as
- * check_args), the device lost. Where no argument
- * of the kernel object it ran has been set since (brt_clinst.sets), the
- * streams' arguments stand and only the values are set (set_cached
- * compares them); else all are (brt_ocl_pick). Waits and marks are as in
- * any launch. Reductions, kernels with records, iterators and resized
- * inputs (whose launches log a line) go the whole way each time.
+ * entry and NDRange again: each is a function of those alone (check_args,
+ * check_alias, set_domain and set_views read nothing else of a stream
+ * but what memo_run tests each time), whichever stream objects name
+ * them, so views made anew at the same places are found again wherever
+ * malloc puts them. What may change between the two is tested every
+ * time: a NULL value argument, an input's error or unwritten buffer
+ * (after brt_stream_settle, as check_args), the device lost. Where no
+ * argument of the kernel object it ran has been set since
+ * (brt_clinst.sets), the streams' arguments stand and only the values
+ * are set (set_cached compares them); else all are (brt_ocl_pick). Waits
+ * and marks are as in any launch. Reductions, kernels with records,
+ * iterators and resized inputs (whose launches log a line) go the whole
+ * way each time.
  * The device keeps BRT_MEMOS launches, found by their hash through
  * BRT_MEMO_BUCKETS chains; the clock algorithm picks the one to replace.
  * Each holds its arguments' places and views in arrays of its own, grown
