@@ -257,6 +257,39 @@ build_c() {
 	[ "$status" -eq 2 ]
 }
 
+@test "probe/buildab.sh: bench's programs built by two builds, run in turn on both backends, a line a case and build; its arguments checked" {
+	local d t rt
+	for d in a b; do
+		mkdir "$work/$d"
+		for t in brpp brparse brcheck brgen; do
+			ln -s "$(command -v $t)" "$work/$d/$t"
+		done
+		cp "$top_builddir/lib/brt/.libs/libbrt.a" "$work/$d/"
+	done
+	for rt in cpu opencl; do
+		CC="$BROOK_CC" BENCH_CFLAGS=-O2 BRT_RUNTIME=$rt \
+			run sh "$bench/probe/buildab.sh" 2 "$work/a" "$work/b" \
+			chain:256:3 saxpy
+		[ "$status" -eq 0 ]
+		[ "${#lines[@]}" -eq 4 ]
+		[[ "${lines[0]}" =~ ^chain\ a\ medians_ms=[0-9.]+\ [0-9.]+$ ]]
+		[[ "${lines[1]}" =~ ^chain\ b\ medians_ms=[0-9.]+\ [0-9.]+$ ]]
+		[[ "${lines[2]}" =~ ^saxpy\ a\ medians_ms=[0-9.]+\ [0-9.]+$ ]]
+		[[ "${lines[3]}" =~ ^saxpy\ b\ medians_ms= ]]
+	done
+	# a build folder without libbrt.a, no case, an unknown case, and
+	# sizes that are not numbers are usage errors
+	rm "$work/b/libbrt.a"
+	for t in "$work/b chain" "$work/a" "$work/a nosuch" "$work/a ../br/chain" \
+		"$work/a chain:x" "$work/a chain:1:2:3" "$work/a chain:"; do
+		run sh "$bench/probe/buildab.sh" 1 "$work/a" $t
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"usage: buildab.sh ROUNDS DIR_A DIR_B"* ]]
+	done
+	run sh "$bench/probe/buildab.sh" 0 "$work/a" "$work/a" chain
+	[ "$status" -eq 2 ]
+}
+
 # build_probe NAME: bench/probe/NAME.c as $work/probe, warnings as errors
 build_probe() {
 	$BROOK_CC $BROOK_CFLAGS -D_POSIX_C_SOURCE=200809L -O2 \

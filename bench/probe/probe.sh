@@ -1,9 +1,9 @@
-# probe.sh - what the shell probes share (cfend.sh, clgather.sh), sourced
-# after PROBE (the probe's name) is set: the arguments
-# [ROUNDS [KEYS [SIDE]]], and bench/br programs built as bench/build.sh
-# builds them, into a folder removed at exit. The tools, compiler and
-# libbrt as for build.sh (BROOK_TOOLS, CC, BENCH_CFLAGS, BRT_CFLAGS,
-# BRT_LIBS, OPENCL_LIBS).
+# probe.sh - what the shell probes share (cfend.sh, clgather.sh,
+# buildab.sh), sourced after PROBE (the probe's name) is set: the
+# arguments [ROUNDS [KEYS [SIDE]]] (buildab.sh has its own), and bench/br
+# programs built as bench/build.sh builds them, into a folder removed at
+# exit. The tools, compiler and libbrt as for build.sh (BROOK_TOOLS, CC,
+# BENCH_CFLAGS, BRT_CFLAGS, BRT_LIBS, OPENCL_LIBS).
 
 probe_usage() {
 	echo "usage: $PROBE [ROUNDS [KEYS [SIDE]]] (each a number at least 1)" >&2
