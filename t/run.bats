@@ -85,7 +85,7 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "guide 1.8: domainOffset without domainSize runs to the end" { run_program domain_offset; }
 @test "guide 1.8: kernels with only a scatter array, their domain from domainSize (K__packed with no stream)" { run_program scatter_nostream; }
 @test "a kernel of 17 streams: K__packed's struct of 18 values (brt.h)" { run_program many_streams; }
-@test "launches repeated on the same streams beside a changed value, streamSwap, new views, a stream and its whole view in turn, domainOffset and domainSize, six sets of streams in turn, a kernel object another launch took, an input in error, an input written late, loops of 50 and of 300 different launches, a kernel of ten arguments whose values change" { run_program repeat; }
+@test "launches repeated on the same streams beside a changed value, streamSwap, new views, a stream and its whole view in turn, domainOffset and domainSize, domainOffset alone and at 0, six sets of streams in turn, a kernel object another launch took, an input in error, an input written late, loops of 50 and of 300 different launches, a kernel of ten arguments whose values change" { run_program repeat; }
 @test "spec 4.1.2-4.1.3: reductions to scalars and streams" { run_program reduce; }
 @test "reductions over long consecutive runs, every operator, rows of 36 and 37" { run_program reduce_runs; }
 @test "BrookGPU: iterator streams" { run_program iter; }

@@ -1012,7 +1012,8 @@ typedef struct brt_memo_arg {
 
 typedef struct brt_memo_one {
 	const brt_kernel *k;	/* NULL: free */
-	brt_exec ex;		/* zeros: none */
+	int has_ex;		/* 0: no domain, ex unset */
+	brt_exec ex;
 	unsigned cap;		/* a[] and views[] hold as many */
 	brt_memo_arg *a;
 	brt_view *views;
@@ -1046,12 +1047,6 @@ static brt_memo_ix *memo_chain(brt_memo *mm, unsigned h)
 	return &mm->head[(h >> 1) % BRT_MEMO_BUCKETS];
 }
 
-static const brt_exec *memo_exec(const brt_exec *ex)
-{
-	static const brt_exec none;
-	return ex ? ex : &none;
-}
-
 /* A hash of launch L's kernel, execution domain and streams (buffers and
  * the regions' places), which a lookup compares before the rest: views
  * of one stream at other places differ in it. */
@@ -1083,7 +1078,8 @@ static int memo_kernel(const brt_kernel *k)
 static int memo_same(const brt_memo_one *m, const brt_launch *L)
 {
 	const brt_kernel *k = L->k;
-	if (m->k != k || memcmp(&m->ex, memo_exec(L->exec), sizeof m->ex))
+	if (m->k != k || m->has_ex != (L->exec != NULL) || (L->exec
+	    && memcmp(&m->ex, L->exec, sizeof m->ex)))
 		return 0;
 	for (unsigned i = 0; i < k->nargs; i++) {
 		if (k->args[i].kind == BRT_ARG_VALUE)
@@ -1144,7 +1140,9 @@ static void memo_put(const brt_launch *L, brt_clkernel *ck, int want32,
 	mm->next[j] = *c;
 	*c = (brt_memo_ix)(j + 1);
 	m->k = k;
-	m->ex = *memo_exec(L->exec);
+	m->has_ex = L->exec != NULL;
+	if (L->exec)
+		m->ex = *L->exec;
 	for (unsigned i = 0; i < k->nargs; i++) {
 		m->views[i] = L->views[i];
 		if (k->args[i].kind == BRT_ARG_VALUE)
@@ -1311,9 +1309,10 @@ static void run_ocl(brt_launch *L, brt_memo_one *kept)
 		if (!same)
 			bad = brt_ocl_setmem(ck, n, s->reg.buf, &msg);
 		n++;
-		if (pk && (a->kind == BRT_ARG_IN || a->kind == BRT_ARG_OUT))
-			pkv[npk++] = L->views[i].base;
-		else if (!bad && !same)
+		if (pk && (a->kind == BRT_ARG_IN || a->kind == BRT_ARG_OUT)) {
+			if (!same)
+				pkv[npk++] = L->views[i].base;
+		} else if (!bad && !same)
 			bad = brt_ocl_setview(ck, n++, &L->views[i], &msg);
 		else
 			n++;
@@ -1322,7 +1321,7 @@ static void run_ocl(brt_launch *L, brt_memo_one *kept)
 		pkv[0] = L->dom[0] * L->dom[1] * L->dom[2] * L->dom[3];
 		if (npk == 1)
 			pkv[npk++] = 0;	/* brgen's one base at least */
-		if (!same)
+		if (!same)	/* else set as they are */
 			bad = brt_ocl_setidx(ck, n, pkv, npk, &msg);
 		n++;
 	} else if (!bad && !same) {
@@ -1363,7 +1362,9 @@ static void run_ocl(brt_launch *L, brt_memo_one *kept)
 	} else {
 		dims = geometry(L, ck, global, local);
 	}
-	brt_waits w = { .n = 0, .q = d->queue };
+	brt_waits w;	/* ev[] unset: a found launch's zeroing cost 20 */
+	w.n = 0;
+	w.q = d->queue;
 	for (unsigned i = 0; i < k->nargs; i++)
 		if (is_stream(&k->args[i]))
 			brt_ocl_wait(&w, L->args[i].s->reg.buf);
@@ -1469,19 +1470,19 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec)
 	L.dev = brt_current();
 	if (brt_rt()->timing)	/* brt_lastKernelTime: this run's commands */
 		brt_ocl_timing_clear(brt_self());
-	/* the per-argument arrays, zeroed: on the stack for kernels of up
-	 * to BRT_STACK_ARGS - 1 arguments, else one block; calloc and free
-	 * were a seventh of libbrt's own work in a launch of a chain of small
-	 * kernels (callgrind, PoCL, the benchmark's static build: 529 of
-	 * 3,520 instructions) */
+	/* the per-argument arrays: on the stack for kernels of up to
+	 * BRT_STACK_ARGS - 1 arguments, else one zeroed block; calloc and
+	 * free were a seventh of libbrt's own work in a launch of a chain of
+	 * small kernels (callgrind, PoCL, the benchmark's static build: 529
+	 * of 3,520 instructions). The views on the stack are zeroed only
+	 * where memo_run does not take the launch (it copies them), the
+	 * outputs never (L.nout of them are read) */
 	enum { BRT_STACK_ARGS = 8 };
 	brt_view sviews[BRT_STACK_ARGS];
 	brt_stream *souts[BRT_STACK_ARGS];
 	size_t na = (size_t)k->nargs + 1;
 	char *block = NULL;
 	if (na <= BRT_STACK_ARGS) {
-		memset(sviews, 0, na * sizeof *sviews);
-		memset(souts, 0, na * sizeof *souts);
 		L.views = sviews;
 		L.outs = souts;
 	} else {
@@ -1501,9 +1502,16 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec)
 		brt_kfail(&L, BR_ERROR_KERNEL, "Kernel Execution: no device");
 		goto out;
 	}
+	/* the memo's key: a domain of rank 0 at offset 0 is no domain
+	   (set_domain) */
 	L.exec = exec;
+	if (exec && !exec->rank && !(exec->offset[0] | exec->offset[1]
+	    | exec->offset[2] | exec->offset[3]))
+		L.exec = NULL;
 	if (memo_run(&L))
 		goto done;
+	if (!block)
+		memset(sviews, 0, na * sizeof *sviews);
 	check_args(&L);
 	check_alias(&L);
 	if (L.failed)

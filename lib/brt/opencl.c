@@ -361,9 +361,9 @@ struct brt_prof {
 
 void brt_ocl_profile(brt_device *d, const char *what, int xfer, cl_event ev)
 {
-	brt_runtime *rt = brt_rt();
 	if (!d->profile || !ev)
 		return;
+	brt_runtime *rt = brt_rt();
 	pthread_mutex_lock(&rt->lock);
 	if (d->nprof == d->capprof) {
 		size_t cap = d->capprof ? 2 * d->capprof : 64;
@@ -552,11 +552,11 @@ void brt_ocl_mark(brt_buffer *b, cl_event ev)
  * memory reused for the new command's own event, in between. */
 void brt_ocl_wait(brt_waits *w, const brt_buffer *b)
 {
-	brt_cl *cl = &brt_rt()->cl;
 	if (b && b->pending && !(w->q && w->q == b->dev->queue))
 		materialize((brt_buffer *)b);
 	if (!b || !b->last)
 		return;
+	brt_cl *cl = &brt_rt()->cl;
 	for (cl_uint i = 0; i < w->n; i++)
 		if (w->ev[i] == b->last)
 			return;
@@ -1556,9 +1556,10 @@ int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 	const size_t *global, const size_t *local, brt_waits *w,
 	cl_event *evp, brt_str *msg)
 {
-	brt_cl *cl = &brt_rt()->cl;
+	brt_runtime *rt = brt_rt();
+	brt_cl *cl = &rt->cl;
 	cl_event mine = NULL, *ev = evp ? evp : &mine;
-	int record = d->profile || brt_rt()->timing;
+	int record = d->profile || rt->timing;
 	*ev = NULL;
 	if (brt_fault_launch()) {
 		brt_ocl_waits_done(w);
@@ -1582,7 +1583,7 @@ int brt_ocl_enqueue(brt_device *d, brt_clkernel *ck, unsigned dims,
 	brt_ocl_profile(d, ck->entry == BRT_ENTRY_REDUCE
 		|| ck->entry == BRT_ENTRY_REDUCE2 ? "reduce"
 		: ck->k->name, 0, *ev);
-	brt_thread *t = brt_rt()->timing ? brt_self() : NULL;
+	brt_thread *t = rt->timing ? brt_self() : NULL;
 	if (t && *ev) {
 		/* brt_lastKernelTime: the run's first and last command */
 		cl->clRetainEvent(*ev);
