@@ -429,6 +429,44 @@ probe_forms() {
 	[[ "$output" == *"each a number at least 1"* ]]
 }
 
+@test "probe/mmbody.sh: brgen's simple_matmult and the lean body built and timed beside the hand kernel, both right; its arguments checked" {
+	CC="$BROOK_CC" run sh "$bench/probe/mmbody.sh" 2 128
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 3 ]
+	[[ "${lines[0]}" == "device: "?* ]]
+	[[ "${lines[1]}" =~ ^brgen\.cl\ brook_ms=[0-9.]+\ hand_ms=[0-9.]+\ ratio=[0-9.]+\ ok=1$ ]]
+	[[ "${lines[2]}" =~ ^lean\.cl\ brook_ms=[0-9.]+\ hand_ms=[0-9.]+\ ratio=[0-9.]+\ ok=1$ ]]
+	for a in 0 "1 100" "1 0" "1 16384" x "1 2 3"; do
+		run sh "$bench/probe/mmbody.sh" $a
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"usage: mmbody.sh [ROUNDS [SIDE]]"* ]]
+	done
+}
+
+@test "probe/mmbody.c: a result unlike the hand kernel's is ok=0 and status 1; SIDE, ROUNDS and a file are checked" {
+	local f
+	$BROOK_CC -O2 -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra \
+		-Werror "$bench/probe/mmbody.c" -lOpenCL -o "$work/probe"
+	brpp "$bench/br/matmult_simple.br" | brparse | brcheck 2>/dev/null |
+		brgen --target=opencl >"$work/good.cl"
+	# the accumulator's first value 1, not 0: every element one more
+	sed 's/^\tfloat accumulator = 0.0f;$/\tfloat accumulator = 1.0f;/' \
+		"$work/good.cl" >"$work/bad.cl"
+	[ "$(grep -c 'accumulator = 1.0f' "$work/bad.cl")" -eq 1 ]
+	run "$work/probe" 64 1 "$work/good.cl" "$work/bad.cl"
+	[ "$status" -eq 1 ]
+	[[ "${lines[1]}" == "$work/good.cl "*" ok=1" ]]
+	[[ "${lines[2]}" == "$work/bad.cl "*" ok=0" ]]
+	for f in "" "64" "64 1" "100 1 x.cl" "64 0 x.cl" "8256 1 x.cl"; do
+		run "$work/probe" $f
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"usage: mmbody-probe SIDE ROUNDS FILE.cl..."* ]]
+	done
+	run "$work/probe" 64 1 "$work/none.cl"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"cannot read $work/none.cl"* ]]
+}
+
 @test "probe/charsel.c: builds without warnings, and on a device that computes right every variant prints C's values" {
 	local want
 	build_probe charsel

@@ -107,16 +107,16 @@ static inline cl_command_queue probe_queue(cl_context ctx, cl_device_id dev,
 	return q;
 }
 
-/* SRC built for DEV; its build log on failure */
-static inline cl_program probe_program(cl_context ctx, cl_device_id dev,
-	const char *src)
+/* SRC built for DEV with build options OPTS; its build log on failure */
+static inline cl_program probe_program_opts(cl_context ctx, cl_device_id dev,
+	const char *src, const char *opts)
 {
 	cl_int err;
 	cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
 
 	if (err)
 		die("clCreateProgramWithSource", err);
-	if ((err = clBuildProgram(prog, 1, &dev, "", NULL, NULL))) {
+	if ((err = clBuildProgram(prog, 1, &dev, opts, NULL, NULL))) {
 		char log[8192] = "";
 		clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG,
 			sizeof log - 1, log, NULL);
@@ -124,6 +124,13 @@ static inline cl_program probe_program(cl_context ctx, cl_device_id dev,
 		die("clBuildProgram", err);
 	}
 	return prog;
+}
+
+/* SRC built for DEV; its build log on failure */
+static inline cl_program probe_program(cl_context ctx, cl_device_id dev,
+	const char *src)
+{
+	return probe_program_opts(ctx, dev, src, "");
 }
 
 /* the device time of command EV in ms (profiling events), after it has
