@@ -122,8 +122,8 @@ int main(int argc, char **argv)
 	if (err)
 		die("clCreateBuffer", err);
 
-	cl_kernel hand = probe_kernel(probe_program(ctx, dev, hand_src),
-		"matmult_simple");
+	cl_program hprog = probe_program(ctx, dev, hand_src);
+	cl_kernel hand = probe_kernel(hprog, "matmult_simple");
 	probe_set(hand, 0, sizeof side, &side);
 	probe_set(hand, 1, sizeof a, &a);
 	probe_set(hand, 2, sizeof b, &b);
@@ -141,14 +141,15 @@ int main(int argc, char **argv)
 	float width = (float)side;
 	cl_int dom[4] = { side, side, 1, 1 }, off[4] = { 0, 0, 0, 0 };
 	cl_kernel *k = calloc(nf, sizeof *k);
+	cl_program *prog = calloc(nf, sizeof *prog);
 	double *tb = calloc((size_t)nf * rounds, sizeof *tb);
 	double *th = calloc((size_t)nf * rounds, sizeof *th);
-	if (!k || !tb || !th)
+	if (!k || !prog || !tb || !th)
 		die("out of host memory", CL_OUT_OF_HOST_MEMORY);
 	for (int f = 0; f < nf; f++) {
 		char *src = slurp(argv[3 + f]);
-		k[f] = probe_kernel(probe_program_opts(ctx, dev, src, opts),
-			"simple_matmult__grid");
+		prog[f] = probe_program_opts(ctx, dev, src, opts);
+		k[f] = probe_kernel(prog[f], "simple_matmult__grid");
 		free(src);
 		probe_set(k[f], 0, sizeof width, &width);
 		probe_set(k[f], 1, sizeof a, &a);
@@ -183,5 +184,23 @@ int main(int argc, char **argv)
 			argv[3 + f], mb, mh, mh / mb, ok);
 		bad |= !ok;
 	}
+	for (int f = 0; f < nf; f++) {
+		clReleaseKernel(k[f]);
+		clReleaseProgram(prog[f]);
+	}
+	clReleaseKernel(hand);
+	clReleaseProgram(hprog);
+	clReleaseMemObject(a);
+	clReleaseMemObject(b);
+	clReleaseMemObject(c);
+	clReleaseCommandQueue(q);
+	clReleaseContext(ctx);
+	free(k);
+	free(prog);
+	free(tb);
+	free(th);
+	free(h);
+	free(want);
+	free(got);
 	return bad;
 }
