@@ -610,7 +610,7 @@ BR
 	brpp "$top_srcdir/t/run/gather_float.br" | brparse | brcheck 2>/dev/null |
 		brgen --target=opencl > gf.cl
 	# walk: index += step, step = (1, -1, 0, 0); gathers index.xy
-	grep -qF 'if (index.x >= -16777216.0f && index.x <= 16777216.0f && index.y >= -16777216.0f && index.y <= 16777216.0f && t_v.dims[0] <= 16777216 && t_v.dims[1] <= 16777216) {' gf.cl
+	grep -qF 'if (index.x >= -16777216.0f && index.x <= 16777216.0f && index.y >= -16777216.0f && index.y <= 16777216.0f && BRG_D24(t_v.dims[0]) && BRG_D24(t_v.dims[1])) {' gf.cl
 	# four scalars, not a BRG_L4 (PoCL's loop over the work-items)
 	grep -qF 'struct { BRG_L x, y, z, w; } brg_sh_index = { BRG_CVT(index.x), BRG_CVT(index.y), BRG_CVT(index.z), BRG_CVT(index.w) };' gf.cl
 	grep -qF 'index += step, brg_sh_index.x = min(brg_sh_index.x + (BRG_L)1, (BRG_L)1073741824), brg_sh_index.y = max(brg_sh_index.y + (BRG_L)-1, (BRG_L)-1073741824);' gf.cl

@@ -47,6 +47,22 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "spec 4.2: gathers 1-3D, C-style and vector indexing, clamped" { run_program gather; }
 @test "issue 10: gathers by a for loop's counter, inside and past the ends" { run_program gather_loop; }
 @test "issue 10: gathers through a float index stepped in a loop, past 2^24" { run_program gather_float; }
+@test "a gather longer than 2^24 through a float index stepped past 2^24 (BRG_D24): the launch in 64-bit code, one over a shorter gather in 32-bit code, the same as C's float steps" {
+	run_program gather_big
+	# the extent's test: BRG_D24 in the OpenCL C, 1 in its 32-bit variant;
+	# the CPU's 32-bit instance leaves it out
+	brpp "$top_srcdir/t/run/gather_big.br" | brparse | brcheck |
+		brgen --target=opencl > gb.cl
+	grep -qxF '#define BRG_D24(d) 1' gb.cl
+	grep -qxF '#define BRG_D24(d) ((d) <= 16777216)' gb.cl
+	[ "$(grep -c 'BRG_D24(t_v.dims\[0\])' gb.cl)" -eq 2 ]
+	[ "$(grep -v '^	"' gather_big.c | grep -c 't_v.dims\[0\] <= 16777216')" -eq 2 ]
+	BRT_RUNTIME=opencl BRT_LOG_FILE=$PWD/gb.log ./gather_big > gb.out
+	diff_golden "$top_srcdir/t/run/gather_big.out" gb.out
+	grep -qE '^brt: kernel: walk__grid for .*[^)]$' gb.log
+	grep -qE '^brt: kernel: walk_small__grid for .* \(32-bit indices\)$' gb.log
+	[ "$(grep -c '^brt: kernel: walk__grid .*32-bit' gb.log)" -eq 0 ]
+}
 @test "gathers whose coordinate a gathered value decides (brg_cfd): clamped at both ends, NaN and infinities, 1-D and 2-D, with 32- and 64-bit index code" {
 	run_program gather_chase
 	BRT_INDEX64=1 run_both ./gather_chase

@@ -151,9 +151,12 @@ static void cl_types(gen_ctx *g, strbuf *b)
 
 /* brt.h's brt_view, or with -DBRG_I32 its 32-bit form (brt_view32): libbrt
  * builds that variant of the program and passes 32-bit views, domains and
- * sizes when every buffer of a launch has fewer than 2^31 elements, so
- * that index arithmetic is 32-bit (64-bit multiplies and conversions cost
- * several instructions each on GPUs). brg_pv is what K__packed keeps of
+ * sizes when every buffer of a launch has fewer than 2^31 elements and
+ * every gather's extents are at most 2^24, so that index arithmetic is
+ * 32-bit (64-bit multiplies and conversions cost several instructions
+ * each on GPUs) and BRG_D24, a gather extent's test in front of a loop
+ * whose float coordinates are read as integers (gen_kcode.c, sh_conds), is
+ * 1. brg_pv is what K__packed keeps of
  * a stream's view, its base (gen_entry.c; libbrt takes the declaration
  * for the mark of K__packed's parameters, brt.h). BRG_PACK1 marks a
  * program whose K__packed runs one point a work-item where the NDRange
@@ -162,10 +165,12 @@ static const char cl_view[] =
 	"#ifdef BRG_I32\n"
 	"#define BRG_L int\n#define BRG_L4 int4\n#define BRG_LMAX 2147483647\n"
 	"#define BRG_CVT convert_int_sat_rtz\n"
+	"#define BRG_D24(d) 1\n"
 	"#else\n"
 	"#define BRG_L long\n#define BRG_L4 long4\n"
 	"#define BRG_LMAX 9000000000000000000L\n"
 	"#define BRG_CVT convert_long_sat_rtz\n"
+	"#define BRG_D24(d) ((d) <= 16777216)\n"
 	"#endif\n"
 	"typedef struct brt_view {\n"
 	"\tBRG_L dims[4];\n"

@@ -355,7 +355,8 @@ typedef struct brt_cpu_call {
 				   set, else NULL */
 	const void *kernel_data; /* brt_kernel.kernel_data, for interpreters */
 	int32_t index32;	/* MAP, SCATTER: every index of the launch
-				   fits 32 bits, as for OpenCL's 32-bit
+				   fits 32 bits and every gather's extents
+				   are at most 2^24, as for OpenCL's 32-bit
 				   variant (below), and BRT_INDEX64 is not
 				   set: generated code may address with
 				   int32_t (K__packed32) */
@@ -556,8 +557,9 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  *   int64_t, 76 bytes). The runtime builds it with -DBRG_I32 and passes
  *   32-bit views, domains and sizes for a launch whose domain and buffers
  *   have fewer than 2^31 - 2^20 elements (and whose resized inputs'
- *   coordinate * extent products fit); else, or with BRT_INDEX64 set, the
- *   64-bit program above. */
+ *   coordinate * extent products fit) and whose gathers' extents are at
+ *   most 2^24 each, which the variant's code may take as given; else, or
+ *   with BRT_INDEX64 set, the 64-bit program above. */
 
 #ifdef __cplusplus
 }

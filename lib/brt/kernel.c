@@ -810,7 +810,9 @@ static void run_cpu(brt_launch *L, char **data)
 /* --- the OpenCL backend ----------------------------------------------- */
 /* Whether every index of the launch fits the 32-bit variant (brt.h): the
  * domain, each buffer's elements, and for resized and iterator views the
- * products coordinate * extent their addressing forms. */
+ * products coordinate * extent their addressing forms; and every gather's
+ * extents are at most 2^24, which that variant's code takes as given
+ * (BRG_D24, brgen's gen_cl.c). */
 static int launch_fits32(const brt_launch *L)
 {
 	const brt_kernel *k = L->k;
@@ -826,6 +828,10 @@ static int launch_fits32(const brt_launch *L)
 		if (s->reg.buf && !brt_ocl_fits32((int64_t)(s->reg.buf->bytes
 			    / (s->reg.esize ? s->reg.esize : 1))))
 			return 0;
+		for (int a = 0; a < 4 && k->args[i].kind == BRT_ARG_GATHER;
+		     a++)
+			if (v->dims[a] > 16777216)
+				return 0;
 		int scaled = k->args[i].kind == BRT_ARG_IN && (v->map ==
 			BRT_MAP_RESIZE || v->map == BRT_MAP_ITER);
 		for (int a = 0; a < 4 && scaled; a++)
