@@ -155,12 +155,12 @@ static void cl_types(gen_ctx *g, strbuf *b)
  * every gather's extents are at most 2^24, so that index arithmetic is
  * 32-bit (64-bit multiplies and conversions cost several instructions
  * each on GPUs) and BRG_D24, a gather extent's test in front of a loop
- * whose float coordinates are read as integers (gen_kcode.c, sh_conds), is
- * 1. brg_pv is what K__packed keeps of
- * a stream's view, its base (gen_entry.c; libbrt takes the declaration
- * for the mark of K__packed's parameters, brt.h). BRG_PACK1 marks a
- * program whose K__packed runs one point a work-item where the NDRange
- * has a work-item for each point (brt.h, "Launch geometry"). */
+ * whose float coordinates are read as integers (gen_kcode.c, sh_conds),
+ * is 1. brg_pv is what K__packed keeps of a stream's view, its base
+ * (gen_entry.c; libbrt takes the declaration for the mark of K__packed's
+ * parameters, brt.h). BRG_PACK1 marks a program whose K__packed runs one
+ * point a work-item where the NDRange has a work-item for each point
+ * (brt.h, "Launch geometry"). */
 static const char cl_view[] =
 	"#ifdef BRG_I32\n"
 	"#define BRG_L int\n#define BRG_L4 int4\n#define BRG_LMAX 2147483647\n"
