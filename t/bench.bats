@@ -266,10 +266,12 @@ build_c() {
 		done
 		cp "$top_builddir/lib/brt/.libs/libbrt.a" "$work/$d/"
 	done
+	# BROOK_LIBS less its first word, libbrt.a: the sanitizers' flags
+	# where the build has them
 	for rt in cpu opencl; do
-		CC="$BROOK_CC" BENCH_CFLAGS=-O2 BRT_RUNTIME=$rt \
-			run sh "$bench/probe/buildab.sh" 2 "$work/a" "$work/b" \
-			chain:256:3 saxpy
+		CC="$BROOK_CC" BENCH_CFLAGS=-O2 BRT_LIBS="${BROOK_LIBS#* }" \
+			BRT_RUNTIME=$rt run sh "$bench/probe/buildab.sh" 2 \
+			"$work/a" "$work/b" chain:256:3 saxpy
 		[ "$status" -eq 0 ]
 		[ "${#lines[@]}" -eq 4 ]
 		[[ "${lines[0]}" =~ ^chain\ a\ medians_ms=[0-9.]+\ [0-9.]+$ ]]

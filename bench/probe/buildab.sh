@@ -16,8 +16,9 @@
 # SIZE and RUNS are the program's own arguments (bench/README.md), its
 # defaults where left out. The backend is BRT_RUNTIME's, as the caller
 # sets it (and BRT_CPU_THREADS). The compiler and flags as for build.sh
-# (CC, BENCH_CFLAGS, OPENCL_LIBS; libbrt.a is linked with -pthread -lm
-# -ldl). Prints one line a case and build, A's first:
+# (CC, BENCH_CFLAGS, OPENCL_LIBS); BRT_LIBS is what each DIR's libbrt.a
+# needs after it (default -pthread -lm -ldl; a build with the sanitizers
+# adds their flags). Prints one line a case and build, A's first:
 # CASE a|b medians_ms=M1 M2 ... (a median of each round's runs). A wrong
 # result stops the probe (status 1).
 set -u
@@ -39,6 +40,7 @@ for d in "$dir_a" "$dir_b"; do
 	done
 	[ -f "$d/libbrt.a" ] || ab_usage
 done
+libs=${BRT_LIBS:--pthread -lm -ldl}
 probe_setup
 dir_a=$(cd "$dir_a" && pwd) dir_b=$(cd "$dir_b" && pwd)
 cases=$*
@@ -62,7 +64,7 @@ for side in a b; do
 		name=${c%%:*}
 		[ -f "$work/$name-$side" ] && continue
 		probe_gen "$name"
-		BRT_CFLAGS=$h BRT_LIBS="$d/libbrt.a -pthread -lm -ldl" \
+		BRT_CFLAGS=$h BRT_LIBS="$d/libbrt.a $libs" \
 			probe_link "$work/$name.c" "$work/$name-$side"
 	done
 done
