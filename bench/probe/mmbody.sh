@@ -3,20 +3,21 @@
 # OpenCL device beside the hand-written kernel. The generated body of
 # simple_matmult checks, for each work-item, that its float coordinates
 # stay whole and inside A and B for the loop's whole run before it takes
-# the loop that indexes with integers (brgen's strength-reduced form);
-# the hand kernel checks nothing. This writes bench/br/matmult_simple.br's
-# OpenCL C as brgen writes it ("brgen.cl") and the same text with the
-# body replaced by the hand kernel's loop over the same views, none of
-# those checks ("lean.cl"), then times both against the hand kernel in
-# one process, in turn (mmbody.c).
+# the loop that indexes with integers (brgen's strength-reduced form),
+# and keeps a float loop for where they do not; the hand kernel checks
+# nothing, and PoCL inlines a body only when it is small. This writes
+# bench/br/matmult_simple.br's OpenCL C as brgen writes it ("brgen.cl")
+# and the same text with the body replaced by the hand kernel's loop over
+# the same views, none of those checks ("lean.cl"), then times both
+# against the hand kernel in one process, in turn (mmbody.c).
 #
 #   bench/probe/mmbody.sh [ROUNDS [SIDE]]
 #
 # ROUNDS (default 9), SIDE (default 512, as the table's CPU row). The tools
 # as for build.sh (BROOK_TOOLS, else the PATH), the compiler as CC,
 # OPENCL_LIBS (default -lOpenCL). Prints the device, then a line a file:
-# FILE brook_ms=... hand_ms=... ratio=HAND/BROOK ok=1. RESULTS.md,
-# 2026-11-29 19:40, quotes it.
+# FILE brook_ms=... hand_ms=... ratio=HAND/BROOK ok=1. RESULTS.md's
+# sections of 2026-11-29 19:20-20:30 quote it.
 set -u
 usage() {
 	echo "usage: mmbody.sh [ROUNDS [SIDE]] (ROUNDS 1 to 1000; SIDE a multiple of 64 from 64 to 8192)" >&2
