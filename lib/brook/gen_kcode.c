@@ -2224,21 +2224,11 @@ static void sh_coord(gen_fn *f, strbuf *b, int c, const char *name, int k)
 }
 
 /* --- coordinates that a gathered value decides ------------------------ */
-/* The local an lvalue E assigns into (through members and indices), or
- * NULL. */
-static const json_t *lvalue_root(const json_t *e)
+/* KEY: gdep's key of a declaration's id, ID (a declaration's "id", or an
+ * id node's "ref", which names it). */
+static void gdep_key(char key[32], const json_t *id)
 {
-	while (json_is_object(e)) {
-		if (ast_is(e, "id"))
-			return e;
-		if (ast_is(e, "member"))
-			e = ast_get(e, "e");
-		else if (ast_is(e, "index"))
-			e = ast_get(e, "a");
-		else
-			return NULL;
-	}
-	return NULL;
+	snprintf(key, 32, "%lld", (long long)json_integer_value(id));
 }
 
 /* Whether node N is a gather, or names a local that CTX's (a gen_fn)
@@ -2255,8 +2245,7 @@ static int gdep_node(const json_t *n, const void *ctx)
 	}
 	if (ast_is(n, "id")) {
 		char key[32];
-		snprintf(key, sizeof key, "%lld", (long long)json_integer_value(
-			ast_get(n, "ref")));
+		gdep_key(key, ast_get(n, "ref"));
 		return json_object_get(f->gdep, key) != NULL;
 	}
 	return 0;
@@ -2287,13 +2276,12 @@ static int gdep_mark(const json_t *n, const void *ctx)
 		to = n;
 		from = ast_get(n, "init");
 	} else if (ast_is(n, "assign")) {
-		to = lvalue_root(ast_get(n, "l"));
+		to = target_decl(p->f, ast_get(n, "l"));
 		from = ast_get(n, "r");
 	}
 	if (!to || !from)
 		return 0;
-	snprintf(key, sizeof key, "%lld", (long long)json_integer_value(
-		ast_get(to, ast_is(to, "var") ? "id" : "ref")));
+	gdep_key(key, ast_get(to, "id"));
 	if (!json_object_get(p->f->gdep, key) && gdep_expr(p->f, from)) {
 		json_object_set_new(p->f->gdep, key, json_true());
 		p->more = 1;

@@ -1269,18 +1269,18 @@ static void run_ocl(brt_launch *L, brt_memo_one *kept)
 	/* K__packed of brgen's since brg_pv: an input or output stream's
 	   buffer alone, then the number of points and their bases (brt.h) */
 	int pk = ck->entry == BRT_ENTRY_PACKED && ck->pk;
+	/* a launch kept whose kernel object has had no argument set since:
+	   the streams' arguments stand (memo_run), the packed bases too */
+	int same = kept && kept->inst < ck->ninst
+		&& ck->inst[kept->inst].sets == kept->sets;
 	int64_t pks[16], *pkv = pks;
 	unsigned npk = 1;
-	if (pk && k->nargs >= 16 && !(pkv = malloc((k->nargs + 1)
+	if (pk && !same && k->nargs >= 16 && !(pkv = malloc((k->nargs + 1)
 			* sizeof *pkv))) {
 		brt_kfail(L, BR_ERROR_KERNEL, "Kernel Execution: Failed to run "
 			"kernel (out of host memory)");
 		goto out;
 	}
-	/* a launch kept whose kernel object has had no argument set since:
-	   the streams' arguments stand (memo_run) */
-	int same = kept && kept->inst < ck->ninst
-		&& ck->inst[kept->inst].sets == kept->sets;
 	if (same) {
 		ck->cur = kept->inst;
 		ck->inst[kept->inst].used = ++ck->clock;
@@ -1324,11 +1324,12 @@ static void run_ocl(brt_launch *L, brt_memo_one *kept)
 			n++;
 	}
 	if (!bad && pk) {
-		pkv[0] = L->dom[0] * L->dom[1] * L->dom[2] * L->dom[3];
-		if (npk == 1)
-			pkv[npk++] = 0;	/* brgen's one base at least */
-		if (!same)	/* else set as they are */
+		if (!same) {
+			pkv[0] = L->dom[0] * L->dom[1] * L->dom[2] * L->dom[3];
+			if (npk == 1)
+				pkv[npk++] = 0;	/* brgen's one base at least */
 			bad = brt_ocl_setidx(ck, n, pkv, npk, &msg);
+		}
 		n++;
 	} else if (!bad && !same) {
 		bad = brt_ocl_setidx(ck, n++, L->dom, 4, &msg)
