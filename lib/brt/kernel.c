@@ -1369,7 +1369,8 @@ static void run_ocl(brt_launch *L, brt_memo_one *kept)
 	} else {
 		dims = geometry(L, ck, global, local);
 	}
-	brt_waits w;	/* ev[] unset: a found launch's zeroing cost 20 */
+	brt_waits w;	/* ev[] unset: zeroing it cost a found launch 25
+			   instructions (callgrind, bench/RESULTS.md) */
 	w.n = 0;
 	w.q = d->queue;
 	for (unsigned i = 0; i < k->nargs; i++)
