@@ -25,6 +25,36 @@ setup() {
 	grep -q 'void sum(brt_stream \*a, brt_stream \*b, brt_stream \*c);' out.h
 }
 
+@test "brgen's C names the ABI of libbrt it was made for (brt.h, brt_abi_N)" {
+	v=$(sed -n 's/^#define BRT_ABI_VERSION \([0-9]*\).*/\1/p' \
+		"$top_srcdir/lib/brt/brt.h")
+	[ -n "$v" ]
+	brgen -o out sum.ast
+	grep -qx "#if BRT_ABI_VERSION != $v" out.c
+	grep -q "brg_cl_source, [0-9]*, &brt_abi_$v\$" out.c
+	# a brt.h of another version: the C stops, naming the version
+	mkdir inc
+	printf '#include "%s"\n#undef BRT_ABI_VERSION\n#define BRT_ABI_VERSION 1\n' \
+		"$top_srcdir/lib/brt/brt.h" >inc/brt.h
+	run $BROOK_CC -Iinc $BROOK_CFLAGS -c out.c -o other.o
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"made by brgen for libbrt's ABI $v; this brt.h is of another"* ]]
+	# optimised, the object still names the mark; libbrt defines its
+	# own and no other
+	$BROOK_CC $BROOK_CFLAGS -O2 -c out.c -o out.o
+	nm out.o | grep -q " U brt_abi_$v\$"
+	lib=$top_builddir/lib/brt/.libs/libbrt.a
+	[ "$(nm "$lib" | grep -c ' brt_abi_')" -eq 1 ]
+	nm "$lib" | grep -q " R brt_abi_$v\$"
+	# a libbrt of another version: the link fails, naming the mark
+	objcopy --redefine-sym "brt_abi_$v=brt_abi_$((v - 1))" "$lib" other.a
+	libs=$(printf '%s\n' "$BROOK_LIBS" | sed 's|[^ ]*libbrt\.a|other.a|')
+	run $BROOK_CC $BROOK_CFLAGS out.c -o prog $libs
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"undefined reference to \`brt_abi_$v'"* ]]
+	$BROOK_CC $BROOK_CFLAGS out.c -o prog $BROOK_LIBS
+}
+
 @test "brgen -k also writes PREFIX.cl, the OpenCL C" {
 	brgen -k -o out sum.ast
 	grep -q '__kernel void sum(' out.cl
@@ -1123,7 +1153,7 @@ brgen_both() {
 		brgen --target=opencl p.ast > want.cl
 		n=$(wc -c < want.cl)
 		grep -q "^static const char brg_cl_source\[$(( (n + 3999) / 4000 ))\]\[4000\] = {$" p.c
-		grep -q "(const char \*)brg_cl_source, $n$" p.c
+		grep -q "(const char \*)brg_cl_source, $n, &brt_abi_[0-9]*$" p.c
 		# no literal spans more than a row, and the text is the same
 		printf '#define main user_main\n#include "p.c"\n#undef main\nint main(void) { return fwrite(brg_program.source, 1, brg_program.length, stdout) != brg_program.length; }\n' > dump.c
 		$BROOK_CC $BROOK_CFLAGS -Woverlength-strings dump.c -o dump $BROOK_LIBS

@@ -1073,6 +1073,7 @@ static int make_kernel(brrun *r)
 		r->program.name = r->o.file;
 		r->program.source = r->cl.s;
 		r->program.length = r->cl.len;
+		r->program.abi = &BRT_ABI_MARK;
 		k->program = &r->program;
 		/* a reduce variable onto a host scalar folds the device's
 		 * result into the value given (DESIGN.md reading 8): the

@@ -14,6 +14,7 @@
 #include "brook/astprint.h"
 #include "brook/gen_int.h"
 #include "brook/type.h"
+#include "brt.h"
 
 void gen_cpu_type_expr(gen_ctx *g, strbuf *b, const json_t *el);
 void gen_kernel_protos(gen_ctx *g, strbuf *b, const json_t *fn);
@@ -841,7 +842,8 @@ static void c_program(strbuf *out, const char *file, const char *cl,
 	sb_puts(out, "#ifdef __GNUC__\n__attribute__((unused))\n"
 		"#endif\nstatic const brt_program brg_program = {\n\t\"");
 	gen_c_chars(out, file);
-	sb_printf(out, "\", (const char *)brg_cl_source, %zu\n};\n\n", n);
+	sb_printf(out, "\", (const char *)brg_cl_source, %zu, "
+		"&brt_abi_%d\n};\n\n", n, BRT_ABI_VERSION);
 }
 
 static const char domain_helpers[] =
@@ -963,6 +965,10 @@ void gen_host_files(gen_host *gh, strbuf *c_out, strbuf *h_out,
 		sb_puts(c_out, " */\n"
 			"#include <brt.h>\n#include <math.h>\n"
 			"#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n\n");
+		/* the interface of libbrt this file is made for (brt.h) */
+		sb_printf(c_out, "#if BRT_ABI_VERSION != %d\n#error \"made by "
+			"brgen for libbrt's ABI %d; this brt.h is of another\"\n"
+			"#endif\n\n", BRT_ABI_VERSION, BRT_ABI_VERSION);
 		gen_cpu_prelude(g, c_out);
 		if (g->help[GEN_CPU].s)
 			sb_puts(c_out, g->help[GEN_CPU].s);

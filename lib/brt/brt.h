@@ -23,7 +23,7 @@ extern "C" {
 
 #define BRT_VERSION_MAJOR 0
 #define BRT_VERSION_MINOR 1
-#define BRT_ABI_VERSION 1	/* of part 2; brgen output names it */
+#define BRT_ABI_VERSION 2	/* of part 2; brgen output names it */
 #define BRT_MAX_RANK 4
 
 /* ======================================================================
@@ -185,11 +185,24 @@ BRT_VECS(unsigned short, ushort)
  * Part 2. The interface of generated code (ABI version BRT_ABI_VERSION)
  * ====================================================================== */
 
+/* The mark of this ABI: libbrt defines brt_abi_N for its version N and
+ * no other, and generated code points brt_program.abi at the one it was
+ * made for, so that a program made for one version links and loads only
+ * beside a libbrt of that version (the linker or the loader names the
+ * missing symbol). The generated C also stops at compile time when brt.h
+ * is of another version. */
+#define BRT_ABI_NAME_(v) brt_abi_##v
+#define BRT_ABI_NAME(v) BRT_ABI_NAME_(v)
+#define BRT_ABI_MARK BRT_ABI_NAME(BRT_ABI_VERSION)
+extern const int BRT_ABI_MARK;	/* = BRT_ABI_VERSION */
+
 /* The OpenCL C of one .br file; compiled once per device and cached. */
 typedef struct brt_program {
 	const char *name;	/* the .br file, for messages */
 	const char *source;	/* OpenCL C */
 	size_t length;
+	const int *abi;		/* &brt_abi_N in generated code; NULL in a
+				   program that makes no claim */
 } brt_program;
 
 typedef enum brt_argkind {

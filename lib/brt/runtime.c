@@ -11,6 +11,9 @@
 #include "config.h"
 #include "internal.h"
 
+/* brt.h's mark of this ABI, which generated code names */
+const int BRT_ABI_MARK = BRT_ABI_VERSION;
+
 /* The one context; brt_rt() creates it once (pthread_once). */
 brt_runtime brt_rt_state;
 int brt_rt_ready;

@@ -10,7 +10,7 @@ static const char bad_source[] = RT_CL_PRELUDE
 "  RT_POINT b[rt_at(b_v, dom, i)] = a[rt_at(a_v, dom, i)] + undeclared_x;\n"
 "}\n";
 static const brt_program bad_program = { "bad.br", bad_source,
-	sizeof bad_source - 1 };
+	sizeof bad_source - 1, &BRT_ABI_MARK };
 static const brt_kernel k_bad = { .name = "copy", .program = &bad_program,
 	.kclass = BRT_KERNEL_MAP, .nargs = 2, .args = copy_args,
 	.cpu = copy_cpu };

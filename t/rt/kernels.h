@@ -184,7 +184,7 @@ static const char rt_source[] = RT_CL_PRELUDE
 "RT_REDUCE(max, fmax)\n";
 
 static const brt_program rt_program = { "rt.br", rt_source,
-	sizeof rt_source - 1 };
+	sizeof rt_source - 1, &BRT_ABI_MARK };
 
 /* --- the kernels' CPU functions ------------------------------------------ */
 static void add_cpu(const brt_cpu_call *c, int64_t b, int64_t e, int first)

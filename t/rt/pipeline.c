@@ -17,7 +17,7 @@ static const char poly_source[] = RT_CL_PRELUDE
 "  b[rt_at(b_v, dom, i)] = x;\n"
 "}\n";
 static const brt_program poly_program = { "pipeline.br", poly_source,
-	sizeof poly_source - 1 };
+	sizeof poly_source - 1, &BRT_ABI_MARK };
 
 static void poly_cpu(const brt_cpu_call *c, int64_t b, int64_t e, int first)
 {
