@@ -1536,6 +1536,8 @@ static const json_t *counted_loop(gen_fn *f, const json_t *s, strbuf *cond)
  * struct of four of the instance's index type, capped by brg_lmin and
  * brg_lmax (gen_cpu.c). */
 #define SH_EXACT 16777216	/* 2^24 */
+/* the 32-bit variants' promise on gathers (brt.h), BRG_D24's bound */
+typedef char sh_exact_is_gather32_max[SH_EXACT == BRT_GATHER32_MAX ? 1 : -1];
 #define SH_CAP 1073741824	/* 2^30 */
 
 /* The components of constant E (integers up to 2^24 in magnitude) into

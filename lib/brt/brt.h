@@ -571,8 +571,9 @@ void brt_run(const brt_kernel *k, const brt_arg *args, const brt_exec *exec);
  *   32-bit views, domains and sizes for a launch whose domain and buffers
  *   have fewer than 2^31 - 2^20 elements (and whose resized inputs'
  *   coordinate * extent products fit) and whose gathers' extents are at
- *   most 2^24 each, which the variant's code may take as given; else, or
- *   with BRT_INDEX64 set, the 64-bit program above. */
+ *   most 2^24 each (BRT_GATHER32_MAX), which the variant's code may take
+ *   as given; else, or with BRT_INDEX64 set, the 64-bit program above. */
+#define BRT_GATHER32_MAX 16777216	/* 2^24: brgen's BRG_D24 */
 
 #ifdef __cplusplus
 }

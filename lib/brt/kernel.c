@@ -830,7 +830,7 @@ static int launch_fits32(const brt_launch *L)
 			return 0;
 		for (int a = 0; a < 4 && k->args[i].kind == BRT_ARG_GATHER;
 		     a++)
-			if (v->dims[a] > 16777216)
+			if (v->dims[a] > BRT_GATHER32_MAX)
 				return 0;
 		int scaled = k->args[i].kind == BRT_ARG_IN && (v->map ==
 			BRT_MAP_RESIZE || v->map == BRT_MAP_ITER);
