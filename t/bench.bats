@@ -237,6 +237,23 @@ build_c() {
 	brpp "$work/big.br" | brparse | brcheck >/dev/null
 }
 
+@test "frontend.sh: the pipeline, each stage alone and the processor time, a result line each" {
+	local c
+	run sh "$bench/frontend.sh" 1
+	[ "$status" -eq 0 ]
+	for c in frontend frontend-brpp frontend-brparse frontend-brcheck \
+			frontend-brgen; do
+		printf '%s\n' "$output" |
+			grep -Eq "^case=$c size=[0-9]+ impl=brook backend=host .* runs=1 median_ms=[0-9.]+ .* ok=1\$"
+	done
+	if [ -x /usr/bin/time ]; then
+		# the mean of five pipelines, in ms to three places, never 0
+		printf '%s\n' "$output" |
+			grep -Eq '^case=frontend-cpu .* runs=1 median_ms=[0-9]+\.[0-9]{3} .* ok=1$'
+		[ "$(printf '%s\n' "$output" | sed -n 's/^case=frontend-cpu .*median_ms=\([0-9]*\).*/\1/p')" -gt 0 ]
+	fi
+}
+
 @test "frontend-ab.sh: two builds' pipelines in turn, a line each; its arguments checked" {
 	local d t
 	for d in a b; do
