@@ -754,6 +754,27 @@ enum { CL_ROW = 4000 };
  * literal a line. Each character is one of the array's: bytes past
  * ASCII as octal escapes, and ?? as ?\? (no trigraph: a file name in a
  * comment), so that a row can end anywhere. (gen_int.h) */
+/* The characters a row takes as they are: printable ASCII but for '"',
+ * '\\' and '?' (one load a character, gen_c_cl_rows). */
+static const unsigned char cl_plain[256] = {
+	[' '] = 1, ['!'] = 1, ['#'] = 1, ['$'] = 1, ['%'] = 1, ['&'] = 1,
+	['\''] = 1, ['('] = 1, [')'] = 1, ['*'] = 1, ['+'] = 1, [','] = 1,
+	['-'] = 1, ['.'] = 1, ['/'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1,
+	['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1,
+	['9'] = 1, [':'] = 1, [';'] = 1, ['<'] = 1, ['='] = 1, ['>'] = 1,
+	['@'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1,
+	['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1,
+	['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1,
+	['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1,
+	['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['['] = 1, [']'] = 1, ['^'] = 1,
+	['_'] = 1, ['`'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1,
+	['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1,
+	['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+	['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1,
+	['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1, ['{'] = 1, ['|'] = 1,
+	['}'] = 1, ['~'] = 1
+};
+
 void gen_c_cl_rows(strbuf *out, const char *s)
 {
 	size_t n = 0;	/* characters in this row */
@@ -767,16 +788,15 @@ void gen_c_cl_rows(strbuf *out, const char *s)
 			n = 0;
 			q = 0;
 		}
-		/* the run of characters that need no escape, at once */
-		const char *r = s;
-		while (n < CL_ROW && *r >= ' ' && *r < 0x7f && *r != '"' &&
-				*r != '\\' && *r != '?') {
-			r++;
-			n++;
-		}
-		if (r > s) {
-			sb_putn(out, s, (size_t)(r - s));
-			s = r - 1;
+		/* the run of characters that need no escape, at once, up
+		   to the row's end */
+		size_t k = 0, room = CL_ROW - n;
+		while (k < room && cl_plain[(unsigned char)s[k]])
+			k++;
+		n += k;
+		if (k) {
+			sb_putn(out, s, k);
+			s += k - 1;
 			q = 0;
 			continue;
 		}
