@@ -392,15 +392,19 @@ gen_fninfo *gen_fn_info(gen_ctx *g, const json_t *fn)
 const json_t *gen_resolve(gen_ctx *g, const json_t *ty)
 {
 	int guard = 0;
+	/* each type's kind asked once: gen_resolve is called for most
+	   questions code generation asks of a type */
+	const char *kind = ty_kind(ty);
 
-	while (ty && ty_streq(ty_kind(ty), "typedef") && guard++ < 64) {
+	while (ty && ty_streq(kind, "typedef") && guard++ < 64) {
 		const json_t *to = json_object_get(g->typedefs,
 			ast_str(ty, "name"));
 		if (!to)
 			break;
 		ty = to;
+		kind = ty_kind(ty);
 	}
-	if (ty_streq(ty_kind(ty), "enum") && g->enum_int)
+	if (ty_streq(kind, "enum") && g->enum_int)
 		return g->enum_int;
 	return ty;
 }
