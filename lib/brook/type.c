@@ -8,8 +8,8 @@
 #include "brook/type.h"
 #include "brook/util.h"
 
-/* The scalar types, by name (scalar_findn stops at the first name past
- * the one it looks for); "rank" orders the ones the promotion table of
+/* The scalar types, by name (scalar_span below gives where each first
+ * letter's names lie); "rank" orders the ones the promotion table of
  * spec 6.3.3 lists. "vec": the vector names exist (ast.h). */
 static const struct scalar_info {
 	const char *name;
@@ -47,14 +47,25 @@ static int name_is(const char *name, const char *s, size_t n)
 	return name[n] == '\0';
 }
 
-/* The scalar whose name is the N first bytes of S. */
+/* The names of scalars[] that begin with each letter: from the first
+ * place to one past the last (none: 0, 0). Kept with the table above. */
+static const unsigned char scalar_span[26][2] = {
+	['b' - 'a'] = {0, 1}, ['c' - 'a'] = {1, 2}, ['d' - 'a'] = {2, 3},
+	['f' - 'a'] = {3, 4}, ['i' - 'a'] = {4, 5}, ['l' - 'a'] = {5, 8},
+	['s' - 'a'] = {8, 10}, ['u' - 'a'] = {10, 15}
+};
+
+/* The scalar whose name is the N first bytes of S: only the names of
+ * S's first letter are compared (every type question of brcheck and
+ * brgen asks this), and of those the second letter rules out all but
+ * one without a call (S[1] is there: S is NUL-terminated). */
 static const struct scalar_info *scalar_findn(const char *s, size_t n)
 {
-	/* the first two letters rule out all names but one without a call
-	 * (S[1] is there: S is NUL-terminated) */
-	for (size_t i = 0; i < NSCALARS &&
-			scalars[i].name[0] <= s[0]; i++)
-		if (scalars[i].name[0] == s[0] && scalars[i].name[1] == s[1] &&
+	if (s[0] < 'a' || s[0] > 'z')
+		return NULL;
+	const unsigned char *span = scalar_span[s[0] - 'a'];
+	for (size_t i = span[0]; i < span[1]; i++)
+		if (scalars[i].name[1] == s[1] &&
 				name_is(scalars[i].name, s, n))
 			return &scalars[i];
 	return NULL;
