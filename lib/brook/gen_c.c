@@ -750,10 +750,6 @@ static int hook_decl(void *ctx, strbuf *out, const json_t *d, int indent)
  * literals of one line each. */
 enum { CL_ROW = 4000 };
 
-/* S as the initializer of brg_cl_source: rows of CL_ROW characters, one
- * literal a line. Each character is one of the array's: bytes past
- * ASCII as octal escapes, and ?? as ?\? (no trigraph: a file name in a
- * comment), so that a row can end anywhere. (gen_int.h) */
 /* The characters a row takes as they are: printable ASCII but for '"',
  * '\\' and '?' (one load a character, gen_c_cl_rows). */
 static const unsigned char cl_plain[256] = {
@@ -775,6 +771,10 @@ static const unsigned char cl_plain[256] = {
 	['}'] = 1, ['~'] = 1
 };
 
+/* S as the initializer of brg_cl_source: rows of CL_ROW characters, one
+ * literal a line. Each character is one of the array's: bytes past
+ * ASCII as octal escapes, and ?? as ?\? (no trigraph: a file name in a
+ * comment), so that a row can end anywhere. (gen_int.h) */
 void gen_c_cl_rows(strbuf *out, const char *s)
 {
 	size_t n = 0;	/* characters in this row */

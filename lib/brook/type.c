@@ -54,6 +54,8 @@ static const unsigned char scalar_span[26][2] = {
 	['f' - 'a'] = {3, 4}, ['i' - 'a'] = {4, 5}, ['l' - 'a'] = {5, 8},
 	['s' - 'a'] = {8, 10}, ['u' - 'a'] = {10, 15}
 };
+/* a name added to scalars[] needs its place above too */
+typedef char scalar_span_covers[NSCALARS == 15 ? 1 : -1];
 
 /* The scalar whose name is the N first bytes of S: only the names of
  * S's first letter are compared (every type question of brcheck and
