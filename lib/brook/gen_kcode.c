@@ -710,6 +710,63 @@ static const char *vdiv_helper(gen_fn *f, const json_t *vty, const char *dh)
 	return gen_kept(f->g, fname);
 }
 
+/* OpenCL C: whether OP ("+", "-", "*", or "u-" for negation) on vector
+ * type VTY is written one component at a time. LLVM 15's Reassociate
+ * (PoCL 3.1, Debian 12) takes a negation that InstCombine narrowed to the
+ * lanes a swizzle reads, "sub <poison, 0, 0, poison>, a", for the
+ * negation of all of a: c - a - a.zyzy gave the lanes the swizzle drops
+ * wrong (fuzz/FINDINGS.md, F23). Floats are not reassociated without
+ * fast math, and a vector that no integer add, subtract, multiply or
+ * negate reaches is never negated there. */
+static int cl_ivec_op(gen_fn *f, const char *op, const json_t *vty)
+{
+	const char *s = gen_scalar(vty);
+
+	return f->t == GEN_CL && ty_ncomp(vty) > 1 && s &&
+		!ty_scalar_is_float(s) && (ty_streq(op, "+") ||
+		ty_streq(op, "-") || ty_streq(op, "*") || ty_streq(op, "u-"));
+}
+
+/* brg_v<add|sub|mul|neg>_T: OP (as cl_ivec_op) on each component of
+ * vector type VTY, converted back to its scalar type as OpenCL's vector
+ * operator wraps. */
+static const char *cl_ivec_helper(gen_fn *f, const char *op,
+	const json_t *vty)
+{
+	static const char *const names[][2] = {{"+", "add"}, {"-", "sub"},
+		{"*", "mul"}, {"u-", "neg"}};
+	char fname[96];
+	strbuf *h = &f->g->help[f->t];
+	const char *V = tname(f->t, vty);
+	const char *S = gen_arith_name(f->t, gen_scalar(vty), 1);
+	const char *name = "op";
+	int n = ty_ncomp(vty), neg = ty_streq(op, "u-"), k;
+	size_t i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (ty_streq(op, names[i][0]))
+			name = names[i][1];
+	snprintf(fname, sizeof fname, "brg_v%s_%s", name, V);
+	if (!gen_need(f->g, f->t, fname))
+		return gen_kept(f->g, fname);
+	if (neg)
+		sb_printf(h, "%s%s %s(%s a) { %s r;", fnq(f->t), V, fname, V,
+			V);
+	else
+		sb_printf(h, "%s%s %s(%s a, %s b) { %s r;", fnq(f->t), V,
+			fname, V, V, V);
+	for (k = 0; k < n; k++) {
+		if (neg)
+			sb_printf(h, " r.%c = (%s)(-a.%c);", comp[k], S,
+				comp[k]);
+		else
+			sb_printf(h, " r.%c = (%s)(a.%c %s b.%c);", comp[k],
+				S, comp[k], op, comp[k]);
+	}
+	sb_puts(h, " return r; }\n");
+	return gen_kept(f->g, fname);
+}
+
 /* An integer literal above 0: a divisor that needs no helper. */
 static int plain_divisor(const json_t *r)
 {
@@ -744,6 +801,8 @@ static void binop(gen_fn *f, strbuf *b, const char *op, const json_t *l,
 
 	const char *dh = plain_divisor(r) ? NULL : idiv_helper(f, op,
 		gen_scalar(c));
+	if (!dh && !is_rel(op) && cl_ivec_op(f, op, c))
+		dh = "";
 	int sm = f->t == GEN_CPU && is_shift(op) ?
 		shift_mask(gen_scalar(ety(l)), 1) : 0;
 	if (!vec && dh) {
@@ -763,7 +822,8 @@ static void binop(gen_fn *f, strbuf *b, const char *op, const json_t *l,
 		scalar_operand(f, b, r, c);
 	} else if (dh) {
 		/* a vector: component by component */
-		sb_printf(b, "%s(", vdiv_helper(f, c, dh));
+		sb_printf(b, "%s(", *dh ? vdiv_helper(f, c, dh) :
+			cl_ivec_helper(f, op, c));
 		gen_kconv(f, b, l, c);
 		sb_puts(b, ", ");
 		gen_kconv(f, b, r, c);
@@ -3224,8 +3284,10 @@ static void assign(gen_fn *f, strbuf *b, const json_t *e)
 		return;
 	}
 	if ((f->t == GEN_CPU && ty_ncomp(lt) > 1 && !ty_streq(op, "=")) ||
-			(!plain_divisor(r) && idiv_op(bop, gen_scalar(lt)))) {
-		/* x /= y and x %= y of integers through the helpers too */
+			(!plain_divisor(r) && idiv_op(bop, gen_scalar(lt))) ||
+			cl_ivec_op(f, bop, lt)) {
+		/* x /= y and x %= y of integers through the helpers too, and
+		 * x += y of integer vectors in OpenCL C (cl_ivec_op) */
 		if (has_effect(l)) {
 			once_assign(f, b, e, l, r, bop);
 			return;
@@ -3332,6 +3394,12 @@ static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
 		gen_error(f->g, e, "E-gen-incdec-swizzle", "'%s' on a swizzle "
 			"of several components; write the swizzle %c= 1", op,
 			op[0]);
+		return;
+	}
+	if (ty_streq(op, "-") && cl_ivec_op(f, "u-", ety(x))) {
+		sb_printf(b, "%s(", cl_ivec_helper(f, "u-", ety(x)));
+		gen_kexpr(f, b, x);
+		sb_putc(b, ')');
 		return;
 	}
 	if (ty_ncomp(ety(x)) <= 1 || (f->t == GEN_CL && !ty_streq(op, "!") &&
