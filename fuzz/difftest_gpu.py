@@ -249,9 +249,13 @@ def cmd_pack(a):
     libdir = os.path.join(dest, "lib")
     shutil.copy(a.libopencl, os.path.join(libdir, "libOpenCL.so.1"))     # follows the link
     if not a.static:
-        shutil.copy("%s/lib/brt/.libs/libbrt.so.0" % a.build, os.path.join(libdir, "libbrt.so.0"))
+        # libbrt.so.N, N its ABI version (the soname)
+        so = [f for f in os.listdir("%s/lib/brt/.libs" % a.build) if re.match(r"libbrt\.so\.[0-9]+$", f)]
+        if len(so) != 1:
+            sys.exit("difftest_gpu: no single libbrt.so.N in %s/lib/brt/.libs" % a.build)
+        shutil.copy("%s/lib/brt/.libs/%s" % (a.build, so[0]), os.path.join(libdir, so[0]))
         if shutil.which("strip"):
-            subprocess.run(["strip", "--strip-unneeded", os.path.join(libdir, "libbrt.so.0")])
+            subprocess.run(["strip", "--strip-unneeded", os.path.join(libdir, so[0])])
     os.makedirs(a.work, exist_ok=True)
     path = ":".join("%s/cmd/%s" % (a.build, t) for t in ("brpp", "brparse", "brcheck", "brgen"))
     env = {"PATH": path + ":" + os.environ["PATH"]}
@@ -536,7 +540,7 @@ def main():
     p.add_argument("--cc", default="cc")
     p.add_argument("--cflags", default="", help="extra cc flags (nothing that needs a runtime library there)")
     p.add_argument("--static", action="store_true", help="link libbrt.a into each binary (bigger pack) "
-                   "instead of shipping lib/libbrt.so.0")
+                   "instead of shipping lib/libbrt.so.N")
     p.add_argument("--libopencl", default="/usr/lib/x86_64-linux-gnu/libOpenCL.so.1",
                    help="the ICD loader (ocl-icd) to ship in lib/")
     p.add_argument("--timeout", type=int, default=60, help="seconds a program (here and in run.sh)")

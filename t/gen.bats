@@ -25,7 +25,7 @@ setup() {
 	grep -q 'void sum(brt_stream \*a, brt_stream \*b, brt_stream \*c);' out.h
 }
 
-@test "brgen's C names the ABI of libbrt it was made for (brt.h, brt_abi_N)" {
+@test "brgen's C names the ABI of libbrt it was made for (brt.h, brt_abi_N, soname libbrt.so.N)" {
 	v=$(sed -n 's/^#define BRT_ABI_VERSION \([0-9]*\).*/\1/p' \
 		"$top_srcdir/lib/brt/brt.h")
 	[ -n "$v" ]
@@ -54,6 +54,11 @@ setup() {
 	# (ld: undefined reference to `brt_abi_2'; lld: undefined symbol)
 	[[ "$output" == *"brt_abi_$v"* ]]
 	$BROOK_CC $BROOK_CFLAGS out.c -o prog $BROOK_LIBS
+	# the shared libbrt's soname carries the version: libbrt.so.N
+	so=$top_builddir/lib/brt/.libs/libbrt.so
+	if [ -e "$so" ]; then
+		objdump -p "$so" | grep -Eq "SONAME +libbrt\.so\.$v\$"
+	fi
 }
 
 @test "brgen -k also writes PREFIX.cl, the OpenCL C" {

@@ -58,7 +58,8 @@ for f in "$top"/t/rt/*.c; do
 	cc $cflags "$f" -o "$dest/rt/$n" $libs && cp "$top/t/rt/$n.out" "$dest/rt/"
 done
 cp "$b/cmd/brrun/.libs/brrun" "$dest/" 2>/dev/null || cp "$b/cmd/brrun/brrun" "$dest/"
-cp -L "$b/lib/brt/.libs/libbrt.so.0" "$dest/lib/"
+# libbrt.so.N, N its ABI version (the soname)
+cp -L "$b"/lib/brt/.libs/libbrt.so.[0-9] "$dest/lib/"
 cp -L /usr/lib/x86_64-linux-gnu/libjansson.so.4 "$dest/lib/"
 cp -L /usr/lib/x86_64-linux-gnu/libOpenCL.so.1 "$dest/lib/"
 cp "$top/examples/sum.br" "$dest/"
