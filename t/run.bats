@@ -130,7 +130,7 @@ run_program() { run_source "$top_srcdir/t/run/$1.br" "$1"; }
 @test "bool: conversions test against 0" { run_program bool; }
 @test "integer / and % by 0 and INT_MIN / -1 are defined, not a trap" { run_program int_div; }
 @test "shift counts are taken modulo the width, as OpenCL C does" { run_program shift; }
-@test "integer vector + - * and negation with a swizzle of an operand (LLVM 15 reassociated c - a - a.zyzy wrongly on PoCL), compound ones too" { run_program ivec_reassoc; }
+@test "integer vector + - * and negation with a swizzle of an operand (LLVM 15 reassociated c - a - a.zyzy wrongly on PoCL), compound ones too, to an element whose index steps" { run_program ivec_reassoc; }
 @test "++ and -- on float vectors in a group kernel, a shared element among them" { run_program group_incdec; }
 @test "a goto back past stream declarations frees them, each pass anew" { run_program goto_stream; }
 @test "vector reductions by += and by reduce functions, to a scalar and to rows" { run_program vec_reduce; }
