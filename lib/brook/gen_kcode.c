@@ -433,26 +433,28 @@ static int is_shift(const char *op)
 	return ty_streq(op, "<<") || ty_streq(op, ">>");
 }
 
-/* CPU: component-wise operators on brt.h's vector structs. KIND: 'b'
- * binary (result V), 'r' relational (result R, 1 or 0), 'u' unary. */
-static const char *cpu_vop(gen_ctx *g, const char *opname, const char *op,
-	int kind, const json_t *vty, const json_t *rty)
+/* Component-wise operators of target T: on the CPU every operator on
+ * brt.h's vector structs, in OpenCL C integer vector + - * and negation
+ * (cl_ivec_op). KIND: 'b' binary (result V), 'r' relational (result R, 1
+ * or 0), 'u' unary. */
+static const char *vec_op(gen_ctx *g, gen_target t, const char *opname,
+	const char *op, int kind, const json_t *vty, const json_t *rty)
 {
 	char fname[96];
-	strbuf *h = &g->help[GEN_CPU];
-	const char *V = tname(GEN_CPU, vty), *R = tname(GEN_CPU, rty);
+	strbuf *h = &g->help[t];
+	const char *V = tname(t, vty), *R = tname(t, rty);
 	int n = ty_ncomp(vty), k;
 
 	int diff = kind == 'r' || kind == 'n';
 	snprintf(fname, sizeof fname, "brg_%s_%s%s%s", opname, V,
 		diff ? "_" : "", diff ? R : "");
-	if (!gen_need(g, GEN_CPU, fname))
+	if (!gen_need(g, t, fname))
 		return gen_kept(g, fname);
 	if (kind == 'u' || kind == 'n')
-		sb_printf(h, "BRG_FN %s %s(%s a) { %s r;", kind == 'n' ? R :
-			V, fname, V, kind == 'n' ? R : V);
+		sb_printf(h, "%s%s %s(%s a) { %s r;", fnq(t), kind == 'n' ?
+			R : V, fname, V, kind == 'n' ? R : V);
 	else
-		sb_printf(h, "BRG_FN %s %s(%s a, %s b) { %s r;",
+		sb_printf(h, "%s%s %s(%s a, %s b) { %s r;", fnq(t),
 			kind == 'r' ? R : V, fname, V, V, kind == 'r' ? R : V);
 	int mask = kind == 'b' && is_shift(op) ? shift_mask(gen_scalar(vty),
 		0) : 0;
@@ -710,8 +712,8 @@ static const char *vdiv_helper(gen_fn *f, const json_t *vty, const char *dh)
 	return gen_kept(f->g, fname);
 }
 
-/* OpenCL C: whether OP ("+", "-", "*", or "u-" for negation) on vector
- * type VTY is written one component at a time. LLVM 15's Reassociate
+/* OpenCL C: whether OP ("+", "-" or "*", binary, or "-" negating) on
+ * vector type VTY is written one component at a time (vec_op). LLVM 15's Reassociate
  * (PoCL 3.1, Debian 12) takes a negation that InstCombine narrowed to the
  * lanes a swizzle reads, "sub <poison, 0, 0, poison>, a", for the
  * negation of all of a: c - a - a.zyzy gave the lanes the swizzle drops
@@ -724,47 +726,7 @@ static int cl_ivec_op(gen_fn *f, const char *op, const json_t *vty)
 
 	return f->t == GEN_CL && ty_ncomp(vty) > 1 && s &&
 		!ty_scalar_is_float(s) && (ty_streq(op, "+") ||
-		ty_streq(op, "-") || ty_streq(op, "*") || ty_streq(op, "u-"));
-}
-
-/* brg_v<add|sub|mul|neg>_T: OP (as cl_ivec_op) on each component of
- * vector type VTY, converted back to its scalar type as OpenCL's vector
- * operator wraps. */
-static const char *cl_ivec_helper(gen_fn *f, const char *op,
-	const json_t *vty)
-{
-	static const char *const names[][2] = {{"+", "add"}, {"-", "sub"},
-		{"*", "mul"}, {"u-", "neg"}};
-	char fname[96];
-	strbuf *h = &f->g->help[f->t];
-	const char *V = tname(f->t, vty);
-	const char *S = gen_arith_name(f->t, gen_scalar(vty), 1);
-	const char *name = "op";
-	int n = ty_ncomp(vty), neg = ty_streq(op, "u-"), k;
-	size_t i;
-
-	for (i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (ty_streq(op, names[i][0]))
-			name = names[i][1];
-	snprintf(fname, sizeof fname, "brg_v%s_%s", name, V);
-	if (!gen_need(f->g, f->t, fname))
-		return gen_kept(f->g, fname);
-	if (neg)
-		sb_printf(h, "%s%s %s(%s a) { %s r;", fnq(f->t), V, fname, V,
-			V);
-	else
-		sb_printf(h, "%s%s %s(%s a, %s b) { %s r;", fnq(f->t), V,
-			fname, V, V, V);
-	for (k = 0; k < n; k++) {
-		if (neg)
-			sb_printf(h, " r.%c = (%s)(-a.%c);", comp[k], S,
-				comp[k]);
-		else
-			sb_printf(h, " r.%c = (%s)(a.%c %s b.%c);", comp[k],
-				S, comp[k], op, comp[k]);
-	}
-	sb_puts(h, " return r; }\n");
-	return gen_kept(f->g, fname);
+		ty_streq(op, "-") || ty_streq(op, "*"));
 }
 
 /* An integer literal above 0: a divisor that needs no helper. */
@@ -801,8 +763,7 @@ static void binop(gen_fn *f, strbuf *b, const char *op, const json_t *l,
 
 	const char *dh = plain_divisor(r) ? NULL : idiv_helper(f, op,
 		gen_scalar(c));
-	if (!dh && !is_rel(op) && cl_ivec_op(f, op, c))
-		dh = "";
+	int ivec = !dh && !is_rel(op) && cl_ivec_op(f, op, c);
 	int sm = f->t == GEN_CPU && is_shift(op) ?
 		shift_mask(gen_scalar(ety(l)), 1) : 0;
 	if (!vec && dh) {
@@ -820,10 +781,10 @@ static void binop(gen_fn *f, strbuf *b, const char *op, const json_t *l,
 		scalar_operand(f, b, l, c);
 		sb_printf(b, " %s ", op);
 		scalar_operand(f, b, r, c);
-	} else if (dh) {
+	} else if (dh || ivec) {
 		/* a vector: component by component */
-		sb_printf(b, "%s(", *dh ? vdiv_helper(f, c, dh) :
-			cl_ivec_helper(f, op, c));
+		sb_printf(b, "%s(", dh ? vdiv_helper(f, c, dh) : vec_op(f->g,
+			f->t, opname(op), op, 'b', c, c));
 		gen_kconv(f, b, l, c);
 		sb_puts(b, ", ");
 		gen_kconv(f, b, r, c);
@@ -853,7 +814,7 @@ static void binop(gen_fn *f, strbuf *b, const char *op, const json_t *l,
 		const char *op2 = op;
 		if (ty_streq(op, "&&"))
 			op2 = "&&";
-		sb_printf(b, "%s(", cpu_vop(f->g, opname(op), op2,
+		sb_printf(b, "%s(", vec_op(f->g, GEN_CPU, opname(op), op2,
 			is_rel(op) ? 'r' : 'b', c, is_rel(op) ? rty : c));
 		gen_kconv(f, b, l, c);
 		sb_puts(b, ", ");
@@ -3321,8 +3282,8 @@ static void cpu_step(gen_ctx *g, const json_t *vty, char op,
 {
 	json_t *s = mkty(gen_scalar(vty), 1);
 
-	*add = cpu_vop(g, op == '+' ? "add" : "sub", op == '+' ? "+" : "-",
-		'b', vty, vty);
+	*add = vec_op(g, GEN_CPU, op == '+' ? "add" : "sub", op == '+' ?
+		"+" : "-", 'b', vty, vty);
 	*one = cpu_cvt(g, s, vty);
 	json_decref(s);
 }
@@ -3396,14 +3357,10 @@ static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
 			op[0]);
 		return;
 	}
-	if (ty_streq(op, "-") && cl_ivec_op(f, "u-", ety(x))) {
-		sb_printf(b, "%s(", cl_ivec_helper(f, "u-", ety(x)));
-		gen_kexpr(f, b, x);
-		sb_putc(b, ')');
-		return;
-	}
+	/* OpenCL C's integer vector negation goes to vec_op below */
+	int cl_neg = ty_streq(op, "-") && cl_ivec_op(f, op, ety(x));
 	if (ty_ncomp(ety(x)) <= 1 || (f->t == GEN_CL && !ty_streq(op, "!") &&
-			!(incdec && fvec))) {
+			!(incdec && fvec) && !cl_neg)) {
 		/* - -x is not --x: an operand that is itself a prefix
 		   operator or a number goes in parentheses */
 		const json_t *sx = strip(x);
@@ -3426,8 +3383,8 @@ static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
 			gen_kexpr(f, b, x);
 			sb_puts(b, "))");
 		} else {
-			sb_printf(b, "%s(", cpu_vop(f->g, "lnot", "!", 'n',
-				ety(x), ty));
+			sb_printf(b, "%s(", vec_op(f->g, GEN_CPU, "lnot", "!",
+				'n', ety(x), ty));
 			gen_kexpr(f, b, x);
 			sb_putc(b, ')');
 		}
@@ -3461,7 +3418,7 @@ static void unop(gen_fn *f, strbuf *b, const json_t *e, int postfix)
 		sb_puts(b, "))");
 		return;
 	}
-	sb_printf(b, "%s(", cpu_vop(f->g, ty_streq(op, "-") ? "neg" :
+	sb_printf(b, "%s(", vec_op(f->g, f->t, ty_streq(op, "-") ? "neg" :
 		ty_streq(op, "~") ? "bnot" : "pos", ty_streq(op, "+") ?
 		"" : op, 'u', ety(x), ety(x)));
 	gen_kexpr(f, b, x);
