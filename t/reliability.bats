@@ -71,6 +71,18 @@ pipeline() {
 	! grep -E 'Sanitizer|runtime error:' pp.err parse.err check.err gen.err || false
 }
 
+# --- the tools' JSON values -------------------------------------------
+
+@test "json.h: values with jansson's meanings (order, large objects, objects made in one piece, json_pack, text)" {
+	# t/json/json_test.c; make check builds it
+	run --separate-stderr "$top_builddir/t/json/json_test"
+	echo "$stderr" >&2
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[0]}" = '{}' ]
+	[[ "${lines[1]}" =~ ^ok\ [0-9]+$ ]]
+}
+
 # --- inputs found by fuzzing -------------------------------------------
 
 @test "brpp: #undef of a macro inside its own arguments is an error, not a use after free" {

@@ -1,8 +1,9 @@
 /* ast.h - the AST of a translation unit, as the brast(5) file holds it.
  *
- * The AST in memory IS the JSON document of brast(5): a jansson tree. Every
- * stage (brparse, brcheck, brgen, brrun) reads and writes the same objects,
- * so the pipe format and the in-memory form cannot drift apart. This header
+ * The AST in memory IS the JSON document of brast(5): a tree of json.h's
+ * values (jansson's interface). Every stage (brparse, brcheck, brgen,
+ * brrun) reads and writes the same objects, so the pipe format and the
+ * in-memory form cannot drift apart. This header
  * is the contract; man/brast.5 documents it for users.
  *
  * Document:
@@ -166,7 +167,7 @@
 
 #include <string.h>
 
-#include <jansson.h>
+#include "brook/json.h"
 
 #define BRAST_VERSION 1
 
@@ -218,9 +219,9 @@ static inline long long ast_int(const json_t *n, const char *key)
 	return (long long)json_integer_value(ast_get(n, key));
 }
 
-/* json_array_foreach with ARRAY evaluated once: jansson's macro evaluates
- * it twice a step, and where it is an ast_arr of a node that is a hash
- * lookup each time. Not for a loop whose body changes which array ARRAY
+/* json_array_foreach with ARRAY evaluated once: json_array_foreach
+ * evaluates it twice a step, and where it is an ast_arr of a node that is
+ * a lookup each time. Not for a loop whose body changes which array ARRAY
  * names. */
 #define ast_array_foreach(array, index, value) \
 	for (const json_t *ast_foreach_a = ((index) = 0, (array)); \
@@ -251,7 +252,7 @@ int ast_at(const json_t *doc, const json_t *n, const char **file, int *line,
 json_t *ast_node(const char *kind, int file, int line, int col);
 json_t *ast_type(const char *t);			/* {"t": t} */
 
-/* The JSON text of an AST file as a jansson tree, faster than json_loadb;
+/* The JSON text of an AST file as a tree, faster than json_loadb;
  * NULL where the text is not plain valid JSON, and then json_loadb gives
  * the tree or the error (brast_load does both). Equal short "ty" objects,
  * small integers and short strings are one value referenced from each
@@ -308,12 +309,11 @@ void ast_send_elem(ast_sender *s, const json_t *v);
 size_t ast_send_end(ast_sender *s, const json_t *tail, int *err);
 void ast_send_drop(ast_sender *s);
 
-/* Every jansson value made between ast_arena_begin() and ast_arena_end()
+/* Every JSON value made between ast_arena_begin() and ast_arena_end()
  * comes from one arena, freed at once by ast_arena_end(); freeing a value
  * before that frees nothing, so a tool need not free its AST. For main()
- * only: the hooks are process-wide. Memory jansson hands out (json_dumps)
- * is then released with the free function of json_get_alloc_funcs, not
- * with free(). */
+ * only: the hooks are process-wide. (json_dumps' text comes from malloc
+ * all the same.) */
 void ast_arena_begin(void);
 void ast_arena_end(void);
 /* Threads and the arena: between ast_arena_share() and ast_arena_unshare()
@@ -321,8 +321,8 @@ void ast_arena_end(void);
  * ast_arena_enter() allocates from an arena of its own, which lasts until
  * ast_arena_end() like the rest. Each returns 0, or -1 when it cannot:
  * ast_arena_share leaves the arena to one thread, and a thread whose
- * ast_arena_enter fails must make no jansson value. Without an arena
- * installed they change nothing (jansson's malloc serves threads). */
+ * ast_arena_enter fails must make no JSON value. Without an arena
+ * installed they change nothing (malloc serves threads). */
 int ast_arena_share(void);
 int ast_arena_enter(void);
 void ast_arena_unshare(void);

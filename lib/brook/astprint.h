@@ -4,7 +4,7 @@
 #ifndef BROOK_ASTPRINT_H
 #define BROOK_ASTPRINT_H
 
-#include <jansson.h>
+#include "brook/json.h"
 
 #include "brook/util.h"
 

@@ -4,7 +4,7 @@
 #ifndef BROOK_CHECK_H
 #define BROOK_CHECK_H
 
-#include <jansson.h>
+#include "brook/json.h"
 
 #include "brook/diag.h"
 

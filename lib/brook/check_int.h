@@ -4,7 +4,7 @@
 #ifndef BROOK_CHECK_INT_H
 #define BROOK_CHECK_INT_H
 
-#include <jansson.h>
+#include "brook/json.h"
 
 #include "brook/check.h"
 #include "brook/diag.h"

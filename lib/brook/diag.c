@@ -1,7 +1,7 @@
 /* diag.c - diagnostics in the gcc, brcc, json and sarif formats. */
 #include "config.h"
 
-#include <jansson.h>
+#include "brook/json.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,10 +156,8 @@ void diag_report(diag_ctx *d, diag_level level, const char *file, int line,
 			json_object_set_new(o, "id", json_string(id));
 		char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 		if (s) {
-			json_free_t release;
-			json_get_alloc_funcs(NULL, &release);
 			fprintf(d->out, "%s\n", s);
-			release(s);	/* jansson's, maybe an arena (ast.h) */
+			free(s);
 		}
 		json_decref(o);
 		break;

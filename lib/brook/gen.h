@@ -4,7 +4,7 @@
 #ifndef BROOK_GEN_H
 #define BROOK_GEN_H
 
-#include <jansson.h>
+#include "brook/json.h"
 
 #include "brook/diag.h"
 #include "brook/util.h"

@@ -3,7 +3,7 @@
 #ifndef BROOK_PARSE_H
 #define BROOK_PARSE_H
 
-#include <jansson.h>
+#include "brook/json.h"
 #include <stddef.h>
 
 #include "brook/ast.h"

@@ -26,7 +26,7 @@ static inline int set_member(json_t *n, const char *key, json_t *v)
 }
 #define SET(n, key, v) set_member((n), (key), (v))
 
-/* Small integers and node kinds are shared among the nodes (jansson
+/* Small integers and node kinds are shared among the nodes (json.h
  * counts references): a 50,000-line file has millions of them, and
  * allocating each costs more than parsing. Nothing changes them in place. */
 static json_t *small_int(parse_ctx *c, int v)

@@ -9,7 +9,7 @@
 #ifndef BROOK_RUN_INTERP_H
 #define BROOK_RUN_INTERP_H
 
-#include <jansson.h>
+#include "brook/json.h"
 
 #include "brt.h"
 #include "brook/diag.h"

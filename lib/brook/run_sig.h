@@ -3,7 +3,7 @@
 #ifndef BROOK_RUN_SIG_H
 #define BROOK_RUN_SIG_H
 
-#include <jansson.h>
+#include "brook/json.h"
 
 #include "brt.h"
 #include "brook/diag.h"

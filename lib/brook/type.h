@@ -11,7 +11,7 @@
 #ifndef BROOK_TYPE_H
 #define BROOK_TYPE_H
 
-#include <jansson.h>
+#include "brook/json.h"
 #include <string.h>
 
 /* A == B for B a short name (a type, kind, role, storage class or
