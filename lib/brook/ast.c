@@ -17,14 +17,13 @@
 #include "brook/util.h"
 
 /* "k" is the first member of every node brparse makes, and brast_load
- * keeps the order of the text: looking there first spares a hash lookup
- * on the tree walks that ask every node its kind. */
+ * keeps the order of the text: looking there first spares a search of
+ * the members on the tree walks that ask every node its kind. */
 const char *ast_kind(const json_t *n)
 {
 	void *it = json_object_iter((json_t *)n);
 
-	if (it && json_object_iter_key_len(it) == 1 &&
-			json_object_iter_key(it)[0] == 'k') {
+	if (brj_object_iter_is(it, "k", 1)) {
 		const char *s = json_string_value(json_object_iter_value(it));
 		return s ? s : "";
 	}
@@ -162,6 +161,12 @@ enum {
 	AST_KEY_SLOTS = 1024		/* half of them used at most */
 };
 
+/* A key of the reader's table, found by its tag (json.h) */
+typedef struct ast_key {
+	unsigned long long tag;
+	const char *text;	/* NULL: a free slot */
+} ast_key;
+
 typedef struct ast_reader {
 	const char *p, *end;
 	int depth;
@@ -173,7 +178,7 @@ typedef struct ast_reader {
 	size_t nstrs;
 	int lasting;		/* the values last as long as the arena
 				   (reader_lasting) */
-	ast_shared *keys;	/* AST_KEY_SLOTS, the keys read: each text
+	ast_key *keys;		/* AST_KEY_SLOTS, the keys read: each text
 				   once, lent to the objects while lasting */
 	size_t nkeys;
 	brj_member *members;	/* the members of the objects being read,
@@ -472,30 +477,35 @@ static __attribute__((noinline)) json_t *read_shared(ast_reader *r)
 
 static json_malloc_t json_malloc_now(void);
 
-/* The key K of N bytes as the reader's table has it: a copy made once for
- * all the objects that have it (in the arena while the values last, which
- * then lend it: brj_object_of), or NULL where the table is full. */
-static const char *reader_key(ast_reader *r, const char *k, size_t n)
+/* The key K of N bytes (tag TAG) as the reader's table has it: a copy
+ * made once for all the objects that have it (in the arena while the
+ * values last, which then lend it: brj_object_of), or NULL where the
+ * table is full. A key of four bytes or less is its tag. */
+static const char *reader_key(ast_reader *r, const char *k, size_t n,
+	unsigned long long tag)
 {
-	size_t i;
+	size_t i, mask = AST_KEY_SLOTS - 1;
+	ast_key *t;
 
 	if (!r->keys)
 		r->keys = xcalloc(AST_KEY_SLOTS, sizeof *r->keys);
-	i = shared_slot(r->keys, AST_KEY_SLOTS, k, n);
-	if (r->keys[i].v)
-		return r->keys[i].text;
+	t = r->keys;
+	for (i = (size_t)((tag * 0x9e3779b97f4a7c15ull) >> 40) & mask;
+			t[i].text; i = (i + 1) & mask)
+		if (t[i].tag == tag && (n <= 4 ||
+				memcmp(t[i].text + 4, k + 4, n - 4) == 0))
+			return t[i].text;
 	if (r->nkeys >= AST_KEY_SLOTS / 2)
 		return NULL;
-	char *t = r->lasting ? json_malloc_now()(n + 1) : xmalloc(n + 1);
-	if (!t)
+	char *c = r->lasting ? json_malloc_now()(n + 1) : xmalloc(n + 1);
+	if (!c)
 		return NULL;
-	memcpy(t, k, n);
-	t[n] = '\0';
-	r->keys[i].text = t;
-	r->keys[i].n = n;
-	r->keys[i].v = json_null();	/* taken */
+	memcpy(c, k, n);
+	c[n] = '\0';
+	t[i].tag = tag;
+	t[i].text = c;
 	r->nkeys++;
-	return t;
+	return c;
 }
 
 /* object = "{" [string ":" value {"," string ":" value}] "}"
@@ -519,7 +529,8 @@ static json_t *read_object(ast_reader *r)
 		if (!eat(r, ':'))
 			break;
 		/* the key before read_value reuses r->tmp */
-		const char *key = reader_key(r, k, n);
+		unsigned long long tag = brj_key_tag(k, n);
+		const char *key = reader_key(r, k, n, tag);
 		if (!key)
 			break;
 		json_t *v = n == 2 && key[0] == 't' && key[1] == 'y' ?
@@ -533,7 +544,7 @@ static json_t *read_object(ast_reader *r)
 				sizeof *r->members);
 		}
 		brj_member *m = &r->members[r->nmembers++];
-		m->tag = brj_key_tag(key, n);
+		m->tag = tag;
 		m->key = (char *)key;
 		m->value = v;
 		skip_space(r);

@@ -21,7 +21,8 @@
 
 #include "brook/parse_int.h"
 
-#define SET(n, key, v) json_object_set_new((n), (key), (v))
+/* keys are literals, which the nodes borrow */
+#define SET(n, key, v) brj_object_setn_new_lent((n), (key), strlen(key), (v))
 static json_t *nn(json_t *x) { return x ? x : json_null(); }
 static json_t *ej(parse_ex e) { return e.j; }
 }

@@ -119,11 +119,18 @@ brj_t *brj_object_of(const brj_member *m, size_t n, int keys_lent)
 	o->cap = (unsigned)n + 1;
 	o->index = NULL;
 	o->index_cap = 0;
+	/* a key given twice, looked for only where the bit of its tag's
+	   hash is taken already */
+	unsigned long long seen = 0;
 	for (size_t i = 0; i < n; i++) {
-		size_t j = 0;
-		while (j < o->n && !key_is(&o->m[j], m[i].key,
-				(uint32_t)m[i].tag, m[i].tag))
-			j++;
+		unsigned long long bit = 1ull <<
+			((m[i].tag * 0x9e3779b97f4a7c15ull) >> 58);
+		size_t j = o->n;
+		if (seen & bit)
+			for (j = 0; j < o->n && !key_is(&o->m[j], m[i].key,
+					(uint32_t)m[i].tag, m[i].tag); j++)
+				;
+		seen |= bit;
 		if (j < o->n) {
 			brj_decref(o->m[j].value);
 			o->m[j].value = m[i].value;
@@ -418,8 +425,10 @@ static int member_room(brj_object_t *o)
 	return 0;
 }
 
-int brj_object_setn_new_nocheck(brj_t *v, const char *key, size_t n,
-	brj_t *value)
+/* json_object_setn_new_nocheck; LEND: KEY lasts as long as the object
+ * (brj_object_setn_new_lent) */
+static int member_set(brj_t *v, const char *key, size_t n, brj_t *value,
+	int lend)
 {
 	brj_object_t *o = as_object(v);
 	brj_member *m;
@@ -435,14 +444,24 @@ int brj_object_setn_new_nocheck(brj_t *v, const char *key, size_t n,
 		m->value = value;
 		return 0;
 	}
-	if (member_room(o) || !(k = take(n + 1)))
+	if (member_room(o))
 		goto fail;
-	memcpy(k, key, n);
-	k[n] = '\0';
+	/* lent keys are the first members' only */
+	lend = lend && o->lent == o->n;
+	if (lend) {
+		k = (char *)key;
+	} else {
+		if (!(k = take(n + 1)))
+			goto fail;
+		memcpy(k, key, n);
+		k[n] = '\0';
+	}
 	m = &o->m[o->n++];
 	m->tag = tag;
 	m->value = value;
 	m->key = k;
+	if (lend)
+		o->lent++;
 	if (o->n > OBJECT_INDEXED) {
 		/* without an index (no memory for it) lookups still work */
 		if (!o->index || 2 * o->n > o->index_cap)
@@ -454,6 +473,18 @@ int brj_object_setn_new_nocheck(brj_t *v, const char *key, size_t n,
 fail:
 	brj_decref(value);
 	return -1;
+}
+
+int brj_object_setn_new_nocheck(brj_t *o, const char *key, size_t n,
+	brj_t *value)
+{
+	return member_set(o, key, n, value, 0);
+}
+
+int brj_object_setn_new_lent(brj_t *o, const char *key, size_t n,
+	brj_t *value)
+{
+	return member_set(o, key, n, value, 1);
 }
 
 int brj_object_setn_new(brj_t *o, const char *key, size_t n, brj_t *value)

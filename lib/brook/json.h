@@ -64,8 +64,8 @@ typedef void (*brj_free_t)(void *);
 
 /* The values' layouts, for the inline accessors below; outside json.c
  * only through the functions. A member's TAG is its key's length and, in
- * the upper half, its first four bytes as memcpy puts them in a uint32_t
- * (zero after the key's end): most keys are told apart by the tag. */
+ * the upper half, its first four bytes, the first lowest (zero after the
+ * key's end): most keys are told apart by the tag. */
 typedef struct brj_member {
 	unsigned long long tag;
 	brj_t *value;
@@ -179,16 +179,20 @@ static inline size_t brj_object_size(const brj_t *o)
 }
 
 /* A member's tag (brj_member) for the key K of N bytes: inline, so that
- * it is a constant for a literal key. */
+ * it is a constant for a literal key. Shifts, not bytes stored and read
+ * back as a word (which stalls): compilers make one load of the four. */
 static inline unsigned long long brj_key_tag(const char *k, size_t n)
 {
+	const unsigned char *b = (const unsigned char *)k;
 	uint32_t u = 0;
 
-	if (n >= 4)
-		memcpy(&u, k, 4);
-	else
-		for (size_t i = 0; i < n; i++)
-			((unsigned char *)&u)[i] = (unsigned char)k[i];
+	switch (n) {
+	default: u |= (uint32_t)b[3] << 24; /* fall through */
+	case 3: u |= (uint32_t)b[2] << 16; /* fall through */
+	case 2: u |= (uint32_t)b[1] << 8; /* fall through */
+	case 1: u |= b[0]; /* fall through */
+	case 0: break;
+	}
 	return (unsigned long long)u << 32 | (uint32_t)n;
 }
 
@@ -219,6 +223,11 @@ static inline brj_t *brj_object_get(const brj_t *o, const char *key)
 int brj_object_setn_new_nocheck(brj_t *o, const char *key, size_t n,
 	brj_t *v);
 int brj_object_setn_new(brj_t *o, const char *key, size_t n, brj_t *v);
+/* ... where KEY, N bytes and a NUL, lasts as long as the object (a
+ * string literal): the member borrows it rather than a copy, where the
+ * members before it have borrowed theirs. Not in jansson. */
+int brj_object_setn_new_lent(brj_t *o, const char *key, size_t n,
+	brj_t *v);
 
 static inline int brj_object_set_new_nocheck(brj_t *o, const char *key,
 	brj_t *v)
@@ -281,6 +290,16 @@ static inline size_t brj_object_iter_key_len(void *iter)
 static inline brj_t *brj_object_iter_value(void *iter)
 {
 	return iter ? ((brj_member *)iter)->value : NULL;
+}
+
+/* Whether the member at ITER has the key K of N bytes: for a literal key
+ * of four bytes or less one comparison. Not in jansson. */
+static inline int brj_object_iter_is(void *iter, const char *k, size_t n)
+{
+	const brj_member *m = iter;
+
+	return m && m->tag == brj_key_tag(k, n) &&
+		(n <= 4 || memcmp(m->key + 4, k + 4, n - 4) == 0);
 }
 
 /* arrays */

@@ -18,11 +18,12 @@
 #include "brook/util.h"
 #include "grammar.h"
 
-/* keys are the program's own literals: no UTF-8 check, and inline, so
- * that their length is known when the program is compiled */
+/* keys are the program's own literals: no UTF-8 check, no copy (the
+ * node borrows the literal), and inline, so that their length is known
+ * when the program is compiled */
 static inline int set_member(json_t *n, const char *key, json_t *v)
 {
-	return json_object_setn_new_nocheck(n, key, strlen(key), v);
+	return brj_object_setn_new_lent(n, key, strlen(key), v);
 }
 #define SET(n, key, v) set_member((n), (key), (v))
 
@@ -40,11 +41,12 @@ static json_t *small_int(parse_ctx *c, int v)
 
 json_t *pb_at(parse_ctx *c, const lex_token *t)
 {
-	json_t *a = json_array();
-	json_array_append_new(a, small_int(c, t->file));
-	json_array_append_new(a, small_int(c, t->line));
-	json_array_append_new(a, small_int(c, t->col));
-	return a;
+	json_t *e[3];
+
+	e[0] = small_int(c, t->file);
+	e[1] = small_int(c, t->line);
+	e[2] = small_int(c, t->col);
+	return brj_array_of(e, 3);	/* in one piece */
 }
 
 /* kind: a string constant; the cache is open-addressed by its address */

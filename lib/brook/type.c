@@ -79,15 +79,14 @@ static const struct scalar_info *scalar_find(const char *s)
 }
 
 /* "t" is the first member of the types brparse and brcheck make (ast.h):
- * looking there first spares a hash lookup on the questions every
- * expression asks of its type. */
+ * looking there first spares a search of the members on the questions
+ * every expression asks of its type. */
 const char *ty_kind(const json_t *t)
 {
 	void *it = json_object_iter((json_t *)t);
 	json_t *v;
 
-	if (it && json_object_iter_key_len(it) == 1 &&
-			json_object_iter_key(it)[0] == 't')
+	if (brj_object_iter_is(it, "t", 1))
 		v = json_object_iter_value(it);
 	else
 		v = json_object_get(t, "t");

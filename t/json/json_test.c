@@ -179,6 +179,24 @@ static void made_in_one_piece(void)
 		json_decref(m[i].value);
 	for (i = 0; i < 3; i++)
 		e[i] = json_integer(10 + i);
+	/* keys lent by a builder (string literals) while the members before
+	   have lent theirs, copied after */
+	static const char lit[] = "k";
+	json_t *b = json_object();
+	char owned[] = "own";
+	CHECK(brj_object_setn_new_lent(b, lit, 1, json_integer(1)) == 0);
+	CHECK(json_object_iter_key(json_object_iter(b)) == lit);
+	CHECK(json_object_set_new(b, owned, json_integer(2)) == 0);
+	CHECK(brj_object_setn_new_lent(b, "at", 2, json_integer(3)) == 0);
+	CHECK(brj_object_setn_new_lent(b, "k", 1, json_integer(4)) == 0);
+	owned[0] = 'x';
+	CHECK(strcmp(keys_of(b), "k,own,at") == 0);
+	CHECK(json_integer_value(json_object_get(b, "k")) == 4);
+	CHECK(json_object_del(b, "k") == 0 && json_object_del(b, "at") == 0);
+	CHECK(brj_object_setn_new_lent(b, "t", 1, json_null()) == 0);
+	CHECK(strcmp(keys_of(b), "own,t") == 0);
+	json_decref(b);
+
 	json_t *a = brj_array_of(e, 3);
 	CHECK(json_array_size(a) == 3 && json_integer_value(
 		json_array_get(a, 2)) == 12);
