@@ -93,6 +93,24 @@ static brj_t **inline_elements(brj_array_t *a)
 static int key_is(const brj_member *m, const char *k, size_t n,
 	unsigned long long tag);
 
+/* The N items of SIZE bytes at *P moved to a new place with room for CAP;
+ * the old one freed unless it is INL, made with its object or array.
+ * Returns -1 (nothing moved) where memory ran out. */
+static int move_items(void **p, size_t n, size_t cap, size_t size,
+	const void *inl)
+{
+	void *q = take(cap * size);
+
+	if (!q)
+		return -1;
+	if (n)
+		memcpy(q, *p, n * size);
+	if (*p != inl)
+		give(*p);
+	*p = q;
+	return 0;
+}
+
 brj_t *brj_object_of(const brj_member *m, size_t n, int keys_lent)
 {
 	brj_object_t *o;
@@ -413,13 +431,9 @@ static int member_room(brj_object_t *o)
 	if (o->cap >= UINT32_MAX / 2)
 		return -1;
 	uint32_t cap = o->cap ? 2 * o->cap : 4;
-	brj_member *m = take(cap * sizeof *m);
-	if (!m)
+	void *m = o->m;
+	if (move_items(&m, o->n, cap, sizeof *o->m, inline_members(o)))
 		return -1;
-	if (o->n)
-		memcpy(m, o->m, o->n * sizeof *m);
-	if (o->m != inline_members(o))
-		give(o->m);
 	o->m = m;
 	o->cap = cap;
 	return 0;
@@ -563,13 +577,9 @@ static int element_room(brj_array_t *a, size_t n)
 			return -1;
 		cap *= 2;
 	}
-	brj_t **e = take(cap * sizeof *e);
-	if (!e)
+	void *e = a->e;
+	if (move_items(&e, a->n, cap, sizeof *a->e, inline_elements(a)))
 		return -1;
-	if (a->n)
-		memcpy(e, a->e, a->n * sizeof *e);
-	if (a->e != inline_elements(a))
-		give(a->e);
 	a->e = e;
 	a->cap = cap;
 	return 0;
@@ -705,6 +715,9 @@ typedef struct packer {
 	const char *f;
 	va_list ap;
 	int failed;
+	int broken;	/* a format no value can be read from: no more
+			   arguments are taken */
+	int star;	/* the last value read was "o*" or "O*" */
 } packer;
 
 static void pack_skip(packer *p)
@@ -716,64 +729,57 @@ static void pack_skip(packer *p)
 
 /* value = "{" {"s" value} "}" | "[" {value} "]" | "s" | "i" | "I" | "f"
  *       | "b" | "n" | ("o" | "O") ["*"]
- * Every argument is taken even after a failure, so that each "o" value
- * is dropped; returns NULL for a value left out ("O*" with NULL). */
+ * Every argument is taken even after a value fails, so that each "o"
+ * value is dropped; NULL for a value left out ("O*" with NULL), or a
+ * failure. */
 static brj_t *pack_value(packer *p)
 {
 	brj_t *v = NULL, *e;
+	int star = 0;
 	char c;
 
 	pack_skip(p);
-	switch ((c = *p->f++)) {
+	if (p->broken || !(c = *p->f)) {
+		p->failed = p->broken = 1;
+		return NULL;
+	}
+	p->f++;
+	switch (c) {
 	case '{':
-		v = brj_object();
+	case '[': {
+		/* the members (a key, then a value) or the elements */
+		char end = c == '{' ? '}' : ']';
+		v = c == '{' ? brj_object() : brj_array();
 		for (;;) {
-			pack_skip(p);
-			if (*p->f == '}' || !*p->f)
-				break;
 			const char *k = NULL;
-			if (*p->f++ == 's')
-				k = va_arg(p->ap, const char *);
-			else
-				p->failed = 1;
-			e = pack_value(p);
-			if (!k)
-				p->failed = 1;
-			if (!e) {
-				if (p->f[-1] != '*')
-					p->failed = 1;
-			} else if (p->failed) {
-				brj_decref(e);
-			} else if (brj_object_set_new(v, k, e)) {
-				p->failed = 1;
-			}
-		}
-		if (*p->f == '}')
-			p->f++;
-		else
-			p->failed = 1;
-		break;
-	case '[':
-		v = brj_array();
-		for (;;) {
 			pack_skip(p);
-			if (*p->f == ']' || !*p->f)
+			if (p->broken || !*p->f || *p->f == end)
 				break;
+			if (c == '{') {
+				if (*p->f++ != 's') {
+					p->failed = p->broken = 1;
+					break;
+				}
+				if (!(k = va_arg(p->ap, const char *)))
+					p->failed = 1;
+			}
 			e = pack_value(p);
 			if (!e) {
-				if (p->f[-1] != '*')
+				if (!p->star)
 					p->failed = 1;
 			} else if (p->failed) {
 				brj_decref(e);
-			} else if (brj_array_append_new(v, e)) {
+			} else if (c == '{' ? brj_object_set_new(v, k, e) :
+					brj_array_append_new(v, e)) {
 				p->failed = 1;
 			}
 		}
-		if (*p->f == ']')
+		if (!p->broken && *p->f == end)
 			p->f++;
 		else
 			p->failed = 1;
 		break;
+	}
 	case 's':
 		v = brj_string(va_arg(p->ap, const char *));
 		break;
@@ -797,17 +803,17 @@ static brj_t *pack_value(packer *p)
 		v = va_arg(p->ap, brj_t *);
 		if (c == 'O')
 			v = brj_incref(v);
-		if (*p->f == '*')
+		if (*p->f == '*') {
 			p->f++;
+			star = 1;
+		}
 		break;
 	default:
-		p->failed = 1;
-		p->f--;
-		if (*p->f)
-			p->f++;
+		p->failed = p->broken = 1;
 		return NULL;
 	}
-	if (!v && p->f[-1] != '*')
+	p->star = star;
+	if (!v && !star)
 		p->failed = 1;
 	return v;
 }
@@ -818,7 +824,7 @@ brj_t *brj_pack(const char *fmt, ...)
 	brj_t *v;
 
 	p.f = fmt;
-	p.failed = 0;
+	p.failed = p.broken = p.star = 0;
 	va_start(p.ap, fmt);
 	v = pack_value(&p);
 	pack_skip(&p);

@@ -276,6 +276,13 @@ static void packing(void)
 	CHECK(!json_pack("{s:O}", "a", (json_t *)NULL));
 	CHECK(!json_pack("[i", 1));
 	CHECK(!json_pack("x"));
+	CHECK(!json_pack(""));
+	/* a format broken after an "o": no argument taken after it */
+	CHECK(!json_pack("{s:o, i:i}", "a", json_integer(1), 2, 3));
+	CHECK(!json_pack("[o, x]", json_integer(1)));
+	p = json_pack("[o*, O*, i]", (json_t *)NULL, (json_t *)NULL, 5);
+	CHECK(json_array_size(p) == 1);
+	json_decref(p);
 	p = json_pack("[o]", json_object());
 	CHECK(json_is_object(json_array_get(p, 0)));
 	json_decref(p);
