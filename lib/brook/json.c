@@ -160,6 +160,21 @@ brj_t *brj_object_of(const brj_member *m, size_t n, int keys_lent)
 	return &o->v;
 }
 
+brj_t *brj_object_sized(unsigned cap)
+{
+	brj_object_t *o = init(take(sizeof *o + cap * sizeof *o->m),
+		BRJ_OBJECT);
+
+	if (o) {
+		o->m = inline_members(o);
+		o->n = o->lent = 0;
+		o->cap = cap;
+		o->index = NULL;
+		o->index_cap = 0;
+	}
+	return &o->v;
+}
+
 brj_t *brj_array_of(brj_t *const *e, size_t n)
 {
 	brj_array_t *a;

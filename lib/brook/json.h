@@ -334,6 +334,9 @@ brj_t *brj_pack(const char *fmt, ...);
  * elements E (their references taken). */
 brj_t *brj_object_of(const brj_member *m, size_t n, int keys_lent);
 brj_t *brj_array_of(brj_t *const *e, size_t n);
+/* An empty object made in one piece with room for CAP members, for a
+ * builder that knows about how many it will set. */
+brj_t *brj_object_sized(unsigned cap);
 
 /* json_jansson.c: through jansson */
 brj_t *brj_loadb(const char *text, size_t n, size_t flags, brj_error_t *err);

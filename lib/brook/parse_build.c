@@ -92,7 +92,8 @@ static const char *op_text(const lex_token *op)
 
 json_t *pb_node(parse_ctx *c, const char *kind, json_t *at)
 {
-	json_t *n = json_object();
+	/* most nodes have 3 to 5 members */
+	json_t *n = brj_object_sized(5);
 	SET(n, "k", pb_kind(c, kind));
 	SET(n, "at", at ? at : json_null());
 	return n;

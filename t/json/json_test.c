@@ -197,6 +197,15 @@ static void made_in_one_piece(void)
 	CHECK(strcmp(keys_of(b), "own,t") == 0);
 	json_decref(b);
 
+	/* an object made with room for its members, growing past it */
+	b = brj_object_sized(2);
+	for (i = 0; i < 5; i++)
+		CHECK(brj_object_setn_new_lent(b, keys[i % 4],
+			strlen(keys[i % 4]), json_integer(i)) == 0);
+	CHECK(strcmp(keys_of(b), "k,at,value") == 0);
+	CHECK(json_integer_value(json_object_get(b, "k")) == 4);
+	json_decref(b);
+
 	json_t *a = brj_array_of(e, 3);
 	CHECK(json_array_size(a) == 3 && json_integer_value(
 		json_array_get(a, 2)) == 12);
