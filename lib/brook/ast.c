@@ -480,7 +480,8 @@ static json_malloc_t json_malloc_now(void);
 /* The key K of N bytes (tag TAG) as the reader's table has it: a copy
  * made once for all the objects that have it (in the arena while the
  * values last, which then lend it: brj_object_of), or NULL where the
- * table is full. A key of four bytes or less is its tag. */
+ * table is full (a document of more keys than an AST has, which then
+ * goes to json_loadb). A key of four bytes or less is its tag. */
 static const char *reader_key(ast_reader *r, const char *k, size_t n,
 	unsigned long long tag)
 {
@@ -565,7 +566,7 @@ static json_t *read_object(ast_reader *r)
 	return NULL;
 }
 
-/* array = "[" [value {"," value}] "]", made in one piece as an object */
+/* array = "[" [value {"," value}] "]", made in one piece as objects are */
 static json_t *read_array(ast_reader *r)
 {
 	size_t base = r->nelements;

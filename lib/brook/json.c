@@ -3,6 +3,7 @@
  * has them. */
 #include "config.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -63,7 +64,7 @@ static brj_array_t *as_array(const brj_t *v)
 	return brj_is_array(v) ? (brj_array_t *)v : NULL;
 }
 
-/* ---- values ---------------------------------------------------------------- */
+/* ---- values -------------------------------------------------------------- */
 
 brj_t *brj_object(void)
 {
@@ -76,10 +77,11 @@ brj_t *brj_object(void)
 		o->index_cap = 0;
 		o->lent = 0;
 	}
-	return &o->v;
+	return (brj_t *)o;	/* v first: NULL stays NULL */
 }
 
-/* The members O was made with (brj_object_of): not freed on their own */
+/* The members O was made with (brj_object_of, brj_object_sized): not
+ * freed on their own */
 static brj_member *inline_members(brj_object_t *o)
 {
 	return (brj_member *)(o + 1);
@@ -157,7 +159,7 @@ brj_t *brj_object_of(const brj_member *m, size_t n, int keys_lent)
 		}
 	}
 	o->lent = o->n;
-	return &o->v;
+	return (brj_t *)o;
 }
 
 brj_t *brj_object_sized(unsigned cap)
@@ -172,7 +174,7 @@ brj_t *brj_object_sized(unsigned cap)
 		o->index = NULL;
 		o->index_cap = 0;
 	}
-	return &o->v;
+	return (brj_t *)o;
 }
 
 brj_t *brj_array_of(brj_t *const *e, size_t n)
@@ -190,7 +192,7 @@ brj_t *brj_array_of(brj_t *const *e, size_t n)
 	a->n = a->cap = n;
 	if (n)
 		memcpy(a->e, e, n * sizeof *e);
-	return &a->v;
+	return (brj_t *)a;
 }
 
 brj_t *brj_array(void)
@@ -201,7 +203,7 @@ brj_t *brj_array(void)
 		a->n = a->cap = 0;
 		a->e = NULL;
 	}
-	return &a->v;
+	return (brj_t *)a;
 }
 
 /* Whether S (N bytes) is UTF-8 as jansson takes it: no overlong form, no
@@ -247,7 +249,7 @@ brj_t *brj_stringn_nocheck(const char *s, size_t n)
 {
 	brj_string_t *v;
 
-	if (!s)
+	if (!s || n > SIZE_MAX - sizeof *v - 1)
 		return NULL;
 	v = init(take(sizeof *v + n + 1), BRJ_STRING);
 	if (v) {
@@ -255,7 +257,7 @@ brj_t *brj_stringn_nocheck(const char *s, size_t n)
 		memcpy(v->s, s, n);
 		v->s[n] = '\0';
 	}
-	return &v->v;
+	return (brj_t *)v;
 }
 
 brj_t *brj_string_nocheck(const char *s)
@@ -279,19 +281,19 @@ brj_t *brj_integer(brj_int_t i)
 
 	if (v)
 		v->i = i;
-	return &v->v;
+	return (brj_t *)v;
 }
 
 brj_t *brj_real(double d)
 {
 	brj_real_t *v;
 
-	if (d != d || d - d != 0)
+	if (!isfinite(d))
 		return NULL;	/* NaN and infinities, as jansson */
 	v = init(take(sizeof *v), BRJ_REAL);
 	if (v)
 		v->d = d;
-	return &v->v;
+	return (brj_t *)v;
 }
 
 static brj_t the_true = { BRJ_TRUE, (size_t)-1 };
@@ -354,7 +356,7 @@ void brj_delete(brj_t *v)
 	give(v);
 }
 
-/* ---- objects --------------------------------------------------------------- */
+/* ---- objects ------------------------------------------------------------- */
 
 static uint32_t key_hash(const char *k, size_t n)
 {
@@ -368,7 +370,8 @@ static uint32_t key_hash(const char *k, size_t n)
 static int key_is(const brj_member *m, const char *k, size_t n,
 	unsigned long long tag)
 {
-	return m->tag == tag && (n <= 4 || memcmp(m->key + 4, k + 4, n - 4) == 0);
+	return m->tag == tag &&
+		(n <= 4 || memcmp(m->key + 4, k + 4, n - 4) == 0);
 }
 
 /* Puts member I into O's index (which has room). */
@@ -579,7 +582,7 @@ void *brj_object_iter_at(brj_t *v, const char *key)
 	return member_of(v, key);
 }
 
-/* ---- arrays ---------------------------------------------------------------- */
+/* ---- arrays -------------------------------------------------------------- */
 
 /* Room in A for N more elements. */
 static int element_room(brj_array_t *a, size_t n)
@@ -645,7 +648,7 @@ int brj_array_clear(brj_t *v)
 	return 0;
 }
 
-/* ---- equality, copies, json_pack ------------------------------------------------ */
+/* ---- equality, copies, json_pack ----------------------------------------- */
 
 int brj_equal(const brj_t *a, const brj_t *b)
 {

@@ -4,13 +4,13 @@
  *
  * An AST is hundreds of thousands of small objects, looked up by key far
  * more often than built. jansson keeps each object in a hash table (a
- * bucket array, a list and a pair a member), so a lookup hashes the key
- * and follows three pointers, and a node of five members takes some 500
- * bytes: its hashing and its memory were a quarter of the front end's
- * time (bench/RESULTS.md). Here an object is one array of members, each
- * with its key's length and first bytes beside the value, searched in
- * order; an object of many members (a table of names) gets a hash index
- * besides. The keys and members stay in the order they were set in.
+ * bucket array and lists, and a pair a member), so a lookup hashes the
+ * key and follows three pointers: its objects were about a quarter of
+ * the front end's instructions (bench/RESULTS.md). Here an object is one
+ * array of members, each with its key's length and first bytes beside
+ * the value, searched in order; an object of many members (a table of
+ * names) gets a hash index besides. The members stay in the order they
+ * were first set in.
  *
  * jansson itself still reads JSON text that ast_read_json (ast.h) does
  * not take, with its messages for text that is no JSON, and writes
@@ -69,14 +69,16 @@ typedef void (*brj_free_t)(void *);
 typedef struct brj_member {
 	unsigned long long tag;
 	brj_t *value;
-	char *key;		/* NUL-terminated, its own allocation */
+	char *key;		/* NUL-terminated: its own allocation, or
+				   lent (brj_object_t) */
 } brj_member;
 
 typedef struct brj_object_t {
 	brj_t v;
 	unsigned n, cap;
 	brj_member *m;		/* right after the object where it was made
-				   in one piece (brj_object_of) */
+				   in one piece (brj_object_of,
+				   brj_object_sized) */
 	unsigned *index;	/* index_cap slots: a member's place + 1, or
 				   0 for none; NULL while small */
 	unsigned index_cap;
@@ -217,9 +219,9 @@ static inline brj_t *brj_object_get(const brj_t *o, const char *key)
 	return key ? brj_object_getn(o, key, strlen(key)) : NULL;
 }
 
-/* Setting a member: 0, or -1 with the value (a new reference) dropped.
- * Inline, so that the length of a literal key is a constant; but for
- * _nocheck the key must be UTF-8, as for jansson. */
+/* Setting a member: 0, or -1 with the value (a new reference) dropped,
+ * as jansson's. Inline, so that the length of a literal key is a
+ * constant. The _nocheck forms take the key as UTF-8 without looking. */
 int brj_object_setn_new_nocheck(brj_t *o, const char *key, size_t n,
 	brj_t *v);
 int brj_object_setn_new(brj_t *o, const char *key, size_t n, brj_t *v);

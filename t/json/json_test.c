@@ -83,8 +83,9 @@ static void objects(void)
 	CHECK(!json_object_get(o, "name"));
 	/* a key set again after its deletion comes last */
 	CHECK(json_object_set_new(o, "name", json_integer(6)) == 0);
-	CHECK(json_object_iter_key(json_object_iter_at(o, "name")) &&
-		json_integer_value(json_object_iter_value(
+	CHECK(strcmp(keys_of(o), "k,names,t,a,,name") == 0);
+	CHECK(strcmp(json_object_iter_key(json_object_iter_at(o, "name")),
+		"name") == 0 && json_integer_value(json_object_iter_value(
 			json_object_iter_at(o, "name"))) == 6);
 	CHECK(json_object_iter_key_len(json_object_iter_at(o, "names")) == 5);
 	CHECK(json_object_clear(o) == 0 && json_object_size(o) == 0);
