@@ -491,7 +491,7 @@ static const char *reader_key(ast_reader *r, const char *k, size_t n,
 	if (!r->keys)
 		r->keys = xcalloc(AST_KEY_SLOTS, sizeof *r->keys);
 	t = r->keys;
-	for (i = (size_t)((tag * 0x9e3779b97f4a7c15ull) >> 40) & mask;
+	for (i = (size_t)(brj_tag_hash(tag) >> 40) & mask;
 			t[i].text; i = (i + 1) & mask)
 		if (t[i].tag == tag && (n <= 4 ||
 				memcmp(t[i].text + 4, k + 4, n - 4) == 0))

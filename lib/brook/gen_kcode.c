@@ -713,13 +713,13 @@ static const char *vdiv_helper(gen_fn *f, const json_t *vty, const char *dh)
 }
 
 /* OpenCL C: whether OP ("+", "-" or "*", binary, or "-" negating) on
- * vector type VTY is written one component at a time (vec_op). LLVM 15's Reassociate
- * (PoCL 3.1, Debian 12) takes a negation that InstCombine narrowed to the
- * lanes a swizzle reads, "sub <poison, 0, 0, poison>, a", for the
- * negation of all of a: c - a - a.zyzy gave the lanes the swizzle drops
- * wrong (fuzz/FINDINGS.md, F23). Floats are not reassociated without
- * fast math, and a vector that no integer add, subtract, multiply or
- * negate reaches is never negated there. */
+ * vector type VTY is written one component at a time (vec_op). LLVM 15's
+ * Reassociate (PoCL 3.1, Debian 12) takes a negation that InstCombine
+ * narrowed to the lanes a swizzle reads, "sub <poison, 0, 0, poison>,
+ * a", for the negation of all of a: c - a - a.zyzy gave the lanes the
+ * swizzle drops wrong (fuzz/FINDINGS.md, F23). Floats are not
+ * reassociated without fast math, and a vector that no integer add,
+ * subtract, multiply or negate reaches is never negated there. */
 static int cl_ivec_op(gen_fn *f, const char *op, const json_t *vty)
 {
 	const char *s = gen_scalar(vty);

@@ -11,6 +11,7 @@
 
 #define BRJ_NO_JSON_NAMES
 #include "brook/json.h"
+#include "brook/util.h"
 
 /* more members than this: a hash index */
 enum { OBJECT_INDEXED = 12 };
@@ -66,22 +67,8 @@ static brj_array_t *as_array(const brj_t *v)
 
 /* ---- values -------------------------------------------------------------- */
 
-brj_t *brj_object(void)
-{
-	brj_object_t *o = init(take(sizeof *o), BRJ_OBJECT);
-
-	if (o) {
-		o->n = o->cap = 0;
-		o->m = NULL;
-		o->index = NULL;
-		o->index_cap = 0;
-		o->lent = 0;
-	}
-	return (brj_t *)o;	/* v first: NULL stays NULL */
-}
-
-/* The members O was made with (brj_object_of, brj_object_sized): not
- * freed on their own */
+/* The members O was made with (brj_object_sized): not freed on their
+ * own */
 static brj_member *inline_members(brj_object_t *o)
 {
 	return (brj_member *)(o + 1);
@@ -128,23 +115,17 @@ brj_t *brj_object_of(const brj_member *m, size_t n, int keys_lent)
 			}
 		return v;
 	}
-	o = init(take(sizeof *o + (n + 1) * sizeof *o->m), BRJ_OBJECT);
+	o = (brj_object_t *)brj_object_sized((unsigned)n + 1);
 	if (!o) {
 		for (size_t i = 0; i < n; i++)
 			brj_decref(m[i].value);
 		return NULL;
 	}
-	o->m = inline_members(o);
-	o->n = 0;
-	o->cap = (unsigned)n + 1;
-	o->index = NULL;
-	o->index_cap = 0;
 	/* a key given twice, looked for only where the bit of its tag's
 	   hash is taken already */
 	unsigned long long seen = 0;
 	for (size_t i = 0; i < n; i++) {
-		unsigned long long bit = 1ull <<
-			((m[i].tag * 0x9e3779b97f4a7c15ull) >> 58);
+		unsigned long long bit = 1ull << (brj_tag_hash(m[i].tag) >> 58);
 		size_t j = o->n;
 		if (seen & bit)
 			for (j = 0; j < o->n && !key_is(&o->m[j], m[i].key,
@@ -174,7 +155,12 @@ brj_t *brj_object_sized(unsigned cap)
 		o->index = NULL;
 		o->index_cap = 0;
 	}
-	return (brj_t *)o;
+	return (brj_t *)o;	/* v first: NULL stays NULL */
+}
+
+brj_t *brj_object(void)
+{
+	return brj_object_sized(0);
 }
 
 brj_t *brj_array_of(brj_t *const *e, size_t n)
@@ -197,13 +183,7 @@ brj_t *brj_array_of(brj_t *const *e, size_t n)
 
 brj_t *brj_array(void)
 {
-	brj_array_t *a = init(take(sizeof *a), BRJ_ARRAY);
-
-	if (a) {
-		a->n = a->cap = 0;
-		a->e = NULL;
-	}
-	return (brj_t *)a;
+	return brj_array_of(NULL, 0);
 }
 
 /* Whether S (N bytes) is UTF-8 as jansson takes it: no overlong form, no
@@ -358,15 +338,6 @@ void brj_delete(brj_t *v)
 
 /* ---- objects ------------------------------------------------------------- */
 
-static uint32_t key_hash(const char *k, size_t n)
-{
-	uint32_t h = 2166136261u;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)k[i]) * 16777619u;
-	return h;
-}
-
 static int key_is(const brj_member *m, const char *k, size_t n,
 	unsigned long long tag)
 {
@@ -378,7 +349,7 @@ static int key_is(const brj_member *m, const char *k, size_t n,
 static void index_put(brj_object_t *o, uint32_t i)
 {
 	uint32_t mask = o->index_cap - 1;
-	uint32_t s = key_hash(o->m[i].key, (uint32_t)o->m[i].tag) & mask;
+	uint32_t s = util_fnv1a(o->m[i].key, (uint32_t)o->m[i].tag) & mask;
 
 	while (o->index[s])
 		s = (s + 1) & mask;
@@ -415,7 +386,7 @@ brj_member *brj_object_find(const brj_object_t *o, const char *k, size_t n,
 		return NULL;
 	if (o->index) {
 		uint32_t mask = o->index_cap - 1;
-		for (uint32_t s = key_hash(k, n) & mask; o->index[s];
+		for (uint32_t s = util_fnv1a(k, n) & mask; o->index[s];
 				s = (s + 1) & mask) {
 			brj_member *m = &o->m[o->index[s] - 1];
 			if (key_is(m, k, n, tag))

@@ -198,6 +198,13 @@ static inline unsigned long long brj_key_tag(const char *k, size_t n)
 	return (unsigned long long)u << 32 | (uint32_t)n;
 }
 
+/* TAG spread over all 64 bits (Fibonacci hashing): its top bits are a
+ * hash of the key's length and first bytes */
+static inline unsigned long long brj_tag_hash(unsigned long long tag)
+{
+	return tag * 0x9e3779b97f4a7c15ull;
+}
+
 /* O's member with key K of N bytes and tag TAG, or NULL */
 brj_member *brj_object_find(const brj_object_t *o, const char *k, size_t n,
 	unsigned long long tag);

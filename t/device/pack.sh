@@ -59,7 +59,8 @@ for f in "$top"/t/rt/*.c; do
 done
 cp "$b/cmd/brrun/.libs/brrun" "$dest/" 2>/dev/null || cp "$b/cmd/brrun/brrun" "$dest/"
 # libbrt.so.N, N its ABI version (the soname)
-cp -L "$b"/lib/brt/.libs/libbrt.so.[0-9] "$dest/lib/"
+abi=$(sed -n 's/^#define BRT_ABI_VERSION \([0-9]*\).*/\1/p' "$top/lib/brt/brt.h")
+cp -L "$b/lib/brt/.libs/libbrt.so.$abi" "$dest/lib/"
 cp -L /usr/lib/x86_64-linux-gnu/libjansson.so.4 "$dest/lib/"
 cp -L /usr/lib/x86_64-linux-gnu/libOpenCL.so.1 "$dest/lib/"
 cp "$top/examples/sum.br" "$dest/"
