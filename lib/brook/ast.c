@@ -1039,17 +1039,24 @@ static struct {
  * system has them (2 MiB on x86-64 Linux, used when asked for with
  * MADV_HUGEPAGE): an AST of a few thousand lines fills tens of megabytes,
  * and taking them a 4 KiB page fault at a time costs as much as building
- * the tree. */
-static arena_chunk *arena_chunk_new(size_t n)
+ * the tree. But a huge page is cleared whole at its first touch, so where
+ * little is expected (SMALL: the first chunk of a thread's arena, which
+ * brgen's second thread fills to about 150 KB of gen-big's program) the
+ * chunk is ARENA_SMALL bytes of ordinary pages, cleared as they are
+ * touched. */
+enum { ARENA_HUGE = 2u << 20, ARENA_SMALL = 256u << 10 };
+
+static arena_chunk *arena_chunk_new(size_t n, int small)
 {
-	enum { PAGE = 2u << 20 };
-	size_t cap = (n + sizeof(arena_chunk) + PAGE - 1) / PAGE * PAGE;
+	size_t unit = small ? ARENA_SMALL : ARENA_HUGE;
+	size_t cap = (n + sizeof(arena_chunk) + unit - 1) / unit * unit;
 	void *p;
 
-	if (posix_memalign(&p, PAGE, cap) != 0)
+	if (posix_memalign(&p, unit, cap) != 0)
 		p = xmalloc(cap);
 #ifdef MADV_HUGEPAGE
-	(void)madvise(p, cap, MADV_HUGEPAGE);
+	if (!small)
+		(void)madvise(p, cap, MADV_HUGEPAGE);
 #endif
 	arena_chunk *c = p;
 	c->cap = cap - sizeof *c;
@@ -1060,7 +1067,8 @@ static void *arena_take(arena *a, size_t n)
 {
 	n = (n + sizeof(arena_align) - 1) & ~(sizeof(arena_align) - 1);
 	if ((size_t)(a->end - a->next) < n) {
-		arena_chunk *c = arena_chunk_new(n);
+		arena_chunk *c = arena_chunk_new(n, !a->chunks &&
+			a != &ast_arena);
 		c->next = a->chunks;
 		a->chunks = c;
 		a->next = (char *)c->data;
