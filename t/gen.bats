@@ -2,6 +2,7 @@
 # t/gen.bats - brgen: options, refusals, the files it writes, stream
 # lifetimes in host code, and its diagnostics.
 load helper
+bats_require_minimum_version 1.5.0
 
 setup() {
 	cd "$BATS_TEST_TMPDIR"
@@ -59,6 +60,35 @@ setup() {
 	if [ -e "$so" ]; then
 		objdump -p "$so" | grep -Eq "SONAME +libbrt\.so\.$v\$"
 	fi
+}
+
+@test "a program linked with the shared libbrt: the loader refuses a libbrt.so.N of another ABI mark" {
+	libs=$top_builddir/lib/brt/.libs
+	[ -e "$libs/libbrt.so" ] || skip "libbrt built without a shared library"
+	command -v objcopy >/dev/null || skip "no objcopy"
+	v=$(sed -n 's/^#define BRT_ABI_VERSION \([0-9]*\).*/\1/p' \
+		"$top_srcdir/lib/brt/brt.h")
+	# the loader's own behaviour: not under t/vgcc's valgrind
+	cc=${BROOK_CC#"$top_srcdir/t/vgcc "}
+	brgen -o out sum.ast
+	$cc $BROOK_CFLAGS out.c -o prog -L"$libs" -lbrt -pthread -lm
+	objdump -p prog | grep -Eq "NEEDED +libbrt\.so\.$v\$"
+	# the libbrt it was made for: it runs
+	LD_LIBRARY_PATH=$libs BRT_RUNTIME=cpu ./prog >good.txt
+	[ -s good.txt ]
+	# a libbrt.so.N whose mark is another version's (an ABI changed
+	# without its soname): the loader stops before main, naming the mark
+	mkdir other
+	for o in "$libs"/libbrt_la-*.o; do
+		objcopy --redefine-sym "brt_abi_$v=brt_abi_$((v + 1))" "$o" \
+			"other/$(basename "$o")"
+	done
+	$cc -shared -o "other/libbrt.so.$v" -Wl,-soname,"libbrt.so.$v" \
+		other/*.o -ldl -pthread -lm
+	# (127: ld.so's status when it cannot start a program)
+	run -127 env LD_LIBRARY_PATH="$PWD/other" BRT_RUNTIME=cpu ./prog
+	[[ "$output" == *"undefined symbol: brt_abi_$v"* ]]
+	[[ "$output" != *"$(head -n 1 good.txt)"* ]]
 }
 
 @test "brgen -k also writes PREFIX.cl, the OpenCL C" {
