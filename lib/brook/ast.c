@@ -1063,17 +1063,24 @@ static arena_chunk *arena_chunk_new(size_t n, int small)
 	return c;
 }
 
+/* A new chunk for A, of at least N bytes. Apart from arena_take, whose
+ * few instructions are then inlined where every value is allocated (with
+ * this inside, brparse took 1% more instructions) */
+static __attribute__((noinline)) void arena_grow(arena *a, size_t n)
+{
+	arena_chunk *c = arena_chunk_new(n, !a->chunks && a != &ast_arena);
+
+	c->next = a->chunks;
+	a->chunks = c;
+	a->next = (char *)c->data;
+	a->end = a->next + c->cap;
+}
+
 static void *arena_take(arena *a, size_t n)
 {
 	n = (n + sizeof(arena_align) - 1) & ~(sizeof(arena_align) - 1);
-	if ((size_t)(a->end - a->next) < n) {
-		arena_chunk *c = arena_chunk_new(n, !a->chunks &&
-			a != &ast_arena);
-		c->next = a->chunks;
-		a->chunks = c;
-		a->next = (char *)c->data;
-		a->end = a->next + c->cap;
-	}
+	if ((size_t)(a->end - a->next) < n)
+		arena_grow(a, n);
 	void *p = a->next;
 	a->next += n;
 	return p;
