@@ -4,6 +4,12 @@
 load helper
 bats_require_minimum_version 1.5.0
 
+# brt.h's BRT_ABI_VERSION
+abi_version() {
+	sed -n 's/^#define BRT_ABI_VERSION \([0-9]*\).*/\1/p' \
+		"$top_srcdir/lib/brt/brt.h"
+}
+
 setup() {
 	cd "$BATS_TEST_TMPDIR"
 	brpp "$top_srcdir/examples/sum.br" | brparse | brcheck > sum.ast
@@ -27,8 +33,7 @@ setup() {
 }
 
 @test "brgen's C names the ABI of libbrt it was made for (brt.h, brt_abi_N, soname libbrt.so.N)" {
-	v=$(sed -n 's/^#define BRT_ABI_VERSION \([0-9]*\).*/\1/p' \
-		"$top_srcdir/lib/brt/brt.h")
+	v=$(abi_version)
 	[ -n "$v" ]
 	brgen -o out sum.ast
 	grep -qx "#if BRT_ABI_VERSION != $v" out.c
@@ -66,8 +71,7 @@ setup() {
 	libs=$top_builddir/lib/brt/.libs
 	[ -e "$libs/libbrt.so" ] || skip "libbrt built without a shared library"
 	command -v objcopy >/dev/null || skip "no objcopy"
-	v=$(sed -n 's/^#define BRT_ABI_VERSION \([0-9]*\).*/\1/p' \
-		"$top_srcdir/lib/brt/brt.h")
+	v=$(abi_version)
 	# the loader's own behaviour: not under t/vgcc's valgrind
 	cc=${BROOK_CC#"$top_srcdir/t/vgcc "}
 	brgen -o out sum.ast

@@ -561,57 +561,46 @@ static int cl_vector_name(const char *name)
 	return 0;
 }
 
-/* NWORDS patterns, of which at most WORDS_WILD begin with a wildcard
- * (two do: *printf and *scanf; with more the table is walked whole) */
-enum { NWORDS = sizeof chk_words / sizeof chk_words[0], WORDS_WILD = 4 };
+enum { NWORDS = sizeof chk_words / sizeof chk_words[0] };
 
-/* The patterns of chk_words a name of each first byte may match, in the
- * table's order (the first that matches decides): those that begin with
- * that byte or with a wildcard. Made once (pthread_once). */
+/* The patterns of chk_words by their first byte, each byte's in the
+ * table's order, and after them those that begin with a wildcard (two:
+ * *printf and *scanf), which any name may match. Made once
+ * (pthread_once). */
 static struct {
 	pthread_once_t once;
-	unsigned short start[257];	/* byte c's in order[start[c] ..
-					   start[c + 1]) */
-	unsigned short order[NWORDS + 256 * WORDS_WILD];
-	int ok;				/* made */
-} words_by_first = { PTHREAD_ONCE_INIT, {0}, {0}, 0 };
+	unsigned short start[257];	/* byte c's: order[start[c] ..
+					   start[c + 1]); the wildcards'
+					   from start[256] */
+	unsigned short order[NWORDS];
+} words_by_first = { PTHREAD_ONCE_INIT, {0}, {0} };
 
 static int wild_first(const char *pat)
 {
 	return pat[0] == '*' || pat[0] == '?' || pat[0] == '[';
 }
 
+/* A pattern's place in words_by_first: its first byte, or 256 */
+static int word_bucket(const char *pat)
+{
+	return wild_first(pat) ? 256 : (unsigned char)pat[0];
+}
+
 static void words_index(void)
 {
-	unsigned short fill[256];
-	size_t wild = 0, at = 0;
+	unsigned short fill[257] = {0};
+	size_t at = 0;
 
 	for (size_t i = 0; i < NWORDS; i++)
-		wild += wild_first(chk_words[i].pat);
-	if (wild > WORDS_WILD)
-		return;
-	for (int c = 0; c < 256; c++)
-		fill[c] = 0;
-	for (size_t i = 0; i < NWORDS; i++)
-		if (!wild_first(chk_words[i].pat))
-			fill[(unsigned char)chk_words[i].pat[0]]++;
-	for (int c = 0; c < 256; c++) {
+		fill[word_bucket(chk_words[i].pat)]++;
+	for (int c = 0; c < 257; c++) {
 		words_by_first.start[c] = (unsigned short)at;
-		at += fill[c] + wild;
+		at += fill[c];
 		fill[c] = words_by_first.start[c];
 	}
-	words_by_first.start[256] = (unsigned short)at;
-	/* in the table's order, a wildcard's pattern in every list */
-	for (size_t i = 0; i < NWORDS; i++) {
-		if (!wild_first(chk_words[i].pat)) {
-			words_by_first.order[fill[(unsigned char)
-				chk_words[i].pat[0]]++] = (unsigned short)i;
-			continue;
-		}
-		for (int c = 0; c < 256; c++)
-			words_by_first.order[fill[c]++] = (unsigned short)i;
-	}
-	words_by_first.ok = 1;
+	for (size_t i = 0; i < NWORDS; i++)
+		words_by_first.order[fill[word_bucket(chk_words[i].pat)]++] =
+			(unsigned short)i;
 }
 
 /* Whether the pattern PAT can match NAME (N bytes) by its last byte:
@@ -637,14 +626,20 @@ static int reserved_word(const char *name)
 
 	if (cl_vector_name(name))
 		return W_CL;
-	if (pthread_once(&words_by_first.once, words_index) == 0 &&
-			words_by_first.ok) {
-		for (i = words_by_first.start[c0];
-				i < words_by_first.start[c0 + 1]; i++) {
-			const chk_word *w = &chk_words[words_by_first.order[i]];
-			if (last_may_match(w->pat, name, n) &&
-					fnmatch(w->pat, name, 0) == 0)
-				return w->why;
+	if (pthread_once(&words_by_first.once, words_index) == 0) {
+		/* NAME's first byte's patterns and the wildcards', merged
+		   in the table's order */
+		const unsigned short *o = words_by_first.order;
+		size_t a = words_by_first.start[c0];
+		size_t ae = words_by_first.start[c0 + 1];
+		size_t w = words_by_first.start[256];
+		while (a < ae || w < NWORDS) {
+			size_t k = w >= NWORDS || (a < ae && o[a] < o[w]) ?
+				o[a++] : o[w++];
+			const chk_word *cw = &chk_words[k];
+			if (last_may_match(cw->pat, name, n) &&
+					fnmatch(cw->pat, name, 0) == 0)
+				return cw->why;
 		}
 	} else {
 		for (i = 0; i < NWORDS; i++)
